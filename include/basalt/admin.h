@@ -1,0 +1,67 @@
+// Admin: namespaces and tables. Obtained from Connection::admin().
+//
+// Thread safety: all methods may be called from many threads. Schema changes are serialised;
+// each one is durable when it returns.
+
+#ifndef BASALT_ADMIN_H_
+#define BASALT_ADMIN_H_
+
+#include <string>
+#include <vector>
+
+#include "basalt/schema.h"
+#include "basalt/status.h"
+
+namespace basalt {
+
+class Admin {
+ public:
+  virtual ~Admin() = default;
+
+  // Namespaces. "default" and "hbase" always exist and cannot be dropped.
+  virtual Status CreateNamespace(const NamespaceDescriptor& ns) = 0;
+  // FailedPrecondition while the namespace holds tables.
+  virtual Status DeleteNamespace(const std::string& name) = 0;
+  virtual Result<NamespaceDescriptor> GetNamespace(const std::string& name) = 0;
+  virtual Result<std::vector<NamespaceDescriptor>> ListNamespaces() = 0;
+
+  // Creates an enabled table. `split_keys` pre-split it into regions (sorted, distinct,
+  // non-empty keys). AlreadyExists if the name is taken; NotFound if the namespace is missing.
+  virtual Status CreateTable(const TableDescriptor& desc,
+                             const std::vector<std::string>& split_keys = {}) = 0;
+  virtual Result<bool> TableExists(const TableName& name) = 0;
+  // Sorted by name. An empty `ns` lists every namespace.
+  virtual Result<std::vector<TableName>> ListTables(const std::string& ns = "") = 0;
+  virtual Result<TableInfo> DescribeTable(const TableName& name) = 0;
+
+  // Family changes take effect at once for reads and writes. A deleted family's data is gone.
+  virtual Status AddFamily(const TableName& table, const FamilyDescriptor& family) = 0;
+  // Replaces the settings of an existing family (HBase modifyColumnFamily).
+  virtual Status ModifyFamily(const TableName& table, const FamilyDescriptor& family) = 0;
+  // FailedPrecondition when it is the table's last family.
+  virtual Status DeleteFamily(const TableName& table, const std::string& family) = 0;
+  // Sets the table's default durability.
+  virtual Status SetDurability(const TableName& table, Durability durability) = 0;
+
+  // A disabled table rejects reads and writes with FailedPrecondition.
+  virtual Status DisableTable(const TableName& name) = 0;
+  virtual Status EnableTable(const TableName& name) = 0;
+  virtual Result<bool> IsTableEnabled(const TableName& name) = 0;
+
+  // Removes every row, keeping the schema (and the split keys when `preserve_splits`).
+  // REQUIRES: the table is disabled (FailedPrecondition otherwise), as in HBase. The table
+  // stays disabled.
+  virtual Status TruncateTable(const TableName& name, bool preserve_splits = true) = 0;
+  // REQUIRES: the table is disabled (FailedPrecondition otherwise), as in HBase.
+  virtual Status DeleteTable(const TableName& name) = 0;
+
+  // Writes memtables to disk (HBase flush).
+  virtual Status Flush(const TableName& name) = 0;
+  // Rewrites all of the table's data, dropping expired, excess, deleted and masked cells and
+  // delete markers (HBase major_compact). Synchronous.
+  virtual Status MajorCompact(const TableName& name) = 0;
+};
+
+}  // namespace basalt
+
+#endif  // BASALT_ADMIN_H_

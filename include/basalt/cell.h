@@ -1,0 +1,32 @@
+// A cell: one value at (row, family, qualifier, timestamp), as in HBase.
+
+#ifndef BASALT_CELL_H_
+#define BASALT_CELL_H_
+
+#include <cstdint>
+#include <string>
+
+#include "basalt/types.h"
+
+namespace basalt {
+
+// Row keys, families, qualifiers and values are uninterpreted bytes held in std::string.
+struct Cell {
+  std::string row;
+  std::string family;
+  std::string qualifier;
+  int64_t timestamp = 0;
+  CellType type = CellType::kPut;  // only raw scans return delete markers
+  std::string value;
+
+  friend bool operator==(const Cell&, const Cell&) = default;
+};
+
+// HBase's cell order: row, family, qualifier ascending (unsigned bytes), timestamp descending,
+// type code descending (so a delete marker comes before a Put at the same timestamp).
+// Returns <0, 0 or >0.
+int CompareCells(const Cell& a, const Cell& b);
+
+}  // namespace basalt
+
+#endif  // BASALT_CELL_H_

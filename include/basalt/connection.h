@@ -1,0 +1,52 @@
+// Connection: the entry point. Opens a store and hands out Admin and Table objects.
+//
+//   auto conn = basalt::Connection::Open("/var/lib/basalt");   // embedded store on RocksDB
+//   auto table = (*conn)->GetTable("users");
+//
+// Thread safety: a Connection may be shared by many threads.
+
+#ifndef BASALT_CONNECTION_H_
+#define BASALT_CONNECTION_H_
+
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "basalt/admin.h"
+#include "basalt/options.h"
+#include "basalt/schema.h"
+#include "basalt/status.h"
+#include "basalt/table.h"
+
+namespace basalt {
+
+class Connection {
+ public:
+  // `target` names the backend:
+  //   "DIR", "file:DIR" or "embedded:DIR"  an embedded store in directory DIR;
+  //   "mem:"                               a fresh in-memory embedded store.
+  // Only one Connection (in any process) may open an embedded directory at a time; a second
+  // gets Busy.
+  static Result<std::unique_ptr<Connection>> Open(std::string_view target,
+                                                  const ConnectionOptions& options = {});
+
+  virtual ~Connection() = default;
+
+  // Owned by the Connection.
+  virtual Admin& admin() = 0;
+
+  // NotFound when the table does not exist.
+  virtual Result<std::unique_ptr<Table>> GetTable(const TableName& name) = 0;
+  Result<std::unique_ptr<Table>> GetTable(std::string_view name);
+
+  // What Open was given, normalised (e.g. "embedded:/var/lib/basalt").
+  virtual std::string target() const = 0;
+
+  // Flushes and closes the store. Calls on its Tables afterwards fail with Aborted. Called by
+  // the destructor if not before.
+  virtual Status Close() = 0;
+};
+
+}  // namespace basalt
+
+#endif  // BASALT_CONNECTION_H_

@@ -1,0 +1,34 @@
+// ConnectionOptions: how Connection::Open sets up a store.
+
+#ifndef BASALT_OPTIONS_H_
+#define BASALT_OPTIONS_H_
+
+#include <cstddef>
+#include <cstdint>
+
+namespace basalt {
+
+struct ConnectionOptions {
+  // Embedded: create the data directory and an empty store when missing. Default: true.
+  bool create_if_missing = true;
+
+  // Embedded: keep everything in memory (nothing is written to disk; the store is gone when the
+  // connection closes). For tests and scratch work. Default: false.
+  bool in_memory = false;
+
+  // Largest accepted cell value, bytes (HBase hbase.client.keyvalue.maxsize). Default: 10 MiB.
+  size_t max_value_bytes = 10 * 1024 * 1024;
+
+  // Embedded: one block cache shared by every column family, bytes. Default: 256 MiB.
+  size_t block_cache_bytes = 256 * 1024 * 1024;
+
+  // Embedded: memtable size per column family before it is flushed, bytes. Default: 64 MiB.
+  size_t write_buffer_bytes = 64 * 1024 * 1024;
+
+  // Embedded: background flush and compaction threads. Default: 2.
+  int background_jobs = 2;
+};
+
+}  // namespace basalt
+
+#endif  // BASALT_OPTIONS_H_

@@ -1,0 +1,100 @@
+// Table: data operations on one table. Obtained from Connection::GetTable.
+//
+// Thread safety: a Table may be shared by many threads. A ResultScanner belongs to one thread at
+// a time.
+// Lifetime: a Table and its scanners must be destroyed before the Connection that made them.
+//
+// Every call that writes is atomic per row: all of a row's changes in one call become visible
+// together or not at all. Table::Batch is atomic across its rows on the embedded backend.
+// Unknown families, bad row keys, oversized values and writes to a disabled table fail with
+// InvalidArgument, NotFound or FailedPrecondition and change nothing.
+
+#ifndef BASALT_TABLE_H_
+#define BASALT_TABLE_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "basalt/check_and_mutate.h"
+#include "basalt/get.h"
+#include "basalt/mutation.h"
+#include "basalt/row_result.h"
+#include "basalt/scan.h"
+#include "basalt/schema.h"
+#include "basalt/status.h"
+
+namespace basalt {
+
+// Streams the rows of a Scan. Rows are produced as the caller asks for them; nothing is
+// buffered beyond the current row.
+class ResultScanner {
+ public:
+  virtual ~ResultScanner() = default;
+
+  // Fills `*out` with the next row (or row piece, with Scan::SetBatch) and returns true; returns
+  // false at the end of the scan or on error, after which status() tells which.
+  [[nodiscard]] virtual bool Next(RowResult* out) = 0;
+
+  // OK unless the scan failed.
+  virtual Status status() const = 0;
+
+  // Releases the scanner's resources early; Next() then returns false. Idempotent.
+  virtual void Close() = 0;
+};
+
+class Table {
+ public:
+  virtual ~Table() = default;
+
+  virtual const TableName& name() const = 0;
+
+  // Writes the cells of one Put. REQUIRES: at least one cell.
+  virtual Status Put(const basalt::Put& put) = 0;
+
+  // Applies the delete markers of one Delete (see mutation.h for what each kind hides).
+  virtual Status Delete(const basalt::Delete& del) = 0;
+
+  // The row's cells selected by `get`; an empty RowResult when there are none.
+  virtual Result<RowResult> Get(const basalt::Get& get) = 0;
+
+  // One RowResult per Get, in order.
+  virtual Result<std::vector<RowResult>> Get(const std::vector<basalt::Get>& gets) = 0;
+
+  // Whether `get` would return at least one cell.
+  virtual Result<bool> Exists(const basalt::Get& get) = 0;
+
+  virtual Result<std::unique_ptr<ResultScanner>> GetScanner(const basalt::Scan& scan) = 0;
+
+  // Atomically adds to counters and returns their new values (unless return_results is false).
+  virtual Result<RowResult> Increment(const basalt::Increment& inc) = 0;
+
+  // Atomically appends and returns the new values (unless return_results is false).
+  virtual Result<RowResult> Append(const basalt::Append& app) = 0;
+
+  // True when the check passed and the action was applied; false when it did not pass.
+  virtual Result<bool> CheckAndMutate(const basalt::CheckAndMutate& cam) = 0;
+
+  // Applies every mutation of one row atomically, in order.
+  virtual Status MutateRow(const RowMutations& mutations) = 0;
+
+  // Applies mutations to many rows. Every mutation is validated first; if one is invalid
+  // nothing is written. Returns one RowResult per mutation (the new values for Increment and
+  // Append, empty for the others).
+  virtual Result<std::vector<RowResult>> Batch(const std::vector<Mutation>& mutations) = 0;
+
+  // Convenience: increments one counter and returns its new value.
+  Result<int64_t> IncrementColumnValue(std::string row, std::string family, std::string qualifier,
+                                       int64_t amount,
+                                       Durability durability = Durability::kUseDefault);
+};
+
+// Encodes a counter as HBase stores it: 8 bytes, big-endian two's complement.
+std::string EncodeCounter(int64_t value);
+// Decodes a counter cell value; InvalidArgument unless it is exactly 8 bytes.
+Result<int64_t> DecodeCounter(std::string_view bytes);
+
+}  // namespace basalt
+
+#endif  // BASALT_TABLE_H_

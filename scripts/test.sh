@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# The whole test suite: installs what is missing, then
+#   1. builds everything (warnings are errors) and runs every test with CTest;
+#   2. builds the tests with ASan+UBSan and runs them;
+#   3. builds the concurrency tests with TSan and runs them;
+#   4. checks that the tree is clang-formatted.
+# Fails on the first failing step.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+scripts/install-deps.sh
+
+step() { echo; echo "==== $* ===="; }
+
+step "build (release, -Werror)"
+scripts/build.sh release
+step "tests (release)"
+ctest --test-dir build/release --output-on-failure -j "$(nproc)" --timeout 600
+
+step "build (asan+ubsan)"
+scripts/build.sh asan --target basalt_unit_tests basalt_api_tests basalt
+step "tests (asan+ubsan)"
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+  ctest --test-dir build/asan --output-on-failure -j "$(nproc)" --timeout 900 -L 'unit|api'
+
+step "build (tsan)"
+scripts/build.sh tsan --target basalt_concurrency_tests
+step "concurrency tests (tsan)"
+TSAN_OPTIONS="halt_on_error=1 suppressions=$PWD/tests/tsan.supp" \
+  ctest --test-dir build/tsan --output-on-failure --timeout 900 -L concurrency
+
+step "format"
+scripts/check-format.sh
+
+echo
+echo "all tests passed"

@@ -1,0 +1,38 @@
+#include "basalt/table.h"
+
+#include "basalt/connection.h"
+#include "util/coding.h"
+
+namespace basalt {
+
+std::string EncodeCounter(int64_t value) {
+  std::string out;
+  util::PutFixed64BE(&out, static_cast<uint64_t>(value));
+  return out;
+}
+
+Result<int64_t> DecodeCounter(std::string_view bytes) {
+  if (bytes.size() != 8) {
+    return Status::InvalidArgument("Field is not a long, it's " + std::to_string(bytes.size()) +
+                                   " bytes wide");
+  }
+  return static_cast<int64_t>(util::DecodeFixed64BE(bytes.data()));
+}
+
+Result<int64_t> Table::IncrementColumnValue(std::string row, std::string family,
+                                            std::string qualifier, int64_t amount,
+                                            Durability durability) {
+  basalt::Increment inc(std::move(row));
+  inc.AddColumn(family, qualifier, amount).SetDurability(durability);
+  BASALT_ASSIGN_OR_RETURN(RowResult result, Increment(inc));
+  auto value = result.Value(family, qualifier);
+  if (!value) return Status::Internal("increment returned no value");
+  return DecodeCounter(*value);
+}
+
+Result<std::unique_ptr<Table>> Connection::GetTable(std::string_view name) {
+  BASALT_ASSIGN_OR_RETURN(TableName parsed, TableName::Parse(name));
+  return GetTable(parsed);
+}
+
+}  // namespace basalt

@@ -1,0 +1,1 @@
+namespace basalt::cli { int Main(int, char**) { return 0; } }

@@ -1,0 +1,201 @@
+#include "client/embedded.h"
+
+#include <atomic>
+
+#include "engine/engine.h"
+
+namespace basalt::client {
+namespace {
+
+using engine::Engine;
+using engine::MutationRef;
+using engine::TableState;
+
+class EmbeddedAdmin : public Admin {
+ public:
+  explicit EmbeddedAdmin(std::shared_ptr<Engine> engine) : engine_(std::move(engine)) {}
+
+  Status CreateNamespace(const NamespaceDescriptor& ns) override {
+    return engine_->CreateNamespace(ns);
+  }
+  Status DeleteNamespace(const std::string& name) override {
+    return engine_->DeleteNamespace(name);
+  }
+  Result<NamespaceDescriptor> GetNamespace(const std::string& name) override {
+    return engine_->GetNamespace(name);
+  }
+  Result<std::vector<NamespaceDescriptor>> ListNamespaces() override {
+    return engine_->ListNamespaces();
+  }
+  Status CreateTable(const TableDescriptor& desc,
+                     const std::vector<std::string>& split_keys) override {
+    return engine_->CreateTable(desc, split_keys);
+  }
+  Result<bool> TableExists(const TableName& name) override {
+    auto t = engine_->FindTable(name);
+    if (t.ok()) return true;
+    if (t.status().IsNotFound()) return false;
+    return t.status();
+  }
+  Result<std::vector<TableName>> ListTables(const std::string& ns) override {
+    return engine_->ListTables(ns);
+  }
+  Result<TableInfo> DescribeTable(const TableName& name) override {
+    return engine_->DescribeTable(name);
+  }
+  Status AddFamily(const TableName& table, const FamilyDescriptor& family) override {
+    return engine_->AddFamily(table, family);
+  }
+  Status ModifyFamily(const TableName& table, const FamilyDescriptor& family) override {
+    return engine_->ModifyFamily(table, family);
+  }
+  Status DeleteFamily(const TableName& table, const std::string& family) override {
+    return engine_->DeleteFamily(table, family);
+  }
+  Status SetDurability(const TableName& table, Durability durability) override {
+    return engine_->SetDurability(table, durability);
+  }
+  Status DisableTable(const TableName& name) override { return engine_->SetEnabled(name, false); }
+  Status EnableTable(const TableName& name) override { return engine_->SetEnabled(name, true); }
+  Result<bool> IsTableEnabled(const TableName& name) override {
+    BASALT_ASSIGN_OR_RETURN(auto t, engine_->FindTable(name));
+    return t->record.enabled;
+  }
+  Status TruncateTable(const TableName& name, bool preserve_splits) override {
+    return engine_->TruncateTable(name, preserve_splits);
+  }
+  Status DeleteTable(const TableName& name) override { return engine_->DeleteTable(name); }
+  Status Flush(const TableName& name) override { return engine_->Flush(name); }
+  Status MajorCompact(const TableName& name) override { return engine_->MajorCompact(name); }
+
+ private:
+  std::shared_ptr<Engine> engine_;
+};
+
+class EmbeddedTable : public Table {
+ public:
+  EmbeddedTable(std::shared_ptr<Engine> engine, std::shared_ptr<const TableState> state)
+      : engine_(std::move(engine)), name_(state->name()), state_(std::move(state)) {}
+
+  const TableName& name() const override { return name_; }
+
+  Status Put(const basalt::Put& put) override {
+    BASALT_ASSIGN_OR_RETURN(auto state, State());
+    MutationRef m(&put);
+    return engine_->Write(*state, {&m, 1}, nullptr);
+  }
+
+  Status Delete(const basalt::Delete& del) override {
+    BASALT_ASSIGN_OR_RETURN(auto state, State());
+    MutationRef m(&del);
+    return engine_->Write(*state, {&m, 1}, nullptr);
+  }
+
+  Result<RowResult> Get(const basalt::Get& get) override {
+    BASALT_ASSIGN_OR_RETURN(auto state, State());
+    return engine_->Get(*state, get);
+  }
+
+  Result<std::vector<RowResult>> Get(const std::vector<basalt::Get>& gets) override {
+    BASALT_ASSIGN_OR_RETURN(auto state, State());
+    return engine_->MultiGet(*state, gets);
+  }
+
+  Result<bool> Exists(const basalt::Get& get) override {
+    BASALT_ASSIGN_OR_RETURN(auto state, State());
+    BASALT_ASSIGN_OR_RETURN(RowResult r, engine_->Get(*state, get));
+    return !r.empty();
+  }
+
+  Result<std::unique_ptr<ResultScanner>> GetScanner(const basalt::Scan& scan) override {
+    BASALT_ASSIGN_OR_RETURN(auto state, State());
+    return engine_->NewScanner(state, scan);
+  }
+
+  Result<RowResult> Increment(const basalt::Increment& inc) override {
+    BASALT_ASSIGN_OR_RETURN(auto state, State());
+    MutationRef m(&inc);
+    std::vector<RowResult> results;
+    BASALT_RETURN_IF_ERROR(engine_->Write(*state, {&m, 1}, &results));
+    return std::move(results[0]);
+  }
+
+  Result<RowResult> Append(const basalt::Append& app) override {
+    BASALT_ASSIGN_OR_RETURN(auto state, State());
+    MutationRef m(&app);
+    std::vector<RowResult> results;
+    BASALT_RETURN_IF_ERROR(engine_->Write(*state, {&m, 1}, &results));
+    return std::move(results[0]);
+  }
+
+  Result<bool> CheckAndMutate(const basalt::CheckAndMutate& cam) override {
+    BASALT_ASSIGN_OR_RETURN(auto state, State());
+    return engine_->CheckAndMutate(*state, cam);
+  }
+
+  Status MutateRow(const RowMutations& mutations) override {
+    BASALT_ASSIGN_OR_RETURN(auto state, State());
+    MutationRef m(&mutations);
+    return engine_->Write(*state, {&m, 1}, nullptr);
+  }
+
+  Result<std::vector<RowResult>> Batch(const std::vector<Mutation>& mutations) override {
+    BASALT_ASSIGN_OR_RETURN(auto state, State());
+    std::vector<MutationRef> refs;
+    refs.reserve(mutations.size());
+    for (const Mutation& m : mutations) {
+      refs.push_back(std::visit([](const auto& x) { return MutationRef(&x); }, m));
+    }
+    std::vector<RowResult> results;
+    BASALT_RETURN_IF_ERROR(engine_->Write(*state, refs, &results));
+    return results;
+  }
+
+ private:
+  // The table's current schema; refreshed after a schema change.
+  Result<std::shared_ptr<const TableState>> State() {
+    std::shared_ptr<const TableState> s = state_.load(std::memory_order_acquire);
+    if (!s->stale.load(std::memory_order_acquire)) return s;
+    BASALT_ASSIGN_OR_RETURN(s, engine_->FindTable(name_));
+    state_.store(s, std::memory_order_release);
+    return s;
+  }
+
+  std::shared_ptr<Engine> engine_;
+  const TableName name_;
+  std::atomic<std::shared_ptr<const TableState>> state_;
+};
+
+class EmbeddedConnection : public Connection {
+ public:
+  explicit EmbeddedConnection(std::shared_ptr<Engine> engine)
+      : engine_(std::move(engine)), admin_(engine_) {}
+  ~EmbeddedConnection() override { Close().PermitUncheckedError(); }
+
+  Admin& admin() override { return admin_; }
+
+  Result<std::unique_ptr<Table>> GetTable(const TableName& name) override {
+    BASALT_ASSIGN_OR_RETURN(auto state, engine_->FindTable(name));
+    return std::unique_ptr<Table>(new EmbeddedTable(engine_, std::move(state)));
+  }
+
+  std::string target() const override {
+    return engine_->options().in_memory ? "mem:" : "embedded:" + engine_->path();
+  }
+
+  Status Close() override { return engine_->Close(); }
+
+ private:
+  std::shared_ptr<Engine> engine_;
+  EmbeddedAdmin admin_;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<Connection>> OpenEmbedded(const std::string& path,
+                                                 const ConnectionOptions& options) {
+  BASALT_ASSIGN_OR_RETURN(auto engine, Engine::Open(path, options));
+  return std::unique_ptr<Connection>(new EmbeddedConnection(std::move(engine)));
+}
+
+}  // namespace basalt::client

@@ -1,0 +1,88 @@
+// CellCompactionFilter: drops dead cells while RocksDB compacts a family's column family.
+//
+// The filter sees a compaction's keys in key order, so it meets a row's family markers, then each
+// column's markers before the Puts they hide (see key_format.h). It applies the read path's
+// rules (row_reader.h) to what the compaction contains and never drops a cell a read could
+// return:
+//   - any compaction drops Puts hidden by a marker it has seen, Puts ranked beyond VERSIONS
+//     among the unmasked Puts it has seen, expired Puts beyond MIN_VERSIONS, and markers that
+//     are themselves expired (everything they cover has expired too);
+//   - a full compaction (every file of the family; what Admin::MajorCompact runs) also drops
+//     the remaining delete markers, because every cell written before a marker is in it.
+// With KEEP_DELETED_CELLS, markers and the cells they hide are kept (TRUE), or kept until they
+// expire (TTL).
+//
+// Unknown keys and values are kept: the filter never drops what it cannot read.
+
+#ifndef BASALT_ENGINE_COMPACTION_FILTER_H_
+#define BASALT_ENGINE_COMPACTION_FILTER_H_
+
+#include <rocksdb/compaction_filter.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/family_settings.h"
+
+namespace basalt::engine {
+
+class CellCompactionFilter : public rocksdb::CompactionFilter {
+ public:
+  CellCompactionFilter(std::shared_ptr<const FamilySettings> settings, bool full_compaction,
+                       int64_t now_ms);
+
+  Decision FilterV2(int level, const rocksdb::Slice& key, ValueType value_type,
+                    const rocksdb::Slice& existing_value, std::string* new_value,
+                    std::string* skip_until) const override;
+  const char* Name() const override { return "basalt.CellCompactionFilter"; }
+
+  // Counters for tests and metrics.
+  uint64_t dropped() const { return dropped_; }
+
+ private:
+  struct Marker {
+    int64_t ts;
+    uint64_t seq;
+  };
+
+  Decision Filter(const rocksdb::Slice& key, const rocksdb::Slice& value);
+  bool DropMarker(int64_t ts) const;
+
+  std::shared_ptr<const FamilySettings> settings_;
+  const bool full_;
+  const int64_t now_ms_;
+
+  // Compaction is single-threaded per filter instance; FilterV2 is const only by interface.
+  struct State {
+    std::string row_prefix;
+    std::vector<Marker> family_deletes;
+    std::vector<Marker> family_version_deletes;
+    std::string column_prefix;
+    uint64_t column_delete_seq = 0;
+    int64_t version_delete_ts = -1;
+    uint64_t version_delete_seq = 0;
+    int32_t rank = 0;
+  };
+  mutable State state_;
+  mutable uint64_t dropped_ = 0;
+};
+
+// Makes one CellCompactionFilter per compaction with the family's current settings.
+class CellCompactionFilterFactory : public rocksdb::CompactionFilterFactory {
+ public:
+  explicit CellCompactionFilterFactory(std::shared_ptr<FamilySettingsCell> settings)
+      : settings_(std::move(settings)) {}
+
+  std::unique_ptr<rocksdb::CompactionFilter> CreateCompactionFilter(
+      const rocksdb::CompactionFilter::Context& context) override;
+  const char* Name() const override { return "basalt.CellCompactionFilterFactory"; }
+
+ private:
+  std::shared_ptr<FamilySettingsCell> settings_;
+};
+
+}  // namespace basalt::engine
+
+#endif  // BASALT_ENGINE_COMPACTION_FILTER_H_

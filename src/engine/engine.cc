@@ -1,0 +1,745 @@
+// Engine lifecycle and schema operations. Data paths live in write_path.cc, read_path.cc and
+// scanner.cc.
+
+#include "engine/engine.h"
+
+#include <rocksdb/cache.h>
+#include <rocksdb/convenience.h>
+#include <rocksdb/db.h>
+#include <rocksdb/env.h>
+#include <rocksdb/filter_policy.h>
+#include <rocksdb/table.h>
+#include <rocksdb/utilities/options_util.h>
+
+#include <algorithm>
+#include <atomic>
+
+#include "engine/compaction_filter.h"
+#include "engine/key_format.h"
+#include "engine/rocksdb_status.h"
+#include "engine/row_prefix_transform.h"
+#include "engine/scanner.h"
+#include "util/coding.h"
+
+namespace basalt::engine {
+namespace {
+
+rocksdb::CompressionType ToRocksCompression(Compression c) {
+  switch (c) {
+    case Compression::kNone:
+      return rocksdb::kNoCompression;
+    case Compression::kSnappy:
+      return rocksdb::kSnappyCompression;
+    case Compression::kLz4:
+      return rocksdb::kLZ4Compression;
+    case Compression::kZstd:
+      return rocksdb::kZSTD;
+    case Compression::kGz:
+      return rocksdb::kZlibCompression;
+  }
+  return rocksdb::kNoCompression;
+}
+
+Status CheckCompressionSupported(Compression c) {
+  auto supported = rocksdb::GetSupportedCompressions();
+  if (c == Compression::kNone ||
+      std::find(supported.begin(), supported.end(), ToRocksCompression(c)) != supported.end()) {
+    return Status::OK();
+  }
+  return Status::NotSupported("compression " + std::string(CompressionName(c)) +
+                              " is not available in this build of RocksDB");
+}
+
+bool IsReservedNamespace(std::string_view ns) {
+  return ns == kDefaultNamespace || ns == kSystemNamespace;
+}
+
+std::atomic<uint64_t> g_mem_store_counter{0};
+
+}  // namespace
+
+const FamilyHandle* TableState::FindFamily(std::string_view family) const {
+  for (const auto& f : families) {
+    if (f.name() == family) return &f;
+  }
+  return nullptr;
+}
+
+Engine::Engine(std::string path, const ConnectionOptions& options)
+    : path_(std::move(path)), options_(options) {}
+
+Engine::~Engine() { Close().PermitUncheckedError(); }
+
+Result<std::shared_ptr<Engine>> Engine::Open(const std::string& path,
+                                             const ConnectionOptions& options) {
+  std::string effective = path;
+  if (options.in_memory && effective.empty()) {
+    effective = "/basalt-mem-" + std::to_string(g_mem_store_counter.fetch_add(1));
+  }
+  if (effective.empty()) return Status::InvalidArgument("no data directory given");
+  std::shared_ptr<Engine> engine(new Engine(effective, options));
+  BASALT_RETURN_IF_ERROR(engine->OpenImpl());
+  return engine;
+}
+
+rocksdb::ColumnFamilyOptions Engine::FamilyCfOptions(const FamilyRecord& family) {
+  const FamilyDescriptor& d = family.descriptor;
+  rocksdb::ColumnFamilyOptions o;
+  o.write_buffer_size = options_.write_buffer_bytes;
+  o.level_compaction_dynamic_level_bytes = true;
+  o.compression = ToRocksCompression(d.compression);
+  o.prefix_extractor = std::make_shared<RowPrefixTransform>();
+  rocksdb::BlockBasedTableOptions t;
+  t.block_cache = block_cache_;
+  t.block_size = static_cast<size_t>(d.block_size);
+  t.format_version = 5;
+  if (d.bloom_filter != BloomFilter::kNone) {
+    t.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10));
+    t.whole_key_filtering = false;  // keys carry timestamps: only the row prefix is looked up
+  }
+  o.table_factory.reset(rocksdb::NewBlockBasedTableFactory(t));
+  o.compaction_filter_factory = std::make_shared<CellCompactionFilterFactory>(
+      SettingsCell(family.id));
+  return o;
+}
+
+std::shared_ptr<FamilySettingsCell> Engine::SettingsCell(uint64_t family_id) {
+  std::lock_guard<std::mutex> l(settings_mu_);
+  auto& cell = settings_cells_[family_id];
+  if (!cell) cell = std::make_shared<FamilySettingsCell>(FamilySettings{});
+  return cell;
+}
+
+Status Engine::OpenImpl() {
+  rocksdb::DBOptions db_opts;
+  db_opts.create_if_missing = options_.create_if_missing;
+  db_opts.max_background_jobs = options_.background_jobs;
+  db_opts.bytes_per_sync = 1 << 20;
+  if (options_.in_memory) {
+    mem_env_.reset(rocksdb::NewMemEnv(rocksdb::Env::Default()));
+    db_opts.env = mem_env_.get();
+  }
+  block_cache_ = rocksdb::NewLRUCache(options_.block_cache_bytes);
+
+  std::vector<std::string> cf_names;
+  bool exists = rocksdb::DB::ListColumnFamilies(db_opts, path_, &cf_names).ok();
+  if (!exists && !options_.create_if_missing) {
+    return Status::NotFound("no basalt store in '" + path_ + "'");
+  }
+
+  // The catalog says which options each family's column family needs, and RocksDB wants those
+  // at open: read it first from a read-only instance.
+  std::map<std::string, FamilyRecord> cf_families;
+  if (exists) {
+    rocksdb::DB* ro = nullptr;
+    std::vector<rocksdb::ColumnFamilyDescriptor> ro_cfs{
+        {rocksdb::kDefaultColumnFamilyName, rocksdb::ColumnFamilyOptions()}};
+    std::vector<rocksdb::ColumnFamilyHandle*> ro_handles;
+    BASALT_RETURN_IF_ERROR(
+        FromRocks(rocksdb::DB::OpenForReadOnly(db_opts, path_, ro_cfs, &ro_handles, &ro))
+            .WithContext("opening '" + path_ + "'"));
+    std::unique_ptr<rocksdb::Iterator> it(
+        ro->NewIterator(rocksdb::ReadOptions(), ro_handles[0]));
+    std::string prefix = CatalogTablePrefix();
+    Status load;
+    for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix); it->Next()) {
+      auto record = DecodeTableRecord({it->value().data(), it->value().size()});
+      if (!record.ok()) {
+        load = record.status();
+        break;
+      }
+      for (const auto& f : record->families) cf_families[f.cf_name] = f;
+    }
+    it.reset();
+    for (auto* h : ro_handles) ro->DestroyColumnFamilyHandle(h);
+    delete ro;
+    BASALT_RETURN_IF_ERROR(load);
+  }
+
+  for (const auto& [name, record] : cf_families) {
+    SettingsCell(record.id)->Set(FamilySettings::From(record.descriptor));
+  }
+  std::vector<rocksdb::ColumnFamilyDescriptor> cfs;
+  cfs.emplace_back(rocksdb::kDefaultColumnFamilyName, rocksdb::ColumnFamilyOptions());
+  std::vector<std::string> orphans;
+  for (const auto& name : cf_names) {
+    if (name == rocksdb::kDefaultColumnFamilyName) continue;
+    auto it = cf_families.find(name);
+    if (it == cf_families.end()) {
+      // Left by a schema change that crashed before its catalog write: no table owns it.
+      orphans.push_back(name);
+      cfs.emplace_back(name, rocksdb::ColumnFamilyOptions());
+    } else {
+      cfs.emplace_back(name, FamilyCfOptions(it->second));
+    }
+  }
+  std::vector<rocksdb::ColumnFamilyHandle*> handles;
+  rocksdb::Status s = rocksdb::DB::Open(db_opts, path_, cfs, &handles, &db_);
+  if (!s.ok()) {
+    if (s.IsIOError() && s.ToString().find("lock") != std::string::npos) {
+      return Status::Busy("data directory '" + path_ + "' is in use by another process: " +
+                          s.ToString());
+    }
+    return FromRocks(s).WithContext("opening '" + path_ + "'");
+  }
+  all_handles_ = handles;
+  default_cf_ = handles[0];
+  std::map<std::string, rocksdb::ColumnFamilyHandle*> by_name;
+  for (auto* h : handles) by_name[h->GetName()] = h;
+  for (const auto& name : orphans) {
+    BASALT_RETURN_IF_ERROR(FromRocks(db_->DropColumnFamily(by_name[name])));
+  }
+
+  // Format version.
+  std::string version;
+  s = db_->Get(rocksdb::ReadOptions(), default_cf_, MetaFormatVersionKey(), &version);
+  if (s.IsNotFound()) {
+    rocksdb::WriteOptions wo;
+    wo.sync = true;
+    BASALT_RETURN_IF_ERROR(FromRocks(
+        db_->Put(wo, default_cf_, MetaFormatVersionKey(), std::to_string(kFormatVersion))));
+  } else if (!s.ok()) {
+    return FromRocks(s);
+  } else if (version != std::to_string(kFormatVersion)) {
+    return Status::NotSupported("store '" + path_ + "' has format version " + version +
+                                "; this basalt reads version " + std::to_string(kFormatVersion));
+  }
+
+  // Catalog.
+  std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(rocksdb::ReadOptions(), default_cf_));
+  std::string ns_prefix = CatalogNamespacePrefix();
+  for (it->Seek(ns_prefix); it->Valid() && it->key().starts_with(ns_prefix); it->Next()) {
+    BASALT_ASSIGN_OR_RETURN(NamespaceDescriptor ns,
+                            DecodeNamespace({it->value().data(), it->value().size()}));
+    namespaces_[ns.name] = ns;
+  }
+  for (std::string_view reserved : {kDefaultNamespace, kSystemNamespace}) {
+    namespaces_.try_emplace(std::string(reserved), NamespaceDescriptor{std::string(reserved), {}});
+  }
+  std::string table_prefix = CatalogTablePrefix();
+  for (it->Seek(table_prefix); it->Valid() && it->key().starts_with(table_prefix); it->Next()) {
+    BASALT_ASSIGN_OR_RETURN(TableRecord record,
+                            DecodeTableRecord({it->value().data(), it->value().size()}));
+    std::vector<FamilyHandle> families;
+    for (const auto& f : record.families) {
+      auto h = by_name.find(f.cf_name);
+      if (h == by_name.end()) {
+        return Status::Corruption("catalog names column family " + f.cf_name +
+                                  " that the database does not have");
+      }
+      families.push_back({f, FamilySettings::From(f.descriptor), h->second});
+    }
+    BASALT_ASSIGN_OR_RETURN(auto state, BuildState(record, families));
+    tables_[record.name] = std::move(state);
+  }
+  it.reset();
+
+  std::string limit;
+  uint64_t first_seq = 1;
+  s = db_->Get(rocksdb::ReadOptions(), default_cf_, MetaSequenceLimitKey(), &limit);
+  if (s.ok()) {
+    if (limit.size() != 8) return Status::Corruption("bad sequence limit record");
+    first_seq = util::DecodeFixed64BE(limit.data());
+  } else if (!s.IsNotFound()) {
+    return FromRocks(s);
+  }
+  sequence_ = std::make_unique<SequenceAllocator>(
+      first_seq, [this](uint64_t l) { return PersistSequenceLimit(l); });
+  return Status::OK();
+}
+
+Status Engine::PersistSequenceLimit(uint64_t limit) {
+  std::string v;
+  util::PutFixed64BE(&v, limit);
+  rocksdb::WriteOptions wo;
+  wo.sync = true;
+  return FromRocks(db_->Put(wo, default_cf_, MetaSequenceLimitKey(), v));
+}
+
+Status Engine::Close() {
+  std::unique_lock<std::shared_mutex> l(lifecycle_mu_);
+  if (closed_ || db_ == nullptr) {
+    closed_ = true;
+    return Status::OK();
+  }
+  closed_ = true;
+  {
+    std::lock_guard<std::mutex> sl(scanners_mu_);
+    for (Scanner* s : scanners_) s->ReleaseIterators();
+    scanners_.clear();
+  }
+  // Writes made with SKIP_WAL live only in memtables: flush so that a clean close keeps them.
+  Status result;
+  {
+    std::shared_lock<std::shared_mutex> tl(tables_mu_);
+    std::vector<rocksdb::ColumnFamilyHandle*> live;
+    for (const auto& [name, t] : tables_) {
+      for (const auto& f : t->families) live.push_back(f.cf);
+    }
+    if (!live.empty()) {
+      rocksdb::FlushOptions fo;
+      result = FromRocks(db_->Flush(fo, live)).WithContext("flushing on close");
+    }
+  }
+  {
+    std::unique_lock<std::shared_mutex> tl(tables_mu_);
+    tables_.clear();
+  }
+  for (auto* h : all_handles_) db_->DestroyColumnFamilyHandle(h);
+  all_handles_.clear();
+  Status close = FromRocks(db_->Close());
+  delete db_;
+  db_ = nullptr;
+  return result.ok() ? close : result;
+}
+
+Status Engine::CheckOpen() const {
+  if (closed_) return Status::Aborted("the store '" + path_ + "' is closed");
+  return Status::OK();
+}
+
+Result<uint64_t> Engine::NextId() {
+  // REQUIRES: schema_mu_ held.
+  std::string v;
+  uint64_t next = 1;
+  rocksdb::Status s = db_->Get(rocksdb::ReadOptions(), default_cf_, MetaNextIdKey(), &v);
+  if (s.ok() && v.size() == 8) {
+    next = util::DecodeFixed64BE(v.data());
+  } else if (!s.ok() && !s.IsNotFound()) {
+    return FromRocks(s);
+  }
+  std::string out;
+  util::PutFixed64BE(&out, next + 1);
+  rocksdb::WriteOptions wo;
+  wo.sync = true;
+  BASALT_RETURN_IF_ERROR(FromRocks(db_->Put(wo, default_cf_, MetaNextIdKey(), out)));
+  return next;
+}
+
+Status Engine::WriteCatalog(const std::string& key, const std::string* value) {
+  rocksdb::WriteOptions wo;
+  wo.sync = true;
+  if (value == nullptr) return FromRocks(db_->Delete(wo, default_cf_, key));
+  return FromRocks(db_->Put(wo, default_cf_, key, *value));
+}
+
+Status Engine::PutTableRecord(const TableRecord& record) {
+  std::string value = EncodeTableRecord(record);
+  return WriteCatalog(CatalogTableKey(record.name.ns, record.name.qualifier), &value);
+}
+
+Result<std::vector<FamilyHandle>> Engine::CreateFamilies(std::vector<FamilyRecord>* records) {
+  // REQUIRES: schema_mu_ held.
+  std::vector<FamilyHandle> out;
+  for (auto& rec : *records) {
+    BASALT_RETURN_IF_ERROR(CheckCompressionSupported(rec.descriptor.compression));
+  }
+  for (auto& rec : *records) {
+    BASALT_ASSIGN_OR_RETURN(rec.id, NextId());
+    rec.cf_name = FamilyCfName(rec.id);
+    SettingsCell(rec.id)->Set(FamilySettings::From(rec.descriptor));
+    rocksdb::ColumnFamilyHandle* h = nullptr;
+    Status s = FromRocks(db_->CreateColumnFamily(FamilyCfOptions(rec), rec.cf_name, &h));
+    if (!s.ok()) {
+      // Column families created so far have no catalog entry: drop them now (or at next open).
+      DropColumnFamilies(out).PermitUncheckedError();
+      return s;
+    }
+    all_handles_.push_back(h);
+    out.push_back({rec, FamilySettings::From(rec.descriptor), h});
+  }
+  return out;
+}
+
+Status Engine::DropColumnFamilies(const std::vector<FamilyHandle>& families) {
+  Status result;
+  for (const auto& f : families) {
+    Status s = FromRocks(db_->DropColumnFamily(f.cf));
+    if (!s.ok() && result.ok()) result = s;
+  }
+  return result;
+}
+
+Result<std::shared_ptr<TableState>> Engine::BuildState(const TableRecord& record,
+                                                       const std::vector<FamilyHandle>& families) {
+  auto state = std::make_shared<TableState>();
+  state->record = record;
+  state->families = families;
+  std::sort(state->families.begin(), state->families.end(),
+            [](const FamilyHandle& a, const FamilyHandle& b) { return a.name() < b.name(); });
+  std::sort(state->record.families.begin(), state->record.families.end(),
+            [](const FamilyRecord& a, const FamilyRecord& b) {
+              return a.descriptor.name < b.descriptor.name;
+            });
+  return state;
+}
+
+void Engine::InstallTable(std::shared_ptr<TableState> state) {
+  std::unique_lock<std::shared_mutex> l(tables_mu_);
+  auto& slot = tables_[state->name()];
+  if (slot) slot->stale.store(true, std::memory_order_release);
+  slot = std::move(state);
+}
+
+Result<std::shared_ptr<const TableState>> Engine::FindTableLocked(const TableName& name) {
+  std::shared_lock<std::shared_mutex> l(tables_mu_);
+  auto it = tables_.find(name);
+  if (it == tables_.end()) {
+    return Status::NotFound("table '" + name.ToString() + "' does not exist");
+  }
+  return std::shared_ptr<const TableState>(it->second);
+}
+
+Result<std::shared_ptr<const TableState>> Engine::FindTable(const TableName& name) {
+  std::shared_lock<std::shared_mutex> l(lifecycle_mu_);
+  BASALT_RETURN_IF_ERROR(CheckOpen());
+  return FindTableLocked(name);
+}
+
+// ---- Namespaces ----
+
+Status Engine::CreateNamespace(const NamespaceDescriptor& ns) {
+  BASALT_RETURN_IF_ERROR(ValidateNamespaceName(ns.name));
+  std::shared_lock<std::shared_mutex> life(lifecycle_mu_);
+  BASALT_RETURN_IF_ERROR(CheckOpen());
+  std::lock_guard<std::mutex> l(schema_mu_);
+  {
+    std::shared_lock<std::shared_mutex> tl(tables_mu_);
+    if (namespaces_.count(ns.name)) {
+      return Status::AlreadyExists("namespace '" + ns.name + "' already exists");
+    }
+  }
+  std::string value = EncodeNamespace(ns);
+  BASALT_RETURN_IF_ERROR(WriteCatalog(CatalogNamespaceKey(ns.name), &value));
+  std::unique_lock<std::shared_mutex> tl(tables_mu_);
+  namespaces_[ns.name] = ns;
+  return Status::OK();
+}
+
+Status Engine::DeleteNamespace(const std::string& name) {
+  std::shared_lock<std::shared_mutex> life(lifecycle_mu_);
+  BASALT_RETURN_IF_ERROR(CheckOpen());
+  if (IsReservedNamespace(name)) {
+    return Status::FailedPrecondition("namespace '" + name + "' is reserved and cannot be dropped");
+  }
+  std::lock_guard<std::mutex> l(schema_mu_);
+  {
+    std::shared_lock<std::shared_mutex> tl(tables_mu_);
+    if (!namespaces_.count(name)) {
+      return Status::NotFound("namespace '" + name + "' does not exist");
+    }
+    for (const auto& [tn, t] : tables_) {
+      if (tn.ns == name) {
+        return Status::FailedPrecondition("namespace '" + name + "' still has table '" +
+                                          tn.ToString() + "'; drop its tables first");
+      }
+    }
+  }
+  BASALT_RETURN_IF_ERROR(WriteCatalog(CatalogNamespaceKey(name), nullptr));
+  std::unique_lock<std::shared_mutex> tl(tables_mu_);
+  namespaces_.erase(name);
+  return Status::OK();
+}
+
+Result<NamespaceDescriptor> Engine::GetNamespace(const std::string& name) {
+  std::shared_lock<std::shared_mutex> life(lifecycle_mu_);
+  BASALT_RETURN_IF_ERROR(CheckOpen());
+  std::shared_lock<std::shared_mutex> tl(tables_mu_);
+  auto it = namespaces_.find(name);
+  if (it == namespaces_.end()) return Status::NotFound("namespace '" + name + "' does not exist");
+  return it->second;
+}
+
+Result<std::vector<NamespaceDescriptor>> Engine::ListNamespaces() {
+  std::shared_lock<std::shared_mutex> life(lifecycle_mu_);
+  BASALT_RETURN_IF_ERROR(CheckOpen());
+  std::shared_lock<std::shared_mutex> tl(tables_mu_);
+  std::vector<NamespaceDescriptor> out;
+  for (const auto& [name, ns] : namespaces_) out.push_back(ns);
+  return out;
+}
+
+// ---- Tables ----
+
+Status Engine::CreateTable(const TableDescriptor& desc,
+                           const std::vector<std::string>& split_keys) {
+  BASALT_RETURN_IF_ERROR(desc.Validate());
+  std::vector<std::string> splits = split_keys;
+  std::sort(splits.begin(), splits.end());
+  for (size_t i = 0; i < splits.size(); ++i) {
+    if (splits[i].empty()) return Status::InvalidArgument("split keys must not be empty");
+    if (splits[i].size() > kMaxRowKeyLength) {
+      return Status::InvalidArgument("split key longer than the row key limit");
+    }
+    if (i > 0 && splits[i] == splits[i - 1]) {
+      return Status::InvalidArgument("split keys must be distinct");
+    }
+  }
+  std::shared_lock<std::shared_mutex> life(lifecycle_mu_);
+  BASALT_RETURN_IF_ERROR(CheckOpen());
+  std::lock_guard<std::mutex> l(schema_mu_);
+  {
+    std::shared_lock<std::shared_mutex> tl(tables_mu_);
+    if (!namespaces_.count(desc.name.ns)) {
+      return Status::NotFound("namespace '" + desc.name.ns + "' does not exist");
+    }
+    if (tables_.count(desc.name)) {
+      return Status::AlreadyExists("table '" + desc.name.ToString() + "' already exists");
+    }
+  }
+  TableRecord record;
+  record.name = desc.name;
+  record.durability = desc.durability;
+  record.split_keys = splits;
+  BASALT_ASSIGN_OR_RETURN(record.id, NextId());
+  for (const auto& f : desc.families) record.families.push_back({f, 0, ""});
+  BASALT_ASSIGN_OR_RETURN(auto families, CreateFamilies(&record.families));
+  Status s = PutTableRecord(record);
+  if (!s.ok()) {
+    DropColumnFamilies(families).PermitUncheckedError();
+    return s;
+  }
+  BASALT_ASSIGN_OR_RETURN(auto state, BuildState(record, families));
+  InstallTable(std::move(state));
+  return Status::OK();
+}
+
+Result<std::vector<TableName>> Engine::ListTables(const std::string& ns) {
+  std::shared_lock<std::shared_mutex> life(lifecycle_mu_);
+  BASALT_RETURN_IF_ERROR(CheckOpen());
+  std::shared_lock<std::shared_mutex> tl(tables_mu_);
+  if (!ns.empty() && !namespaces_.count(ns)) {
+    return Status::NotFound("namespace '" + ns + "' does not exist");
+  }
+  std::vector<TableName> out;
+  for (const auto& [name, t] : tables_) {
+    if (ns.empty() || name.ns == ns) out.push_back(name);
+  }
+  return out;
+}
+
+Result<TableInfo> Engine::DescribeTable(const TableName& name) {
+  BASALT_ASSIGN_OR_RETURN(auto state, FindTable(name));
+  TableInfo info;
+  info.descriptor = state->record.Descriptor();
+  info.enabled = state->record.enabled;
+  info.split_keys = state->record.split_keys;
+  return info;
+}
+
+Status Engine::AddFamily(const TableName& table, const FamilyDescriptor& family) {
+  BASALT_RETURN_IF_ERROR(family.Validate());
+  std::shared_lock<std::shared_mutex> life(lifecycle_mu_);
+  BASALT_RETURN_IF_ERROR(CheckOpen());
+  std::lock_guard<std::mutex> l(schema_mu_);
+  BASALT_ASSIGN_OR_RETURN(auto current, FindTableLocked(table));
+  if (current->FindFamily(family.name) != nullptr) {
+    return Status::AlreadyExists("family '" + family.name + "' already exists in table '" +
+                                 table.ToString() + "'");
+  }
+  std::vector<FamilyRecord> added{{family, 0, ""}};
+  BASALT_ASSIGN_OR_RETURN(auto handles, CreateFamilies(&added));
+  TableRecord record = current->record;
+  record.families.push_back(added[0]);
+  Status s = PutTableRecord(record);
+  if (!s.ok()) {
+    DropColumnFamilies(handles).PermitUncheckedError();
+    return s;
+  }
+  std::vector<FamilyHandle> families = current->families;
+  families.push_back(handles[0]);
+  BASALT_ASSIGN_OR_RETURN(auto state, BuildState(record, families));
+  InstallTable(std::move(state));
+  return Status::OK();
+}
+
+Status Engine::ModifyFamily(const TableName& table, const FamilyDescriptor& family) {
+  BASALT_RETURN_IF_ERROR(family.Validate());
+  BASALT_RETURN_IF_ERROR(CheckCompressionSupported(family.compression));
+  std::shared_lock<std::shared_mutex> life(lifecycle_mu_);
+  BASALT_RETURN_IF_ERROR(CheckOpen());
+  std::lock_guard<std::mutex> l(schema_mu_);
+  BASALT_ASSIGN_OR_RETURN(auto current, FindTableLocked(table));
+  const FamilyHandle* old = current->FindFamily(family.name);
+  if (old == nullptr) {
+    return Status::NotFound("family '" + family.name + "' does not exist in table '" +
+                            table.ToString() + "'");
+  }
+  const FamilyDescriptor& before = old->record.descriptor;
+  // Storage options apply to files written from now on; existing files keep theirs until they
+  // are compacted.
+  std::unordered_map<std::string, std::string> changes;
+  if (before.compression != family.compression) {
+    std::string name;
+    rocksdb::GetStringFromCompressionType(&name, ToRocksCompression(family.compression));
+    changes["compression"] = name;
+  }
+  if (before.block_size != family.block_size || before.bloom_filter != family.bloom_filter) {
+    std::string filter = family.bloom_filter == BloomFilter::kNone
+                             ? "nullptr"
+                             : "bloomfilter:10:false";
+    changes["block_based_table_factory"] =
+        "{block_size=" + std::to_string(family.block_size) + ";filter_policy=" + filter +
+        ";whole_key_filtering=false}";
+  }
+  if (!changes.empty()) {
+    BASALT_RETURN_IF_ERROR(
+        FromRocks(db_->SetOptions(old->cf, changes)).WithContext("changing storage options"));
+  }
+  TableRecord record = current->record;
+  for (auto& f : record.families) {
+    if (f.descriptor.name == family.name) f.descriptor = family;
+  }
+  BASALT_RETURN_IF_ERROR(PutTableRecord(record));
+  SettingsCell(old->record.id)->Set(FamilySettings::From(family));
+  std::vector<FamilyHandle> families = current->families;
+  for (auto& f : families) {
+    if (f.name() == family.name) {
+      f.record.descriptor = family;
+      f.settings = FamilySettings::From(family);
+    }
+  }
+  BASALT_ASSIGN_OR_RETURN(auto state, BuildState(record, families));
+  InstallTable(std::move(state));
+  return Status::OK();
+}
+
+Status Engine::DeleteFamily(const TableName& table, const std::string& family) {
+  std::shared_lock<std::shared_mutex> life(lifecycle_mu_);
+  BASALT_RETURN_IF_ERROR(CheckOpen());
+  std::lock_guard<std::mutex> l(schema_mu_);
+  BASALT_ASSIGN_OR_RETURN(auto current, FindTableLocked(table));
+  const FamilyHandle* old = current->FindFamily(family);
+  if (old == nullptr) {
+    return Status::NotFound("family '" + family + "' does not exist in table '" +
+                            table.ToString() + "'");
+  }
+  if (current->families.size() == 1) {
+    return Status::FailedPrecondition("cannot delete family '" + family + "': it is the last of '" +
+                                      table.ToString() + "'");
+  }
+  TableRecord record = current->record;
+  std::erase_if(record.families,
+                [&](const FamilyRecord& f) { return f.descriptor.name == family; });
+  std::vector<FamilyHandle> families = current->families;
+  FamilyHandle dropped = *old;
+  std::erase_if(families, [&](const FamilyHandle& f) { return f.name() == family; });
+  BASALT_RETURN_IF_ERROR(PutTableRecord(record));
+  BASALT_ASSIGN_OR_RETURN(auto state, BuildState(record, families));
+  InstallTable(std::move(state));
+  // The catalog no longer names it; if this fails the next open drops it as an orphan.
+  DropColumnFamilies({dropped}).PermitUncheckedError();
+  return Status::OK();
+}
+
+Status Engine::SetDurability(const TableName& table, Durability durability) {
+  std::shared_lock<std::shared_mutex> life(lifecycle_mu_);
+  BASALT_RETURN_IF_ERROR(CheckOpen());
+  std::lock_guard<std::mutex> l(schema_mu_);
+  BASALT_ASSIGN_OR_RETURN(auto current, FindTableLocked(table));
+  TableRecord record = current->record;
+  record.durability = durability;
+  BASALT_RETURN_IF_ERROR(PutTableRecord(record));
+  BASALT_ASSIGN_OR_RETURN(auto state, BuildState(record, current->families));
+  InstallTable(std::move(state));
+  return Status::OK();
+}
+
+Status Engine::SetEnabled(const TableName& name, bool enabled) {
+  std::shared_lock<std::shared_mutex> life(lifecycle_mu_);
+  BASALT_RETURN_IF_ERROR(CheckOpen());
+  std::lock_guard<std::mutex> l(schema_mu_);
+  BASALT_ASSIGN_OR_RETURN(auto current, FindTableLocked(name));
+  if (current->record.enabled == enabled) {
+    return Status::FailedPrecondition("table '" + name.ToString() + "' is already " +
+                                      (enabled ? "enabled" : "disabled"));
+  }
+  TableRecord record = current->record;
+  record.enabled = enabled;
+  BASALT_RETURN_IF_ERROR(PutTableRecord(record));
+  BASALT_ASSIGN_OR_RETURN(auto state, BuildState(record, current->families));
+  InstallTable(std::move(state));
+  return Status::OK();
+}
+
+Status Engine::TruncateTable(const TableName& name, bool preserve_splits) {
+  std::shared_lock<std::shared_mutex> life(lifecycle_mu_);
+  BASALT_RETURN_IF_ERROR(CheckOpen());
+  std::lock_guard<std::mutex> l(schema_mu_);
+  BASALT_ASSIGN_OR_RETURN(auto current, FindTableLocked(name));
+  if (current->record.enabled) {
+    return Status::FailedPrecondition("table '" + name.ToString() +
+                                      "' is enabled; disable it before truncating");
+  }
+  // Fresh, empty column families replace the old ones in one catalog write; the old ones are
+  // dropped after.
+  TableRecord record = current->record;
+  if (!preserve_splits) record.split_keys.clear();
+  for (auto& f : record.families) f.id = 0;
+  BASALT_ASSIGN_OR_RETURN(auto families, CreateFamilies(&record.families));
+  Status s = PutTableRecord(record);
+  if (!s.ok()) {
+    DropColumnFamilies(families).PermitUncheckedError();
+    return s;
+  }
+  BASALT_ASSIGN_OR_RETURN(auto state, BuildState(record, families));
+  InstallTable(std::move(state));
+  DropColumnFamilies(current->families).PermitUncheckedError();
+  return Status::OK();
+}
+
+Status Engine::DeleteTable(const TableName& name) {
+  std::shared_lock<std::shared_mutex> life(lifecycle_mu_);
+  BASALT_RETURN_IF_ERROR(CheckOpen());
+  std::lock_guard<std::mutex> l(schema_mu_);
+  BASALT_ASSIGN_OR_RETURN(auto current, FindTableLocked(name));
+  if (current->record.enabled) {
+    return Status::FailedPrecondition("table '" + name.ToString() +
+                                      "' is enabled; disable it before dropping");
+  }
+  BASALT_RETURN_IF_ERROR(WriteCatalog(CatalogTableKey(name.ns, name.qualifier), nullptr));
+  {
+    std::unique_lock<std::shared_mutex> tl(tables_mu_);
+    auto it = tables_.find(name);
+    if (it != tables_.end()) {
+      it->second->stale.store(true, std::memory_order_release);
+      tables_.erase(it);
+    }
+  }
+  DropColumnFamilies(current->families).PermitUncheckedError();
+  return Status::OK();
+}
+
+Status Engine::Flush(const TableName& name) {
+  BASALT_ASSIGN_OR_RETURN(auto state, FindTable(name));
+  std::shared_lock<std::shared_mutex> life(lifecycle_mu_);
+  BASALT_RETURN_IF_ERROR(CheckOpen());
+  std::vector<rocksdb::ColumnFamilyHandle*> cfs;
+  for (const auto& f : state->families) cfs.push_back(f.cf);
+  return FromRocks(db_->Flush(rocksdb::FlushOptions(), cfs));
+}
+
+Status Engine::MajorCompact(const TableName& name) {
+  BASALT_ASSIGN_OR_RETURN(auto state, FindTable(name));
+  std::shared_lock<std::shared_mutex> life(lifecycle_mu_);
+  BASALT_RETURN_IF_ERROR(CheckOpen());
+  for (const auto& f : state->families) {
+    BASALT_RETURN_IF_ERROR(FromRocks(db_->Flush(rocksdb::FlushOptions(), f.cf)));
+    rocksdb::CompactRangeOptions o;
+    o.bottommost_level_compaction = rocksdb::BottommostLevelCompaction::kForce;
+    BASALT_RETURN_IF_ERROR(FromRocks(db_->CompactRange(o, f.cf, nullptr, nullptr)));
+  }
+  return Status::OK();
+}
+
+void Engine::RegisterScanner(Scanner* s) {
+  std::lock_guard<std::mutex> l(scanners_mu_);
+  scanners_.insert(s);
+}
+
+void Engine::UnregisterScanner(Scanner* s) {
+  std::lock_guard<std::mutex> l(scanners_mu_);
+  scanners_.erase(s);
+}
+
+}  // namespace basalt::engine

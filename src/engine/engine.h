@@ -1,0 +1,182 @@
+// The embedded store: HBase's data model on one RocksDB database.
+//
+// One RocksDB database per data directory. The default column family holds the catalog; every
+// table family is a RocksDB column family of its own ("f<id>"), with its own options and one
+// block cache shared by all. Cells are laid out as key_format.h describes.
+//
+// Engine is internal: the client layer wraps it in the public Connection/Admin/Table classes.
+// Thread safety: every method may be called concurrently. Close() waits for calls in flight and
+// makes later calls fail with Aborted.
+
+#ifndef BASALT_ENGINE_ENGINE_H_
+#define BASALT_ENGINE_ENGINE_H_
+
+#include <atomic>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <shared_mutex>
+#include <span>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "basalt/admin.h"
+#include "basalt/check_and_mutate.h"
+#include "basalt/get.h"
+#include "basalt/mutation.h"
+#include "basalt/options.h"
+#include "basalt/row_result.h"
+#include "basalt/scan.h"
+#include "basalt/schema.h"
+#include "basalt/status.h"
+#include "basalt/table.h"
+#include "engine/catalog.h"
+#include "engine/family_settings.h"
+#include "engine/row_locks.h"
+#include "engine/sequence.h"
+
+namespace rocksdb {
+class Cache;
+class ColumnFamilyHandle;
+class DB;
+class Env;
+class Iterator;
+struct ColumnFamilyOptions;
+}  // namespace rocksdb
+
+namespace basalt::engine {
+
+struct FamilyHandle {
+  FamilyRecord record;
+  FamilySettings settings;
+  rocksdb::ColumnFamilyHandle* cf = nullptr;  // owned by the Engine
+
+  const std::string& name() const { return record.descriptor.name; }
+};
+
+// An immutable snapshot of one table's schema. A schema change installs a new TableState and
+// marks the old one stale, so holders know to fetch the new one.
+struct TableState {
+  TableRecord record;
+  std::vector<FamilyHandle> families;  // sorted by name
+  mutable std::atomic<bool> stale{false};
+
+  const TableName& name() const { return record.name; }
+  const FamilyHandle* FindFamily(std::string_view family) const;
+};
+
+class Scanner;
+
+// A borrowed mutation: what Engine::Write applies. The pointee must outlive the call.
+using MutationRef = std::variant<const Put*, const Delete*, const Increment*, const Append*,
+                                 const RowMutations*>;
+
+class Engine : public std::enable_shared_from_this<Engine> {
+ public:
+  // Opens (or creates, per options) the store in `path`. With options.in_memory, `path` only
+  // names the store in messages.
+  static Result<std::shared_ptr<Engine>> Open(const std::string& path,
+                                              const ConnectionOptions& options);
+
+  ~Engine();
+  Engine(const Engine&) = delete;
+  Engine& operator=(const Engine&) = delete;
+
+  Status Close();
+  const std::string& path() const { return path_; }
+  const ConnectionOptions& options() const { return options_; }
+
+  // Schema (see basalt/admin.h for the contracts).
+  Status CreateNamespace(const NamespaceDescriptor& ns);
+  Status DeleteNamespace(const std::string& name);
+  Result<NamespaceDescriptor> GetNamespace(const std::string& name);
+  Result<std::vector<NamespaceDescriptor>> ListNamespaces();
+  Status CreateTable(const TableDescriptor& desc, const std::vector<std::string>& split_keys);
+  Result<std::vector<TableName>> ListTables(const std::string& ns);
+  Result<TableInfo> DescribeTable(const TableName& name);
+  Status AddFamily(const TableName& table, const FamilyDescriptor& family);
+  Status ModifyFamily(const TableName& table, const FamilyDescriptor& family);
+  Status DeleteFamily(const TableName& table, const std::string& family);
+  Status SetDurability(const TableName& table, Durability durability);
+  Status SetEnabled(const TableName& name, bool enabled);
+  Status TruncateTable(const TableName& name, bool preserve_splits);
+  Status DeleteTable(const TableName& name);
+  Status Flush(const TableName& name);
+  Status MajorCompact(const TableName& name);
+
+  // The current schema of a table; NotFound when it does not exist.
+  Result<std::shared_ptr<const TableState>> FindTable(const TableName& name);
+
+  // Data. `table` must come from FindTable. Disabled tables fail with FailedPrecondition.
+  // Applies mutations (each atomic per row; the whole call is one RocksDB write). Fills
+  // `results` with one RowResult per mutation when not null.
+  Status Write(const TableState& table, std::span<const MutationRef> mutations,
+               std::vector<RowResult>* results);
+  Result<bool> CheckAndMutate(const TableState& table, const basalt::CheckAndMutate& cam);
+  Result<RowResult> Get(const TableState& table, const basalt::Get& get);
+  Result<std::vector<RowResult>> MultiGet(const TableState& table,
+                                          const std::vector<basalt::Get>& gets);
+  Result<std::unique_ptr<ResultScanner>> NewScanner(std::shared_ptr<const TableState> table,
+                                                    const basalt::Scan& scan);
+
+  // For tests: the RocksDB database.
+  rocksdb::DB* TEST_db() { return db_; }
+
+ private:
+  friend class Scanner;
+  friend class WriteTxn;
+
+  Engine(std::string path, const ConnectionOptions& options);
+
+  Status OpenImpl();
+  rocksdb::ColumnFamilyOptions FamilyCfOptions(const FamilyRecord& family);
+  Status PersistSequenceLimit(uint64_t limit);
+  Result<uint64_t> NextId();
+  Status WriteCatalog(const std::string& key, const std::string* value);
+  Status PutTableRecord(const TableRecord& record);
+  Result<std::vector<FamilyHandle>> CreateFamilies(std::vector<FamilyRecord>* records);
+  void InstallTable(std::shared_ptr<TableState> state) /* REQUIRES: schema_mu_ held */;
+  Result<std::shared_ptr<TableState>> BuildState(const TableRecord& record,
+                                                 const std::vector<FamilyHandle>& reuse);
+  Status DropColumnFamilies(const std::vector<FamilyHandle>& families);
+  Result<std::shared_ptr<const TableState>> FindTableLocked(const TableName& name);
+  Status CheckOpen() const;
+  std::shared_ptr<FamilySettingsCell> SettingsCell(uint64_t family_id);
+
+  // Scanner registration, so that Close() can release their iterators.
+  void RegisterScanner(Scanner* s);
+  void UnregisterScanner(Scanner* s);
+
+  const std::string path_;
+  const ConnectionOptions options_;
+  std::unique_ptr<rocksdb::Env> mem_env_;
+  std::shared_ptr<rocksdb::Cache> block_cache_;
+  rocksdb::DB* db_ = nullptr;
+  rocksdb::ColumnFamilyHandle* default_cf_ = nullptr;
+
+  // Held shared by every call, exclusively by Close().
+  mutable std::shared_mutex lifecycle_mu_;
+  bool closed_ = false;
+
+  // Serialises schema changes. Lock order: schema_mu_, then tables_mu_.
+  std::mutex schema_mu_;
+  mutable std::shared_mutex tables_mu_;
+  std::map<TableName, std::shared_ptr<TableState>> tables_;
+  std::map<std::string, NamespaceDescriptor> namespaces_;
+  // Every column family handle ever opened; dropped ones stay valid until Close().
+  std::vector<rocksdb::ColumnFamilyHandle*> all_handles_;
+  std::mutex settings_mu_;
+  std::map<uint64_t, std::shared_ptr<FamilySettingsCell>> settings_cells_;
+
+  std::mutex scanners_mu_;
+  std::set<Scanner*> scanners_;
+
+  std::unique_ptr<SequenceAllocator> sequence_;
+  RowLocks row_locks_;
+};
+
+}  // namespace basalt::engine
+
+#endif  // BASALT_ENGINE_ENGINE_H_

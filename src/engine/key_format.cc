@@ -1,0 +1,186 @@
+#include "engine/key_format.h"
+
+#include <cstring>
+
+#include "util/coding.h"
+
+namespace basalt::engine {
+namespace {
+
+constexpr char kEscapeByte = '\x00';
+constexpr char kEscapedZero = '\xff';
+constexpr char kTerminator = '\x01';
+constexpr char kMarkerSection = '\x00';
+
+// Length of E(x) 00 01 at the start of `s`, or 0 when `s` has no terminator.
+size_t EscapedLength(std::string_view s) {
+  size_t pos = 0;
+  while (pos < s.size()) {
+    const void* hit = std::memchr(s.data() + pos, 0, s.size() - pos);
+    if (hit == nullptr) return 0;
+    size_t zero = static_cast<const char*>(hit) - s.data();
+    if (zero + 1 >= s.size()) return 0;
+    char next = s[zero + 1];
+    if (next == kTerminator) return zero + 2;
+    if (next != kEscapedZero) return 0;
+    pos = zero + 2;
+  }
+  return 0;
+}
+
+}  // namespace
+
+void AppendEscaped(std::string* dst, std::string_view x) {
+  size_t pos = 0;
+  while (pos < x.size()) {
+    const void* hit = std::memchr(x.data() + pos, 0, x.size() - pos);
+    size_t zero = hit == nullptr ? x.size() : static_cast<const char*>(hit) - x.data();
+    dst->append(x.data() + pos, zero - pos);
+    if (zero == x.size()) break;
+    dst->push_back(kEscapeByte);
+    dst->push_back(kEscapedZero);
+    pos = zero + 1;
+  }
+  dst->push_back(kEscapeByte);
+  dst->push_back(kTerminator);
+}
+
+std::string RowPrefix(std::string_view row) {
+  std::string out;
+  out.reserve(row.size() + 2);
+  AppendEscaped(&out, row);
+  return out;
+}
+
+std::string ColumnPrefix(std::string_view row, std::string_view qualifier) {
+  std::string out;
+  out.reserve(row.size() + qualifier.size() + 4 + kKeySuffixSize);
+  AppendEscaped(&out, row);
+  AppendEscaped(&out, qualifier);
+  return out;
+}
+
+void AppendQualifier(std::string* row_prefix, std::string_view qualifier) {
+  AppendEscaped(row_prefix, qualifier);
+}
+
+std::string RowPrefixEnd(std::string_view row_prefix) {
+  std::string out(row_prefix);
+  out.back() = '\x02';
+  return out;
+}
+
+std::string RowEndKey(std::string_view row) { return RowPrefixEnd(RowPrefix(row)); }
+
+std::string ColumnEnd(std::string_view column_prefix) {
+  // Every key of the column is column_prefix + 9 suffix bytes, all of which are <= 0xFF.
+  std::string out(column_prefix);
+  out.back() = '\x02';
+  return out;
+}
+
+void AppendKeySuffix(std::string* dst, int64_t ts, CellType type) {
+  util::PutFixed64BE(dst, static_cast<uint64_t>(INT64_MAX - ts));
+  dst->push_back(static_cast<char>(0xff - static_cast<uint8_t>(type)));
+}
+
+std::string CellKey(std::string_view row, std::string_view qualifier, int64_t ts, CellType type) {
+  std::string out = ColumnPrefix(row, qualifier);
+  AppendKeySuffix(&out, ts, type);
+  return out;
+}
+
+std::string FamilyMarkerKey(std::string_view row, int64_t ts, CellType type) {
+  std::string out = RowPrefix(row);
+  out.push_back(kMarkerSection);
+  out.push_back(kMarkerSection);
+  AppendKeySuffix(&out, ts, type);
+  return out;
+}
+
+size_t RowPrefixLength(std::string_view key) { return EscapedLength(key); }
+
+bool ParseKey(std::string_view key, ParsedKey* out) {
+  size_t row_len = EscapedLength(key);
+  if (row_len == 0 || key.size() < row_len + 2 + kKeySuffixSize) return false;
+  out->row_prefix = key.substr(0, row_len);
+  std::string_view rest = key.substr(row_len, key.size() - row_len - kKeySuffixSize);
+  if (rest.size() == 2 && rest[0] == kMarkerSection && rest[1] == kMarkerSection) {
+    out->family_marker = true;
+    out->column_prefix = {};
+  } else {
+    size_t qual_len = EscapedLength(rest);
+    if (qual_len != rest.size()) return false;
+    out->family_marker = false;
+    out->column_prefix = key.substr(0, row_len + qual_len);
+  }
+  const char* suffix = key.data() + key.size() - kKeySuffixSize;
+  uint64_t inverted = util::DecodeFixed64BE(suffix);
+  if (inverted > static_cast<uint64_t>(INT64_MAX)) return false;
+  out->timestamp = INT64_MAX - static_cast<int64_t>(inverted);
+  auto type_code = static_cast<uint8_t>(0xff - static_cast<uint8_t>(suffix[8]));
+  switch (type_code) {
+    case static_cast<uint8_t>(CellType::kPut):
+    case static_cast<uint8_t>(CellType::kDelete):
+    case static_cast<uint8_t>(CellType::kDeleteColumn):
+      if (out->family_marker) return false;
+      break;
+    case static_cast<uint8_t>(CellType::kDeleteFamily):
+    case static_cast<uint8_t>(CellType::kDeleteFamilyVersion):
+      if (!out->family_marker) return false;
+      break;
+    default:
+      return false;
+  }
+  out->type = static_cast<CellType>(type_code);
+  return true;
+}
+
+std::string Unescape(std::string_view escaped) {
+  std::string out;
+  out.reserve(escaped.size());
+  size_t pos = 0;
+  while (pos < escaped.size()) {
+    const void* hit = std::memchr(escaped.data() + pos, 0, escaped.size() - pos);
+    size_t zero = hit == nullptr ? escaped.size() : static_cast<const char*>(hit) - escaped.data();
+    out.append(escaped.data() + pos, zero - pos);
+    if (zero + 1 >= escaped.size() || escaped[zero + 1] == kTerminator) break;
+    out.push_back('\0');
+    pos = zero + 2;
+  }
+  return out;
+}
+
+void AppendValueHeader(std::string* dst, uint64_t seq) {
+  dst->push_back('\0');
+  util::PutFixed64BE(dst, seq);
+}
+
+std::string EncodeValue(uint64_t seq, std::string_view payload) {
+  std::string out;
+  out.reserve(kValueHeaderSize + payload.size());
+  AppendValueHeader(&out, seq);
+  out.append(payload);
+  return out;
+}
+
+bool ParseValue(std::string_view value, ParsedValue* out) {
+  if (value.size() < kValueHeaderSize || value[0] != '\0') return false;
+  out->seq = util::DecodeFixed64BE(value.data() + 1);
+  out->payload = value.substr(kValueHeaderSize);
+  return true;
+}
+
+// Metadata keys start with 0x01, catalog keys with 0x02 (namespaces) and 0x03 (tables), so each
+// kind can be listed by prefix.
+std::string MetaFormatVersionKey() { return "\x01" "format_version"; }
+std::string MetaSequenceLimitKey() { return "\x01" "sequence_limit"; }
+std::string MetaNextIdKey() { return "\x01" "next_id"; }
+std::string CatalogNamespacePrefix() { return "\x02"; }
+std::string CatalogNamespaceKey(std::string_view ns) { return "\x02" + std::string(ns); }
+std::string CatalogTablePrefix() { return "\x03"; }
+std::string CatalogTableKey(std::string_view ns, std::string_view qualifier) {
+  return "\x03" + std::string(ns) + ":" + std::string(qualifier);
+}
+
+}  // namespace basalt::engine

@@ -1,0 +1,146 @@
+#include "engine/key_format.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+#include <tuple>
+
+namespace basalt::engine {
+namespace {
+
+std::string Hex(std::string_view s) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  for (char c : s) {
+    auto u = static_cast<unsigned char>(c);
+    out.push_back(kHex[u >> 4]);
+    out.push_back(kHex[u & 0xf]);
+  }
+  return out;
+}
+
+// Golden bytes: these pin the on-disk format. A failure here means the format changed.
+TEST(KeyFormatTest, GoldenCellKey) {
+  EXPECT_EQ(Hex(CellKey("r", "q", 1, CellType::kPut)),
+            "72" "0001" "71" "0001" "7ffffffffffffffe" "fb");
+  EXPECT_EQ(Hex(CellKey(std::string("a\0b", 3), "", 0, CellType::kDeleteColumn)),
+            "6100ff62" "0001" "0001" "7fffffffffffffff" "f3");
+}
+
+TEST(KeyFormatTest, GoldenFamilyMarkerKeyAndValue) {
+  EXPECT_EQ(Hex(FamilyMarkerKey("r", 5, CellType::kDeleteFamily)),
+            "72" "0001" "0000" "7ffffffffffffffa" "f1");
+  EXPECT_EQ(Hex(EncodeValue(0x0102, "v")), "00" "0000000000000102" "76");
+}
+
+TEST(KeyFormatTest, GoldenFormatVersionAndMetaKeys) {
+  EXPECT_EQ(kFormatVersion, 1);
+  EXPECT_EQ(Hex(MetaFormatVersionKey()), Hex("\x01" "format_version"));
+  EXPECT_EQ(CatalogTableKey("ns", "t"), "\x03" "ns:t");
+}
+
+TEST(KeyFormatTest, ParseKeyRoundTrips) {
+  std::string row("r\0\0x", 4);
+  std::string qual("\0q\0", 3);
+  std::string key = CellKey(row, qual, 1234567, CellType::kDelete);
+  ParsedKey pk;
+  ASSERT_TRUE(ParseKey(key, &pk));
+  EXPECT_FALSE(pk.family_marker);
+  EXPECT_EQ(pk.timestamp, 1234567);
+  EXPECT_EQ(pk.type, CellType::kDelete);
+  EXPECT_EQ(RowFromPrefix(pk.row_prefix), row);
+  EXPECT_EQ(QualifierFromColumnPrefix(pk.column_prefix, pk.row_prefix.size()), qual);
+
+  std::string marker = FamilyMarkerKey(row, 7, CellType::kDeleteFamilyVersion);
+  ASSERT_TRUE(ParseKey(marker, &pk));
+  EXPECT_TRUE(pk.family_marker);
+  EXPECT_EQ(pk.type, CellType::kDeleteFamilyVersion);
+  EXPECT_EQ(RowFromPrefix(pk.row_prefix), row);
+}
+
+TEST(KeyFormatTest, ParseKeyRejectsMalformedKeys) {
+  ParsedKey pk;
+  EXPECT_FALSE(ParseKey("", &pk));
+  EXPECT_FALSE(ParseKey("abc", &pk));
+  std::string key = CellKey("r", "q", 1, CellType::kPut);
+  EXPECT_FALSE(ParseKey(key.substr(0, key.size() - 1), &pk));
+  std::string bad_type = key;
+  bad_type.back() = static_cast<char>(0xff - 3);
+  EXPECT_FALSE(ParseKey(bad_type, &pk));
+  // A column-only type in the family-marker section.
+  std::string marker = FamilyMarkerKey("r", 1, CellType::kDeleteFamily);
+  marker.back() = static_cast<char>(0xff - 4);
+  EXPECT_FALSE(ParseKey(marker, &pk));
+}
+
+using CellTuple = std::tuple<std::string, std::string, int64_t, int>;
+
+// HBase order: row asc, qualifier asc, timestamp desc, type desc.
+bool HBaseLess(const CellTuple& a, const CellTuple& b) {
+  if (std::get<0>(a) != std::get<0>(b)) return std::get<0>(a) < std::get<0>(b);
+  if (std::get<1>(a) != std::get<1>(b)) return std::get<1>(a) < std::get<1>(b);
+  if (std::get<2>(a) != std::get<2>(b)) return std::get<2>(a) > std::get<2>(b);
+  return std::get<3>(a) > std::get<3>(b);
+}
+
+std::string RandomBytes(std::mt19937_64& rng) {
+  // Small alphabet with 0x00, 0x01, 0x02 and 0xFF to stress the escaping.
+  static constexpr char kAlphabet[] = {'\0', '\1', '\2', 'a', 'b', '\xff'};
+  std::string s(rng() % 4, '\0');
+  for (char& c : s) c = kAlphabet[rng() % sizeof(kAlphabet)];
+  return s;
+}
+
+TEST(KeyFormatTest, ByteOrderIsHBaseCellOrder) {
+  std::mt19937_64 rng(42);
+  const CellType types[] = {CellType::kPut, CellType::kDelete, CellType::kDeleteColumn};
+  std::vector<CellTuple> cells;
+  for (int i = 0; i < 20000; ++i) {
+    int64_t ts = static_cast<int64_t>(rng() % 4 == 0 ? rng() >> 1 : rng() % 5);
+    cells.emplace_back(RandomBytes(rng), RandomBytes(rng), ts,
+                       static_cast<int>(types[rng() % 3]));
+  }
+  std::vector<CellTuple> by_tuple = cells;
+  std::sort(by_tuple.begin(), by_tuple.end(), HBaseLess);
+  std::vector<CellTuple> by_key = cells;
+  std::sort(by_key.begin(), by_key.end(), [](const CellTuple& a, const CellTuple& b) {
+    return CellKey(std::get<0>(a), std::get<1>(a), std::get<2>(a),
+                   static_cast<CellType>(std::get<3>(a))) <
+           CellKey(std::get<0>(b), std::get<1>(b), std::get<2>(b),
+                   static_cast<CellType>(std::get<3>(b)));
+  });
+  ASSERT_EQ(by_tuple.size(), by_key.size());
+  for (size_t i = 0; i < by_tuple.size(); ++i) {
+    // Equal tuples may come in either order; compare the sorted sequences element by element.
+    ASSERT_EQ(by_tuple[i], by_key[i]) << "at " << i;
+  }
+}
+
+TEST(KeyFormatTest, FamilyMarkersSortBeforeEveryColumnOfTheirRow) {
+  std::string marker = FamilyMarkerKey("row", 0, CellType::kDeleteFamily);
+  EXPECT_LT(marker, CellKey("row", "", INT64_MAX - 1, CellType::kDeleteColumn));
+  EXPECT_LT(marker, CellKey("row", std::string("\0", 1), 5, CellType::kPut));
+  EXPECT_GT(marker, CellKey("ro", "\xff\xff", 0, CellType::kPut));
+  EXPECT_LT(marker, FamilyMarkerKey(std::string("row\0", 4), INT64_MAX - 1, CellType::kDeleteFamily));
+}
+
+TEST(KeyFormatTest, RowAndColumnBoundsEncloseExactlyTheirKeys) {
+  std::string row("ab", 2);
+  std::string start = RowPrefix(row);
+  std::string end = RowEndKey(row);
+  for (const std::string& q : {std::string(), std::string("\0", 1), std::string("\xff\xff")}) {
+    std::string k = CellKey(row, q, 0, CellType::kPut);
+    EXPECT_LE(start, k);
+    EXPECT_LT(k, end);
+    std::string col = ColumnPrefix(row, q);
+    EXPECT_LT(CellKey(row, q, 0, CellType::kPut), ColumnEnd(col));
+    EXPECT_LT(ColumnEnd(col), CellKey(row, q + std::string("\0", 1), INT64_MAX - 1,
+                                      CellType::kDeleteColumn));
+  }
+  EXPECT_GE(CellKey(std::string("ab\0", 3), "", 0, CellType::kPut), end);
+  EXPECT_GE(CellKey("abc", "", 0, CellType::kPut), end);
+}
+
+}  // namespace
+}  // namespace basalt::engine

@@ -1,0 +1,141 @@
+// The read path for Get and the construction of scanners. Visibility rules are in
+// row_reader.h.
+
+#include <rocksdb/db.h>
+#include <rocksdb/iterator.h>
+
+#include "engine/engine.h"
+#include "engine/key_format.h"
+#include "engine/rocksdb_status.h"
+#include "engine/row_reader.h"
+#include "engine/scanner.h"
+#include "util/clock.h"
+
+namespace basalt::engine {
+namespace {
+
+Status CheckReadVersions(int32_t max_versions) {
+  if (max_versions < 1) {
+    return Status::InvalidArgument("max versions must be at least 1, not " +
+                                   std::to_string(max_versions));
+  }
+  return Status::OK();
+}
+
+Status CheckTimeRange(const TimeRange& r) {
+  if (r.min < 0 || r.max < r.min) {
+    return Status::InvalidArgument("bad time range [" + std::to_string(r.min) + ", " +
+                                   std::to_string(r.max) + ")");
+  }
+  return Status::OK();
+}
+
+// The families a read touches, in name order: the selected ones, or all.
+Result<std::vector<const FamilyHandle*>> SelectFamilies(const TableState& table,
+                                                        const ColumnSelection& columns) {
+  std::vector<const FamilyHandle*> out;
+  if (columns.empty()) {
+    for (const auto& f : table.families) out.push_back(&f);
+    return out;
+  }
+  for (const auto& [family, qualifiers] : columns) {
+    const FamilyHandle* f = table.FindFamily(family);
+    if (f == nullptr) {
+      return Status::InvalidArgument("column family '" + family + "' does not exist in table '" +
+                                     table.name().ToString() + "'");
+    }
+    out.push_back(f);
+  }
+  return out;
+}
+
+Status CheckReadable(const TableState& table) {
+  if (!table.record.enabled) {
+    return Status::FailedPrecondition("table '" + table.name().ToString() + "' is disabled");
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+Result<RowResult> Engine::Get(const TableState& table, const basalt::Get& get) {
+  std::shared_lock<std::shared_mutex> life(lifecycle_mu_);
+  BASALT_RETURN_IF_ERROR(CheckOpen());
+  BASALT_RETURN_IF_ERROR(CheckReadable(table));
+  if (get.row().empty()) return Status::InvalidArgument("row key must not be empty");
+  if (get.row().size() > kMaxRowKeyLength) {
+    return Status::InvalidArgument("row key is longer than " + std::to_string(kMaxRowKeyLength) +
+                                   " bytes");
+  }
+  BASALT_RETURN_IF_ERROR(CheckReadVersions(get.max_versions()));
+  BASALT_RETURN_IF_ERROR(CheckTimeRange(get.time_range()));
+  BASALT_ASSIGN_OR_RETURN(auto families, SelectFamilies(table, get.columns()));
+
+  ReadSpec spec;
+  spec.max_versions = get.max_versions();
+  spec.time_range = get.time_range();
+  spec.now_ms = util::MonotonicWallMillis();
+  spec.max_results_per_family = get.max_results_per_family();
+  spec.row_offset_per_family = get.row_offset_per_family();
+
+  const std::string row_prefix = RowPrefix(get.row());
+  rocksdb::ReadOptions ro;
+  ro.prefix_same_as_start = true;  // every key of the row shares the row prefix: bloom filters
+  std::vector<std::unique_ptr<rocksdb::Iterator>> iters;
+  if (families.size() == 1) {
+    iters.emplace_back(db_->NewIterator(ro, families[0]->cf));
+  } else {
+    // One consistent view across families keeps the row atomic for the reader.
+    std::vector<rocksdb::ColumnFamilyHandle*> cfs;
+    for (const auto* f : families) cfs.push_back(f->cf);
+    std::vector<rocksdb::Iterator*> raw;
+    BASALT_RETURN_IF_ERROR(FromRocks(db_->NewIterators(ro, cfs, &raw)));
+    for (auto* it : raw) iters.emplace_back(it);
+  }
+  std::vector<Cell> cells;
+  for (size_t i = 0; i < families.size(); ++i) {
+    rocksdb::Iterator* it = iters[i].get();
+    it->Seek(row_prefix);
+    auto sel = get.columns().find(families[i]->name());
+    FamilyRowReader reader(it, families[i]->name(), families[i]->settings, spec,
+                           sel == get.columns().end() ? nullptr : &sel->second);
+    reader.StartRow(row_prefix, get.row());
+    reader.Read(&cells, 0);
+    BASALT_RETURN_IF_ERROR(reader.status());
+    BASALT_RETURN_IF_ERROR(FromRocks(it->status()));
+  }
+  if (cells.empty()) return RowResult();
+  return RowResult(get.row(), std::move(cells));
+}
+
+Result<std::vector<RowResult>> Engine::MultiGet(const TableState& table,
+                                                const std::vector<basalt::Get>& gets) {
+  std::vector<RowResult> out;
+  out.reserve(gets.size());
+  for (const auto& g : gets) {
+    BASALT_ASSIGN_OR_RETURN(RowResult r, Get(table, g));
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+Result<std::unique_ptr<ResultScanner>> Engine::NewScanner(std::shared_ptr<const TableState> table,
+                                                          const basalt::Scan& scan) {
+  std::shared_lock<std::shared_mutex> life(lifecycle_mu_);
+  BASALT_RETURN_IF_ERROR(CheckOpen());
+  BASALT_RETURN_IF_ERROR(CheckReadable(*table));
+  BASALT_RETURN_IF_ERROR(CheckReadVersions(scan.max_versions()));
+  BASALT_RETURN_IF_ERROR(CheckTimeRange(scan.time_range()));
+  for (const std::string* row : {&scan.start_row(), &scan.stop_row(), &scan.row_prefix()}) {
+    if (row->size() > kMaxRowKeyLength) {
+      return Status::InvalidArgument("scan bound is longer than the row key limit");
+    }
+  }
+  BASALT_ASSIGN_OR_RETURN(auto families, SelectFamilies(*table, scan.columns()));
+  auto scanner = std::make_unique<Scanner>(shared_from_this(), table, scan, std::move(families),
+                                           util::MonotonicWallMillis());
+  BASALT_RETURN_IF_ERROR(scanner->Init());
+  return std::unique_ptr<ResultScanner>(std::move(scanner));
+}
+
+}  // namespace basalt::engine

@@ -1,0 +1,287 @@
+#include "engine/row_reader.h"
+
+#include <rocksdb/iterator.h>
+
+#include "engine/key_format.h"
+#include "util/coding.h"
+
+namespace basalt::engine {
+namespace {
+
+// Nexts tried before a Seek when skipping the rest of a column or row; a Seek costs about as
+// much as a few Nexts.
+constexpr int kSkipNexts = 4;
+
+bool StartsWith(const rocksdb::Slice& s, std::string_view prefix) {
+  return s.size() >= prefix.size() && std::memcmp(s.data(), prefix.data(), prefix.size()) == 0;
+}
+
+std::string_view View(const rocksdb::Slice& s) { return {s.data(), s.size()}; }
+
+void DecodeSuffix(const rocksdb::Slice& key, int64_t* ts, uint8_t* type_code) {
+  const char* suffix = key.data() + key.size() - kKeySuffixSize;
+  *ts = INT64_MAX - static_cast<int64_t>(util::DecodeFixed64BE(suffix));
+  *type_code = static_cast<uint8_t>(0xff - static_cast<uint8_t>(suffix[8]));
+}
+
+}  // namespace
+
+FamilyRowReader::FamilyRowReader(rocksdb::Iterator* it, std::string family_name,
+                                 const FamilySettings& settings, const ReadSpec& spec,
+                                 const std::set<std::string>* qualifiers)
+    : it_(it),
+      family_(std::move(family_name)),
+      settings_(settings),
+      spec_(spec),
+      qualifiers_(qualifiers != nullptr && !qualifiers->empty() ? qualifiers : nullptr) {}
+
+void FamilyRowReader::StartRow(std::string_view row_prefix, const std::string& row) {
+  row_prefix_.assign(row_prefix);
+  row_ = &row;
+  family_deletes_.clear();
+  family_version_deletes_.clear();
+  family_cells_seen_ = 0;
+  if (qualifiers_ != nullptr) next_qualifier_ = qualifiers_->begin();
+  stage_ = Stage::kMarkers;
+}
+
+bool FamilyRowReader::InRow() const { return it_->Valid() && StartsWith(it_->key(), row_prefix_); }
+
+void FamilyRowReader::Fail(Status s) {
+  if (status_.ok()) status_ = std::move(s);
+  stage_ = Stage::kDone;
+}
+
+bool FamilyRowReader::Read(std::vector<Cell>* out, size_t budget) {
+  const size_t start = out->size();
+  while (status_.ok()) {
+    switch (stage_) {
+      case Stage::kMarkers:
+        ReadFamilyMarkers(out);
+        stage_ = Stage::kNextColumn;
+        break;
+      case Stage::kNextColumn:
+        if (!NextColumn()) {
+          stage_ = Stage::kDone;
+          return true;
+        }
+        stage_ = Stage::kInColumn;
+        break;
+      case Stage::kInColumn: {
+        size_t used = out->size() - start;
+        if (budget != 0 && used >= budget) return false;
+        if (!ReadColumn(out, budget == 0 ? 0 : budget - used)) return false;
+        if (stage_ == Stage::kInColumn) stage_ = Stage::kNextColumn;
+        break;
+      }
+      case Stage::kDone:
+        return true;
+    }
+  }
+  if (status_.ok() && !it_->status().ok()) Fail(Status::IOError(it_->status().ToString()));
+  return true;
+}
+
+void FamilyRowReader::ReadFamilyMarkers(std::vector<Cell>* out) {
+  const size_t marker_key_size = row_prefix_.size() + 2 + kKeySuffixSize;
+  while (InRow()) {
+    rocksdb::Slice key = it_->key();
+    if (key.size() != marker_key_size || key[row_prefix_.size()] != 0 ||
+        key[row_prefix_.size() + 1] != 0) {
+      return;  // the first column key: markers are over
+    }
+    int64_t ts;
+    uint8_t type;
+    DecodeSuffix(key, &ts, &type);
+    ParsedValue value;
+    if (!ParseValue(View(it_->value()), &value)) {
+      Fail(Status::Corruption("undecodable delete marker value in family " + family_));
+      return;
+    }
+    if (spec_.raw) {
+      if (spec_.time_range.Contains(ts) && TakeFamilySlot()) {
+        qualifier_.clear();
+        Emit(out, ts, static_cast<CellType>(type), {});
+      }
+    } else if (!IgnoreMarker(ts)) {
+      if (type == static_cast<uint8_t>(CellType::kDeleteFamily)) {
+        family_deletes_.push_back({ts, value.seq});
+      } else if (type == static_cast<uint8_t>(CellType::kDeleteFamilyVersion)) {
+        family_version_deletes_.push_back({ts, value.seq});
+      } else {
+        Fail(Status::Corruption("unexpected cell type in the family-marker section"));
+        return;
+      }
+    }
+    it_->Next();
+  }
+}
+
+bool FamilyRowReader::NextColumn() {
+  if (spec_.max_results_per_family >= 0 &&
+      family_cells_seen_ >= spec_.row_offset_per_family + spec_.max_results_per_family) {
+    return false;
+  }
+  if (qualifiers_ == nullptr) {
+    if (!InRow()) return false;
+    rocksdb::Slice key = it_->key();
+    if (key.size() < row_prefix_.size() + 2 + kKeySuffixSize) {
+      Fail(Status::Corruption("truncated cell key in family " + family_));
+      return false;
+    }
+    column_prefix_.assign(key.data(), key.size() - kKeySuffixSize);
+  } else {
+    while (true) {
+      if (next_qualifier_ == qualifiers_->end() || !it_->Valid()) return false;
+      column_prefix_ = row_prefix_;
+      AppendQualifier(&column_prefix_, *next_qualifier_);
+      ++next_qualifier_;
+      int cmp = it_->key().compare(rocksdb::Slice(column_prefix_));
+      if (cmp < 0 && !StartsWith(it_->key(), column_prefix_)) {
+        it_->Seek(column_prefix_);
+        if (!it_->Valid()) return false;
+      }
+      if (StartsWith(it_->key(), column_prefix_)) break;
+      if (!InRow()) return false;  // past the row: no selected column remains
+    }
+  }
+  qualifier_ = Unescape(std::string_view(column_prefix_).substr(row_prefix_.size()));
+  column_delete_seq_ = 0;
+  version_delete_ts_ = -1;
+  version_delete_seq_ = 0;
+  rank_ = 0;
+  returned_ = 0;
+  return true;
+}
+
+bool FamilyRowReader::ReadColumn(std::vector<Cell>* out, size_t budget) {
+  const size_t start = out->size();
+  const size_t key_size = column_prefix_.size() + kKeySuffixSize;
+  const TimeRange& range = spec_.time_range;
+  while (it_->Valid()) {
+    rocksdb::Slice key = it_->key();
+    if (key.size() != key_size || !StartsWith(key, column_prefix_)) return true;
+    int64_t ts;
+    uint8_t type;
+    DecodeSuffix(key, &ts, &type);
+    ParsedValue value;
+    if (!ParseValue(View(it_->value()), &value)) {
+      Fail(Status::Corruption("undecodable cell value in family " + family_));
+      return true;
+    }
+    bool emitted = false;
+    if (spec_.raw) {
+      if (ts < range.min) {
+        SkipColumn();
+        return true;
+      }
+      if (ts < range.max) {
+        if (TakeFamilySlot()) {
+          Emit(out, ts, static_cast<CellType>(type), value.payload);
+          emitted = true;
+        }
+        if (++returned_ >= spec_.max_versions) {
+          SkipColumn();
+          return true;
+        }
+      }
+    } else if (type == static_cast<uint8_t>(CellType::kDeleteColumn)) {
+      if (!IgnoreMarker(ts)) column_delete_seq_ = std::max(column_delete_seq_, value.seq);
+    } else if (type == static_cast<uint8_t>(CellType::kDelete)) {
+      if (!IgnoreMarker(ts)) {
+        if (ts == version_delete_ts_) {
+          version_delete_seq_ = std::max(version_delete_seq_, value.seq);
+        } else {
+          version_delete_ts_ = ts;
+          version_delete_seq_ = value.seq;
+        }
+      }
+    } else if (type == static_cast<uint8_t>(CellType::kPut)) {
+      bool masked = value.seq < column_delete_seq_ ||
+                    (ts == version_delete_ts_ && value.seq < version_delete_seq_) ||
+                    MaskedByFamily(ts, value.seq);
+      if (!masked) {
+        ++rank_;
+        int32_t allowed = settings_.Expired(ts, spec_.now_ms) ? settings_.min_versions
+                                                              : settings_.max_versions;
+        if (rank_ > allowed || ts < range.min) {
+          SkipColumn();  // every older version is beyond the limit too
+          return true;
+        }
+        if (ts < range.max) {
+          if (TakeFamilySlot()) {
+            Emit(out, ts, CellType::kPut, value.payload);
+            emitted = true;
+          }
+          if (++returned_ >= spec_.max_versions) {
+            SkipColumn();
+            return true;
+          }
+        }
+      }
+    } else {
+      Fail(Status::Corruption("unexpected cell type " + std::to_string(type) + " in family " +
+                              family_));
+      return true;
+    }
+    if (spec_.max_results_per_family >= 0 &&
+        family_cells_seen_ >= spec_.row_offset_per_family + spec_.max_results_per_family) {
+      stage_ = Stage::kDone;
+      return true;
+    }
+    it_->Next();
+    if (emitted && budget != 0 && out->size() - start >= budget) return false;
+  }
+  return true;
+}
+
+void FamilyRowReader::SkipColumn() {
+  for (int i = 0; i < kSkipNexts; ++i) {
+    it_->Next();
+    if (!it_->Valid() || !StartsWith(it_->key(), column_prefix_)) return;
+  }
+  it_->Seek(ColumnEnd(column_prefix_));
+}
+
+void FamilyRowReader::SkipToRowEnd() {
+  for (int i = 0; i < kSkipNexts; ++i) {
+    if (!InRow()) return;
+    it_->Next();
+  }
+  if (InRow()) it_->Seek(RowPrefixEnd(row_prefix_));
+}
+
+bool FamilyRowReader::MaskedByFamily(int64_t ts, uint64_t seq) const {
+  for (const Marker& m : family_deletes_) {
+    if (ts <= m.ts && seq < m.seq) return true;
+  }
+  for (const Marker& m : family_version_deletes_) {
+    if (ts == m.ts && seq < m.seq) return true;
+  }
+  return false;
+}
+
+bool FamilyRowReader::IgnoreMarker(int64_t marker_ts) const {
+  return settings_.keep_deleted_cells != KeepDeletedCells::kFalse &&
+         marker_ts >= spec_.time_range.max;
+}
+
+bool FamilyRowReader::TakeFamilySlot() {
+  int32_t index = family_cells_seen_++;
+  if (index < spec_.row_offset_per_family) return false;
+  return spec_.max_results_per_family < 0 ||
+         index < spec_.row_offset_per_family + spec_.max_results_per_family;
+}
+
+void FamilyRowReader::Emit(std::vector<Cell>* out, int64_t ts, CellType type,
+                           std::string_view payload) {
+  Cell& c = out->emplace_back();
+  c.row = *row_;
+  c.family = family_;
+  c.qualifier = qualifier_;
+  c.timestamp = ts;
+  c.type = type;
+  c.value.assign(payload);
+}
+
+}  // namespace basalt::engine

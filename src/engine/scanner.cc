@@ -1,0 +1,228 @@
+#include "engine/scanner.h"
+
+#include <rocksdb/db.h>
+#include <rocksdb/iterator.h>
+
+#include "engine/key_format.h"
+#include "engine/rocksdb_status.h"
+#include "util/coding.h"
+
+namespace basalt::engine {
+namespace {
+
+void Raise(std::string* bound, std::string candidate) {
+  if (bound->empty() || candidate > *bound) *bound = std::move(candidate);
+}
+
+void Lower(std::string* bound, std::string candidate) {
+  if (bound->empty() || candidate < *bound) *bound = std::move(candidate);
+}
+
+}  // namespace
+
+ScanBounds ComputeScanBounds(const Scan& scan) {
+  ScanBounds b;
+  // Row r's keys are [E(r) 00 01, E(r) 00 02); see key_format.h.
+  auto at = [](const std::string& row) { return RowPrefix(row); };
+  auto after = [](const std::string& row) { return RowEndKey(row); };
+  if (!scan.reversed()) {
+    if (!scan.start_row().empty()) {
+      b.lower = scan.start_inclusive() ? at(scan.start_row()) : after(scan.start_row());
+    }
+    if (!scan.stop_row().empty()) {
+      b.upper = scan.stop_inclusive() ? after(scan.stop_row()) : at(scan.stop_row());
+    }
+  } else {
+    if (!scan.start_row().empty()) {
+      b.upper = scan.start_inclusive() ? after(scan.start_row()) : at(scan.start_row());
+    }
+    if (!scan.stop_row().empty()) {
+      b.lower = scan.stop_inclusive() ? at(scan.stop_row()) : after(scan.stop_row());
+    }
+  }
+  if (!scan.row_prefix().empty()) {
+    std::string escaped = RowPrefix(scan.row_prefix());
+    escaped.resize(escaped.size() - 2);  // E(prefix) without the terminator
+    std::string successor = util::PrefixSuccessor(escaped);
+    Raise(&b.lower, RowPrefix(scan.row_prefix()));
+    if (!successor.empty()) Lower(&b.upper, std::move(successor));
+  }
+  b.empty = !b.lower.empty() && !b.upper.empty() && b.lower >= b.upper;
+  return b;
+}
+
+Scanner::Scanner(std::shared_ptr<Engine> engine, std::shared_ptr<const TableState> table,
+                 const Scan& scan, std::vector<const FamilyHandle*> families, int64_t now_ms)
+    : engine_(std::move(engine)),
+      table_(std::move(table)),
+      scan_(scan),
+      bounds_(ComputeScanBounds(scan)),
+      families_(std::move(families)) {
+  spec_.max_versions = scan.max_versions();
+  spec_.time_range = scan.time_range();
+  spec_.raw = scan.raw();
+  spec_.now_ms = now_ms;
+  spec_.max_results_per_family = scan.max_results_per_family();
+  spec_.row_offset_per_family = scan.row_offset_per_family();
+  engine_->RegisterScanner(this);
+}
+
+Scanner::~Scanner() {
+  Close();
+  engine_->UnregisterScanner(this);
+}
+
+Status Scanner::Init() {
+  if (bounds_.empty) {
+    done_ = true;
+    return Status::OK();
+  }
+  rocksdb::ReadOptions ro;
+  ro.total_order_seek = true;
+  if (!bounds_.lower.empty()) {
+    lower_slice_ = std::make_unique<rocksdb::Slice>(bounds_.lower);
+    ro.iterate_lower_bound = lower_slice_.get();
+  }
+  if (!bounds_.upper.empty()) {
+    upper_slice_ = std::make_unique<rocksdb::Slice>(bounds_.upper);
+    ro.iterate_upper_bound = upper_slice_.get();
+  }
+  std::vector<rocksdb::ColumnFamilyHandle*> cfs;
+  for (const auto* f : families_) cfs.push_back(f->cf);
+  std::vector<rocksdb::Iterator*> iters;
+  BASALT_RETURN_IF_ERROR(FromRocks(engine_->db_->NewIterators(ro, cfs, &iters)));
+  const ColumnSelection& columns = scan_.columns();
+  for (size_t i = 0; i < families_.size(); ++i) {
+    Cursor c;
+    c.family = families_[i];
+    c.it.reset(iters[i]);
+    auto sel = columns.find(c.family->name());
+    const std::set<std::string>* qualifiers = sel == columns.end() ? nullptr : &sel->second;
+    c.reader = std::make_unique<FamilyRowReader>(c.it.get(), c.family->name(),
+                                                 c.family->settings, spec_, qualifiers);
+    if (scan_.reversed()) {
+      c.it->SeekToLast();
+    } else if (!bounds_.lower.empty()) {
+      c.it->Seek(bounds_.lower);
+    } else {
+      c.it->SeekToFirst();
+    }
+    cursors_.push_back(std::move(c));
+  }
+  return Status::OK();
+}
+
+bool Scanner::Fail(Status s) {
+  if (status_.ok()) status_ = std::move(s);
+  done_ = true;
+  return false;
+}
+
+void Scanner::ReleaseIterators() {
+  std::lock_guard<std::mutex> l(mu_);
+  cursors_.clear();
+  if (!done_) Fail(Status::Aborted("the store was closed while the scanner was open"));
+}
+
+void Scanner::Close() {
+  std::lock_guard<std::mutex> l(mu_);
+  done_ = true;
+  cursors_.clear();
+}
+
+bool Scanner::StartNextRow() {
+  const Cursor* best = nullptr;
+  for (auto& c : cursors_) {
+    c.in_row = false;
+    if (!c.it->Valid()) {
+      if (!c.it->status().ok()) return Fail(FromRocks(c.it->status()));
+      continue;
+    }
+    rocksdb::Slice key = c.it->key();
+    size_t len = RowPrefixLength({key.data(), key.size()});
+    if (len == 0) return Fail(Status::Corruption("undecodable key in family " + c.family->name()));
+    c.row_prefix.assign(key.data(), len);
+    if (best == nullptr || (scan_.reversed() ? c.row_prefix > best->row_prefix
+                                             : c.row_prefix < best->row_prefix)) {
+      best = &c;
+    }
+  }
+  if (best == nullptr) return false;
+  row_prefix_ = best->row_prefix;
+  row_ = RowFromPrefix(row_prefix_);
+  for (auto& c : cursors_) {
+    if (!c.it->Valid() || c.row_prefix != row_prefix_) continue;
+    c.in_row = true;
+    // A reversed cursor sits on the row's last key; rows are read forward.
+    if (scan_.reversed()) c.it->Seek(row_prefix_);
+    c.reader->StartRow(row_prefix_, row_);
+  }
+  in_row_ = true;
+  row_returned_ = false;
+  next_cursor_ = 0;
+  return true;
+}
+
+void Scanner::FinishRow() {
+  for (auto& c : cursors_) {
+    if (!c.in_row) continue;
+    if (scan_.reversed()) {
+      c.it->Seek(row_prefix_);
+      if (c.it->Valid()) c.it->Prev();
+    } else {
+      c.reader->SkipToRowEnd();
+    }
+    c.in_row = false;
+  }
+  in_row_ = false;
+}
+
+bool Scanner::Next(RowResult* out) {
+  std::shared_lock<std::shared_mutex> life(engine_->lifecycle_mu_);
+  std::lock_guard<std::mutex> l(mu_);
+  if (done_) return false;
+  if (engine_->closed_) return Fail(Status::Aborted("the store is closed"));
+  const size_t budget = scan_.batch() > 0 ? static_cast<size_t>(scan_.batch()) : 0;
+  while (true) {
+    if (!in_row_) {
+      if (scan_.limit() > 0 && rows_returned_ >= scan_.limit()) {
+        done_ = true;
+        return false;
+      }
+      if (!StartNextRow()) {
+        done_ = true;
+        return false;
+      }
+    }
+    std::vector<Cell> cells;
+    bool row_done = true;
+    for (; next_cursor_ < cursors_.size(); ++next_cursor_) {
+      Cursor& c = cursors_[next_cursor_];
+      if (!c.in_row) continue;
+      size_t remaining = 0;
+      if (budget != 0) {
+        if (cells.size() >= budget) {
+          row_done = false;
+          break;
+        }
+        remaining = budget - cells.size();
+      }
+      bool family_done = c.reader->Read(&cells, remaining);
+      if (!c.reader->status().ok()) return Fail(c.reader->status());
+      if (!family_done) {
+        row_done = false;
+        break;
+      }
+    }
+    if (row_done) FinishRow();
+    if (cells.empty()) continue;
+    if (!row_returned_) {
+      row_returned_ = true;
+      ++rows_returned_;
+    }
+    *out = RowResult(row_, std::move(cells), !row_done);
+    return true;
+  }
+}
+
+}  // namespace basalt::engine

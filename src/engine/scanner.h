@@ -1,0 +1,86 @@
+// Scanner: the embedded backend's ResultScanner. One RocksDB iterator per selected family, all
+// from one consistent view taken when the scanner opens; rows are merged across families in key
+// order (descending for reversed scans) and read with FamilyRowReader.
+
+#ifndef BASALT_ENGINE_SCANNER_H_
+#define BASALT_ENGINE_SCANNER_H_
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "basalt/scan.h"
+#include "basalt/table.h"
+#include "engine/engine.h"
+#include "engine/row_reader.h"
+
+namespace rocksdb {
+class Iterator;
+class Slice;
+}  // namespace rocksdb
+
+namespace basalt::engine {
+
+// Key-space bounds of a scan: the smallest key it may read (inclusive) and the key it stops
+// before (exclusive); empty means unbounded. Exposed for tests.
+struct ScanBounds {
+  std::string lower;
+  std::string upper;
+  bool empty = false;  // the range holds no row
+};
+ScanBounds ComputeScanBounds(const Scan& scan);
+
+class Scanner : public ResultScanner {
+ public:
+  // Use Engine::NewScanner.
+  Scanner(std::shared_ptr<Engine> engine, std::shared_ptr<const TableState> table, const Scan& scan,
+          std::vector<const FamilyHandle*> families, int64_t now_ms);
+  ~Scanner() override;
+
+  Status Init();
+  bool Next(RowResult* out) override;
+  Status status() const override { return status_; }
+  void Close() override;
+
+  // Called by Engine::Close, with every other engine call excluded: drops the iterators.
+  void ReleaseIterators();
+
+ private:
+  struct Cursor {
+    const FamilyHandle* family;
+    std::unique_ptr<rocksdb::Iterator> it;
+    std::unique_ptr<FamilyRowReader> reader;
+    std::string row_prefix;  // of the row the iterator is on
+    bool in_row = false;
+  };
+
+  bool StartNextRow();
+  void FinishRow();
+  bool Fail(Status s);
+
+  std::shared_ptr<Engine> engine_;
+  std::shared_ptr<const TableState> table_;
+  // Guards the cursors against Engine::Close; taken after the engine's lifecycle lock.
+  std::mutex mu_;
+  Scan scan_;
+  ReadSpec spec_;
+  ScanBounds bounds_;
+  std::unique_ptr<rocksdb::Slice> lower_slice_;
+  std::unique_ptr<rocksdb::Slice> upper_slice_;
+  std::vector<const FamilyHandle*> families_;
+  std::vector<Cursor> cursors_;
+
+  bool done_ = false;
+  bool in_row_ = false;
+  bool row_returned_ = false;
+  size_t next_cursor_ = 0;
+  std::string row_prefix_;
+  std::string row_;
+  int64_t rows_returned_ = 0;
+  Status status_;
+};
+
+}  // namespace basalt::engine
+
+#endif  // BASALT_ENGINE_SCANNER_H_

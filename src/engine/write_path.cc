@@ -1,0 +1,533 @@
+// The write path: validation, row locks, timestamps, sequence numbers, and one RocksDB write per
+// call.
+//
+// Every call is checked completely before anything is locked or written, so bad input changes
+// nothing. Then the rows are locked (striped, in ascending stripe order), the clock and the
+// sequence numbers are read, each mutation is turned into cells in one write batch, and the batch
+// is written once. A mutation that must read the row first (Increment, Append, CheckAndMutate,
+// a Delete of the newest version) reads through the batch, so it sees what earlier mutations of
+// the same call wrote.
+
+#include <rocksdb/db.h>
+#include <rocksdb/utilities/write_batch_with_index.h>
+#include <rocksdb/write_batch.h>
+
+#include <algorithm>
+
+#include "engine/engine.h"
+#include "engine/key_format.h"
+#include "engine/rocksdb_status.h"
+#include "engine/row_reader.h"
+#include "util/clock.h"
+
+namespace basalt::engine {
+namespace {
+
+constexpr size_t kMaxQualifierLength = 65535;
+
+template <class... Ts>
+struct Overloaded : Ts... {
+  using Ts::operator()...;
+};
+template <class... Ts>
+Overloaded(Ts...) -> Overloaded<Ts...>;
+
+int DurabilityStrength(Durability d) {
+  switch (d) {
+    case Durability::kSkipWal:
+      return 0;
+    case Durability::kAsyncWal:
+      return 1;
+    case Durability::kUseDefault:
+    case Durability::kSyncWal:
+      return 2;
+    case Durability::kFsyncWal:
+      return 3;
+  }
+  return 2;
+}
+
+Status CheckRow(std::string_view row) {
+  if (row.empty()) return Status::InvalidArgument("row key must not be empty");
+  if (row.size() > kMaxRowKeyLength) {
+    return Status::InvalidArgument("row key is " + std::to_string(row.size()) +
+                                   " bytes; the limit is " + std::to_string(kMaxRowKeyLength));
+  }
+  return Status::OK();
+}
+
+Status CheckTimestamp(int64_t ts) {
+  if (ts < 0) {
+    return Status::InvalidArgument("timestamp " + std::to_string(ts) + " is negative");
+  }
+  return Status::OK();
+}
+
+Status CheckQualifier(std::string_view q) {
+  if (q.size() > kMaxQualifierLength) {
+    return Status::InvalidArgument("qualifier is " + std::to_string(q.size()) +
+                                   " bytes; the limit is " + std::to_string(kMaxQualifierLength));
+  }
+  return Status::OK();
+}
+
+Result<const FamilyHandle*> FindFamily(const TableState& table, std::string_view family) {
+  const FamilyHandle* f = table.FindFamily(family);
+  if (f == nullptr) {
+    return Status::InvalidArgument("column family '" + std::string(family) +
+                                   "' does not exist in table '" + table.name().ToString() + "'");
+  }
+  return f;
+}
+
+}  // namespace
+
+// The cells of one Engine::Write call, built under the row locks.
+class WriteTxn {
+ public:
+  WriteTxn(Engine& engine, const TableState& table, bool needs_reads, int64_t now_ms)
+      : engine_(engine), table_(table), now_ms_(now_ms) {
+    if (needs_reads) {
+      indexed_ = std::make_unique<rocksdb::WriteBatchWithIndex>(rocksdb::BytewiseComparator(), 0,
+                                                                /*overwrite_key=*/true);
+    }
+  }
+
+  // Static checks, before any lock is taken.
+  Status Check(const Put& p) const;
+  Status Check(const Delete& d) const;
+  Status Check(const Increment& inc) const;
+  Status Check(const Append& app) const;
+  Status Check(const RowMutations& rm) const;
+
+  // REQUIRES: the row is locked. `put_now` is the time given to Put cells without a timestamp.
+  Status Apply(const Put& p, uint64_t seq, int64_t put_now);
+  Status Apply(const Delete& d, uint64_t seq);
+  Status Apply(const Increment& inc, uint64_t seq, RowResult* result);
+  Status Apply(const Append& app, uint64_t seq, RowResult* result);
+
+  // The newest visible Put of family:qualifier in `range`, through this batch.
+  Result<std::optional<Cell>> ReadLatest(const FamilyHandle& family, const std::string& row,
+                                         const std::string& qualifier, const TimeRange& range);
+
+  Status Commit(Durability durability);
+
+ private:
+  rocksdb::WriteBatchBase* batch() {
+    return indexed_ ? static_cast<rocksdb::WriteBatchBase*>(indexed_.get()) : &plain_;
+  }
+
+  Engine& engine_;
+  const TableState& table_;
+  const int64_t now_ms_;
+  rocksdb::WriteBatch plain_;
+  std::unique_ptr<rocksdb::WriteBatchWithIndex> indexed_;
+};
+
+Status WriteTxn::Check(const Put& p) const {
+  BASALT_RETURN_IF_ERROR(CheckRow(p.row()));
+  if (p.entries().empty()) return Status::InvalidArgument("Put has no cells");
+  if (p.timestamp() != kLatestTimestamp) BASALT_RETURN_IF_ERROR(CheckTimestamp(p.timestamp()));
+  for (const auto& e : p.entries()) {
+    BASALT_RETURN_IF_ERROR(FindFamily(table_, e.family).status());
+    BASALT_RETURN_IF_ERROR(CheckQualifier(e.qualifier));
+    if (e.timestamp != kLatestTimestamp) BASALT_RETURN_IF_ERROR(CheckTimestamp(e.timestamp));
+    if (e.value.size() > engine_.options_.max_value_bytes) {
+      return Status::InvalidArgument("value of " + e.family + ":" + e.qualifier + " is " +
+                                     std::to_string(e.value.size()) + " bytes; the limit is " +
+                                     std::to_string(engine_.options_.max_value_bytes));
+    }
+  }
+  return Status::OK();
+}
+
+Status WriteTxn::Check(const Delete& d) const {
+  BASALT_RETURN_IF_ERROR(CheckRow(d.row()));
+  if (d.timestamp() != kLatestTimestamp) BASALT_RETURN_IF_ERROR(CheckTimestamp(d.timestamp()));
+  for (const auto& e : d.entries()) {
+    BASALT_RETURN_IF_ERROR(FindFamily(table_, e.family).status());
+    BASALT_RETURN_IF_ERROR(CheckQualifier(e.qualifier));
+    if (e.timestamp != kLatestTimestamp) BASALT_RETURN_IF_ERROR(CheckTimestamp(e.timestamp));
+    if (e.type == CellType::kDeleteFamilyVersion && e.timestamp == kLatestTimestamp &&
+        d.timestamp() == kLatestTimestamp) {
+      return Status::InvalidArgument("deleting a family version needs a timestamp");
+    }
+    if (e.type == CellType::kPut) return Status::InvalidArgument("Delete entry of type Put");
+  }
+  return Status::OK();
+}
+
+Status WriteTxn::Check(const Increment& inc) const {
+  BASALT_RETURN_IF_ERROR(CheckRow(inc.row()));
+  if (inc.entries().empty()) return Status::InvalidArgument("Increment has no columns");
+  for (const auto& e : inc.entries()) {
+    BASALT_RETURN_IF_ERROR(FindFamily(table_, e.family).status());
+    BASALT_RETURN_IF_ERROR(CheckQualifier(e.qualifier));
+  }
+  return Status::OK();
+}
+
+Status WriteTxn::Check(const Append& app) const {
+  BASALT_RETURN_IF_ERROR(CheckRow(app.row()));
+  if (app.entries().empty()) return Status::InvalidArgument("Append has no columns");
+  for (const auto& e : app.entries()) {
+    BASALT_RETURN_IF_ERROR(FindFamily(table_, e.family).status());
+    BASALT_RETURN_IF_ERROR(CheckQualifier(e.qualifier));
+    if (e.value.size() > engine_.options_.max_value_bytes) {
+      return Status::InvalidArgument("appended value is over the value size limit");
+    }
+  }
+  return Status::OK();
+}
+
+Status WriteTxn::Check(const RowMutations& rm) const {
+  BASALT_RETURN_IF_ERROR(CheckRow(rm.row()));
+  if (rm.items().empty()) return Status::InvalidArgument("RowMutations has no mutations");
+  for (const auto& item : rm.items()) {
+    const std::string& row = std::visit([](const auto& m) -> const std::string& { return m.row(); },
+                                        item);
+    if (row != rm.row()) {
+      return Status::InvalidArgument("a mutation in RowMutations names another row");
+    }
+    BASALT_RETURN_IF_ERROR(std::visit([this](const auto& m) { return Check(m); }, item));
+  }
+  return Status::OK();
+}
+
+Status WriteTxn::Apply(const Put& p, uint64_t seq, int64_t put_now) {
+  const int64_t default_ts = p.timestamp() != kLatestTimestamp ? p.timestamp() : put_now;
+  const std::string row_prefix = RowPrefix(p.row());
+  std::string key;
+  std::string value;
+  for (const auto& e : p.entries()) {
+    const FamilyHandle* f = table_.FindFamily(e.family);
+    key = row_prefix;
+    AppendQualifier(&key, e.qualifier);
+    AppendKeySuffix(&key, e.timestamp != kLatestTimestamp ? e.timestamp : default_ts,
+                    CellType::kPut);
+    value.clear();
+    AppendValueHeader(&value, seq);
+    value.append(e.value);
+    BASALT_RETURN_IF_ERROR(FromRocks(batch()->Put(f->cf, key, value)));
+  }
+  return Status::OK();
+}
+
+Status WriteTxn::Apply(const Delete& d, uint64_t seq) {
+  const std::string marker_value = EncodeValue(seq, {});
+  if (d.entries().empty()) {
+    const int64_t default_ts = d.timestamp() != kLatestTimestamp ? d.timestamp() : now_ms_;
+    for (const auto& f : table_.families) {
+      BASALT_RETURN_IF_ERROR(FromRocks(batch()->Put(
+          f.cf, FamilyMarkerKey(d.row(), default_ts, CellType::kDeleteFamily), marker_value)));
+    }
+    return Status::OK();
+  }
+  for (const auto& e : d.entries()) {
+    const FamilyHandle* f = table_.FindFamily(e.family);
+    int64_t ts = e.timestamp != kLatestTimestamp ? e.timestamp : d.timestamp();
+    std::string key;
+    switch (e.type) {
+      case CellType::kDeleteFamily:
+      case CellType::kDeleteFamilyVersion:
+        key = FamilyMarkerKey(d.row(), ts == kLatestTimestamp ? now_ms_ : ts, e.type);
+        break;
+      case CellType::kDeleteColumn:
+        key = CellKey(d.row(), e.qualifier, ts == kLatestTimestamp ? now_ms_ : ts, e.type);
+        break;
+      case CellType::kDelete:
+        if (ts == kLatestTimestamp) {
+          // HBase: the newest visible version. Reading through the batch makes a second such
+          // delete of the same column in this call hit the next version.
+          BASALT_ASSIGN_OR_RETURN(auto latest, ReadLatest(*f, d.row(), e.qualifier, {}));
+          if (!latest.has_value()) continue;  // nothing to delete
+          ts = latest->timestamp;
+        }
+        key = CellKey(d.row(), e.qualifier, ts, e.type);
+        break;
+      case CellType::kPut:
+        return Status::InvalidArgument("Delete entry of type Put");
+    }
+    BASALT_RETURN_IF_ERROR(FromRocks(batch()->Put(f->cf, key, marker_value)));
+  }
+  return Status::OK();
+}
+
+Status WriteTxn::Apply(const Increment& inc, uint64_t seq, RowResult* result) {
+  std::vector<Cell> cells;
+  for (const auto& e : inc.entries()) {
+    const FamilyHandle* f = table_.FindFamily(e.family);
+    BASALT_ASSIGN_OR_RETURN(auto current, ReadLatest(*f, inc.row(), e.qualifier,
+                                                     inc.time_range()));
+    int64_t old_value = 0;
+    int64_t ts = now_ms_;
+    if (current.has_value()) {
+      auto decoded = DecodeCounter(current->value);
+      if (!decoded.ok()) {
+        return decoded.status().WithContext("cannot increment " + e.family + ":" + e.qualifier);
+      }
+      old_value = *decoded;
+      // Never write the new value behind the cell it replaces.
+      ts = std::max(ts, current->timestamp);
+    }
+    int64_t new_value = static_cast<int64_t>(static_cast<uint64_t>(old_value) +
+                                             static_cast<uint64_t>(e.amount));
+    std::string encoded = EncodeCounter(new_value);
+    BASALT_RETURN_IF_ERROR(FromRocks(batch()->Put(f->cf, CellKey(inc.row(), e.qualifier, ts,
+                                                                 CellType::kPut),
+                                                  EncodeValue(seq, encoded))));
+    cells.push_back({inc.row(), e.family, e.qualifier, ts, CellType::kPut, std::move(encoded)});
+  }
+  if (result != nullptr && inc.return_results()) {
+    std::sort(cells.begin(), cells.end(),
+              [](const Cell& a, const Cell& b) { return CompareCells(a, b) < 0; });
+    // An Increment naming a column twice returns its final value once.
+    cells.erase(std::unique(cells.begin(), cells.end(),
+                            [](const Cell& a, const Cell& b) {
+                              return a.family == b.family && a.qualifier == b.qualifier;
+                            }),
+                cells.end());
+    *result = RowResult(inc.row(), std::move(cells));
+  }
+  return Status::OK();
+}
+
+Status WriteTxn::Apply(const Append& app, uint64_t seq, RowResult* result) {
+  std::vector<Cell> cells;
+  for (const auto& e : app.entries()) {
+    const FamilyHandle* f = table_.FindFamily(e.family);
+    BASALT_ASSIGN_OR_RETURN(auto current, ReadLatest(*f, app.row(), e.qualifier, {}));
+    std::string value;
+    int64_t ts = now_ms_;
+    if (current.has_value()) {
+      value = std::move(current->value);
+      ts = std::max(ts, current->timestamp);
+    }
+    value.append(e.value);
+    if (value.size() > engine_.options_.max_value_bytes) {
+      return Status::InvalidArgument("append would make " + e.family + ":" + e.qualifier +
+                                     " larger than the value size limit");
+    }
+    BASALT_RETURN_IF_ERROR(FromRocks(batch()->Put(
+        f->cf, CellKey(app.row(), e.qualifier, ts, CellType::kPut), EncodeValue(seq, value))));
+    cells.push_back({app.row(), e.family, e.qualifier, ts, CellType::kPut, std::move(value)});
+  }
+  if (result != nullptr && app.return_results()) {
+    std::stable_sort(cells.begin(), cells.end(),
+                     [](const Cell& a, const Cell& b) { return CompareCells(a, b) < 0; });
+    *result = RowResult(app.row(), std::move(cells));
+  }
+  return Status::OK();
+}
+
+Result<std::optional<Cell>> WriteTxn::ReadLatest(const FamilyHandle& family,
+                                                 const std::string& row,
+                                                 const std::string& qualifier,
+                                                 const TimeRange& range) {
+  std::string upper = RowEndKey(row);
+  rocksdb::Slice upper_slice(upper);
+  rocksdb::ReadOptions ro;
+  ro.total_order_seek = true;
+  ro.iterate_upper_bound = &upper_slice;
+  std::unique_ptr<rocksdb::Iterator> it(engine_.db_->NewIterator(ro, family.cf));
+  if (indexed_) it.reset(indexed_->NewIteratorWithBase(family.cf, it.release(), &ro));
+  std::string prefix = RowPrefix(row);
+  it->Seek(prefix);
+  ReadSpec spec;
+  spec.max_versions = 1;
+  spec.time_range = range;
+  spec.now_ms = now_ms_;
+  std::set<std::string> columns{qualifier};
+  FamilyRowReader reader(it.get(), family.name(), family.settings, spec, &columns);
+  reader.StartRow(prefix, row);
+  std::vector<Cell> cells;
+  reader.Read(&cells, 0);
+  BASALT_RETURN_IF_ERROR(reader.status());
+  BASALT_RETURN_IF_ERROR(FromRocks(it->status()));
+  if (cells.empty()) return std::optional<Cell>();
+  return std::optional<Cell>(std::move(cells.front()));
+}
+
+Status WriteTxn::Commit(Durability durability) {
+  rocksdb::WriteOptions wo;
+  if (durability == Durability::kSkipWal) wo.disableWAL = true;
+  if (durability == Durability::kFsyncWal) wo.sync = true;
+  rocksdb::WriteBatch* wb = indexed_ ? indexed_->GetWriteBatch() : &plain_;
+  if (wb->Count() == 0) return Status::OK();
+  return FromRocks(engine_.db_->Write(wo, wb));
+}
+
+namespace {
+
+Durability MutationDurability(const MutationRef& m) {
+  return std::visit(Overloaded{[](const RowMutations* rm) {
+                                 Durability strongest = Durability::kSkipWal;
+                                 for (const auto& item : rm->items()) {
+                                   Durability d = std::visit(
+                                       [](const auto& x) { return x.durability(); }, item);
+                                   if (DurabilityStrength(d) > DurabilityStrength(strongest)) {
+                                     strongest = d;
+                                   }
+                                 }
+                                 return strongest;
+                               },
+                               [](const auto* x) { return x->durability(); }},
+                    m);
+}
+
+}  // namespace
+
+Status Engine::Write(const TableState& table, std::span<const MutationRef> mutations,
+                     std::vector<RowResult>* results) {
+  std::shared_lock<std::shared_mutex> life(lifecycle_mu_);
+  BASALT_RETURN_IF_ERROR(CheckOpen());
+  if (!table.record.enabled) {
+    return Status::FailedPrecondition("table '" + table.name().ToString() + "' is disabled");
+  }
+  if (mutations.empty()) return Status::OK();
+
+  bool needs_reads = false;
+  uint64_t seq_count = 0;
+  Durability durability = Durability::kSkipWal;
+  std::vector<size_t> stripes;
+  stripes.reserve(mutations.size());
+  const int64_t now = util::MonotonicWallMillis();
+  WriteTxn probe(*this, table, false, now);
+  for (const MutationRef& m : mutations) {
+    const std::string* row = nullptr;
+    Status s = std::visit(
+        Overloaded{[&](const Put* p) {
+                     row = &p->row();
+                     ++seq_count;
+                     return probe.Check(*p);
+                   },
+                   [&](const Delete* d) {
+                     row = &d->row();
+                     ++seq_count;
+                     for (const auto& e : d->entries()) {
+                       if (e.type == CellType::kDelete && e.timestamp == kLatestTimestamp &&
+                           d->timestamp() == kLatestTimestamp) {
+                         needs_reads = true;
+                       }
+                     }
+                     return probe.Check(*d);
+                   },
+                   [&](const Increment* inc) {
+                     row = &inc->row();
+                     ++seq_count;
+                     needs_reads = true;
+                     return probe.Check(*inc);
+                   },
+                   [&](const Append* app) {
+                     row = &app->row();
+                     ++seq_count;
+                     needs_reads = true;
+                     return probe.Check(*app);
+                   },
+                   [&](const RowMutations* rm) {
+                     row = &rm->row();
+                     seq_count += rm->items().size();
+                     needs_reads = true;
+                     return probe.Check(*rm);
+                   }},
+        m);
+    BASALT_RETURN_IF_ERROR(s);
+    Durability d = MutationDurability(m);
+    if (DurabilityStrength(d) > DurabilityStrength(durability)) durability = d;
+    stripes.push_back(row_locks_.StripeOf(table.record.id, *row));
+  }
+  if (durability == Durability::kUseDefault) durability = table.record.durability;
+  if (durability == Durability::kUseDefault) durability = Durability::kSyncWal;
+
+  RowLocks::Guard guard(&row_locks_, std::move(stripes));
+  BASALT_ASSIGN_OR_RETURN(uint64_t seq, sequence_->Next(seq_count));
+  WriteTxn txn(*this, table, needs_reads, now);
+  if (results != nullptr) results->assign(mutations.size(), RowResult());
+  for (size_t i = 0; i < mutations.size(); ++i) {
+    RowResult* result = results != nullptr ? &(*results)[i] : nullptr;
+    Status s = std::visit(
+        Overloaded{[&](const Put* p) { return txn.Apply(*p, seq++, now); },
+                   [&](const Delete* d) { return txn.Apply(*d, seq++); },
+                   [&](const Increment* inc) { return txn.Apply(*inc, seq++, result); },
+                   [&](const Append* app) { return txn.Apply(*app, seq++, result); },
+                   [&](const RowMutations* rm) {
+                     for (const auto& item : rm->items()) {
+                       Status st = std::visit(
+                           Overloaded{[&](const Put& p) { return txn.Apply(p, seq++, now); },
+                                      [&](const Delete& d) { return txn.Apply(d, seq++); }},
+                           item);
+                       if (!st.ok()) return st;
+                     }
+                     return Status::OK();
+                   }},
+        mutations[i]);
+    BASALT_RETURN_IF_ERROR(s);
+  }
+  return txn.Commit(durability);
+}
+
+Result<bool> Engine::CheckAndMutate(const TableState& table, const basalt::CheckAndMutate& cam) {
+  std::shared_lock<std::shared_mutex> life(lifecycle_mu_);
+  BASALT_RETURN_IF_ERROR(CheckOpen());
+  if (!table.record.enabled) {
+    return Status::FailedPrecondition("table '" + table.name().ToString() + "' is disabled");
+  }
+  BASALT_RETURN_IF_ERROR(CheckRow(cam.row()));
+  BASALT_ASSIGN_OR_RETURN(const FamilyHandle* family, FindFamily(table, cam.family()));
+  if (!cam.action().has_value()) {
+    return Status::InvalidArgument("CheckAndMutate has no action (call Then)");
+  }
+  const int64_t now = util::MonotonicWallMillis();
+  WriteTxn txn(*this, table, true, now);
+  const CheckAndMutate::Action& action = *cam.action();
+  uint64_t seq_count = 1;
+  Durability durability = Durability::kUseDefault;
+  Status check = std::visit(
+      [&](const auto& m) -> Status {
+        if (m.row() != cam.row()) {
+          return Status::InvalidArgument("the action of a CheckAndMutate must be on its row");
+        }
+        if constexpr (std::is_same_v<std::decay_t<decltype(m)>, RowMutations>) {
+          seq_count = m.items().size();
+          durability = MutationDurability(MutationRef(&m));
+        } else {
+          durability = m.durability();
+        }
+        return txn.Check(m);
+      },
+      action);
+  BASALT_RETURN_IF_ERROR(check);
+  if (durability == Durability::kUseDefault) durability = table.record.durability;
+  if (durability == Durability::kUseDefault) durability = Durability::kSyncWal;
+
+  RowLocks::Guard guard(&row_locks_, {row_locks_.StripeOf(table.record.id, cam.row())});
+  BASALT_ASSIGN_OR_RETURN(auto current,
+                          txn.ReadLatest(*family, cam.row(), cam.qualifier(), cam.time_range()));
+  std::optional<std::string_view> stored;
+  if (current.has_value()) stored = current->value;
+  if (!CheckPasses(cam.op(), cam.expected(), stored)) return false;
+
+  // HBase writes the action's Puts no earlier than the checked cell, so the write never hides
+  // behind the value it was conditioned on.
+  const int64_t put_now = current.has_value() ? std::max(now, current->timestamp) : now;
+  BASALT_ASSIGN_OR_RETURN(uint64_t seq, sequence_->Next(seq_count));
+  Status applied = std::visit(
+      Overloaded{[&](const Put& p) { return txn.Apply(p, seq, put_now); },
+                 [&](const Delete& d) { return txn.Apply(d, seq); },
+                 [&](const RowMutations& rm) {
+                   for (const auto& item : rm.items()) {
+                     Status st = std::visit(
+                         Overloaded{[&](const Put& p) { return txn.Apply(p, seq++, put_now); },
+                                    [&](const Delete& d) { return txn.Apply(d, seq++); }},
+                         item);
+                     if (!st.ok()) return st;
+                   }
+                   return Status::OK();
+                 }},
+      action);
+  BASALT_RETURN_IF_ERROR(applied);
+  BASALT_RETURN_IF_ERROR(txn.Commit(durability));
+  return true;
+}
+
+}  // namespace basalt::engine

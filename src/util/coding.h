@@ -1,0 +1,61 @@
+// Fixed-width integer encodings. Big-endian where byte order must equal numeric order.
+
+#ifndef BASALT_UTIL_CODING_H_
+#define BASALT_UTIL_CODING_H_
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <string_view>
+
+namespace basalt::util {
+
+inline void PutFixed64BE(std::string* dst, uint64_t v) {
+  char buf[8];
+  for (int i = 7; i >= 0; --i) {
+    buf[i] = static_cast<char>(v & 0xff);
+    v >>= 8;
+  }
+  dst->append(buf, 8);
+}
+
+// REQUIRES: p points at 8 readable bytes.
+inline uint64_t DecodeFixed64BE(const char* p) {
+  uint64_t v = 0;
+  for (int i = 0; i < 8; ++i) v = (v << 8) | static_cast<uint8_t>(p[i]);
+  return v;
+}
+
+inline void PutFixed32BE(std::string* dst, uint32_t v) {
+  char buf[4];
+  for (int i = 3; i >= 0; --i) {
+    buf[i] = static_cast<char>(v & 0xff);
+    v >>= 8;
+  }
+  dst->append(buf, 4);
+}
+
+inline uint32_t DecodeFixed32BE(const char* p) {
+  uint32_t v = 0;
+  for (int i = 0; i < 4; ++i) v = (v << 8) | static_cast<uint8_t>(p[i]);
+  return v;
+}
+
+// The smallest string greater than every string that starts with `prefix`: increments the last
+// byte that is not 0xFF and drops what follows. Empty when no such string exists.
+inline std::string PrefixSuccessor(std::string_view prefix) {
+  std::string s(prefix);
+  while (!s.empty()) {
+    auto& c = reinterpret_cast<unsigned char&>(s.back());
+    if (c != 0xff) {
+      ++c;
+      return s;
+    }
+    s.pop_back();
+  }
+  return s;
+}
+
+}  // namespace basalt::util
+
+#endif  // BASALT_UTIL_CODING_H_

@@ -1,0 +1,128 @@
+#include "support/test_store.h"
+
+#include <atomic>
+#include <random>
+#include <unistd.h>
+
+namespace basalt::testing {
+
+std::string StoreKindName(StoreKind kind) {
+  switch (kind) {
+    case StoreKind::kMem:
+      return "mem";
+    case StoreKind::kDisk:
+      return "disk";
+    case StoreKind::kReopen:
+      return "reopen";
+    case StoreKind::kTiny:
+      return "tiny";
+  }
+  return "unknown";
+}
+
+std::vector<StoreKind> AllStoreKinds() {
+  return {StoreKind::kMem, StoreKind::kDisk, StoreKind::kReopen, StoreKind::kTiny};
+}
+
+TempDir::TempDir() {
+  static std::atomic<int> counter{0};
+  auto base = std::filesystem::temp_directory_path();
+  path_ = (base / ("basalt-test-" + std::to_string(getpid()) + "-" +
+                   std::to_string(counter.fetch_add(1))))
+              .string();
+  std::filesystem::remove_all(path_);
+  std::filesystem::create_directories(path_);
+}
+
+TempDir::~TempDir() {
+  std::error_code ec;
+  std::filesystem::remove_all(path_, ec);
+}
+
+TestStore::TestStore(StoreKind kind) : kind_(kind) {
+  if (kind != StoreKind::kMem) dir_ = std::make_unique<TempDir>();
+  Open();
+}
+
+TestStore::~TestStore() {
+  tables_.clear();
+  if (conn_) EXPECT_TRUE(conn_->Close().ok());
+}
+
+void TestStore::Open() {
+  ConnectionOptions options;
+  if (kind_ == StoreKind::kTiny) options.write_buffer_bytes = 64 * 1024;
+  auto conn = kind_ == StoreKind::kMem ? Connection::Open("mem:", options)
+                                       : Connection::Open(dir_->path() + "/store", options);
+  if (!conn.ok()) {
+    ADD_FAILURE() << "open: " << conn.status().ToString();
+    std::abort();
+  }
+  conn_ = std::move(*conn);
+}
+
+void TestStore::Reopen() {
+  if (kind_ != StoreKind::kReopen) return;
+  std::vector<std::string> names;
+  for (auto& [name, t] : tables_) names.push_back(name);
+  tables_.clear();
+  EXPECT_TRUE(conn_->Close().ok());
+  conn_.reset();
+  Open();
+}
+
+Table& TestStore::CreateTable(const std::string& name, const std::vector<std::string>& families) {
+  auto parsed = TableName::Parse(name);
+  EXPECT_TRUE(parsed.ok()) << parsed.status().ToString();
+  TableDescriptor desc(*parsed);
+  for (const auto& f : families) desc.AddFamily(FamilyDescriptor(f));
+  return CreateTable(desc);
+}
+
+Table& TestStore::CreateTable(const TableDescriptor& desc, const std::vector<std::string>& splits) {
+  Status s = admin().CreateTable(desc, splits);
+  EXPECT_TRUE(s.ok()) << s.ToString();
+  return table(desc.name.ToString());
+}
+
+Table& TestStore::table(const std::string& name) {
+  auto it = tables_.find(name);
+  if (it != tables_.end()) return *it->second;
+  auto t = conn_->GetTable(name);
+  if (!t.ok()) {
+    ADD_FAILURE() << "GetTable(" << name << "): " << t.status().ToString();
+    std::abort();
+  }
+  return *(tables_[name] = std::move(*t));
+}
+
+std::vector<RowResult> ScanAll(Table& table, const Scan& scan) {
+  std::vector<RowResult> out;
+  auto scanner = table.GetScanner(scan);
+  EXPECT_TRUE(scanner.ok()) << scanner.status().ToString();
+  if (!scanner.ok()) return out;
+  RowResult r;
+  while ((*scanner)->Next(&r)) out.push_back(std::move(r));
+  EXPECT_TRUE((*scanner)->status().ok()) << (*scanner)->status().ToString();
+  return out;
+}
+
+std::vector<std::string> ScanRows(Table& table, const Scan& scan) {
+  std::vector<std::string> out;
+  for (auto& r : ScanAll(table, scan)) out.push_back(r.row());
+  return out;
+}
+
+std::string Describe(const Cell& c) {
+  std::string s = c.family + ":" + c.qualifier + "@" + std::to_string(c.timestamp);
+  if (c.type != CellType::kPut) return s + "/" + std::string(CellTypeName(c.type));
+  return s + "=" + c.value;
+}
+
+std::vector<std::string> Describe(const RowResult& r) {
+  std::vector<std::string> out;
+  for (const auto& c : r.cells()) out.push_back(Describe(c));
+  return out;
+}
+
+}  // namespace basalt::testing
