@@ -36,8 +36,7 @@ class CheckAndMutate {
     return IfMatches(std::move(family), std::move(qualifier), CompareOp::kEqual, std::nullopt);
   }
   CheckAndMutate& IfEquals(std::string family, std::string qualifier, std::string value) {
-    return IfMatches(std::move(family), std::move(qualifier), CompareOp::kEqual,
-                     std::move(value));
+    return IfMatches(std::move(family), std::move(qualifier), CompareOp::kEqual, std::move(value));
   }
   CheckAndMutate& IfMatches(std::string family, std::string qualifier, CompareOp op,
                             std::optional<std::string> expected) {

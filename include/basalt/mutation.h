@@ -30,8 +30,8 @@ class Put {
       : row_(std::move(row)), timestamp_(timestamp) {}
 
   Put& Add(std::string family, std::string qualifier, std::string value) {
-    entries_.push_back({std::move(family), std::move(qualifier), kLatestTimestamp,
-                        std::move(value)});
+    entries_.push_back(
+        {std::move(family), std::move(qualifier), kLatestTimestamp, std::move(value)});
     return *this;
   }
   Put& Add(std::string family, std::string qualifier, int64_t timestamp, std::string value) {

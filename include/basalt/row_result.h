@@ -35,8 +35,7 @@ class RowResult {
   bool partial() const { return partial_; }
 
   // The newest value of family:qualifier in this result, or nullopt.
-  std::optional<std::string_view> Value(std::string_view family,
-                                        std::string_view qualifier) const;
+  std::optional<std::string_view> Value(std::string_view family, std::string_view qualifier) const;
 
   // The newest cell of family:qualifier, or nullptr.
   const Cell* LatestCell(std::string_view family, std::string_view qualifier) const;

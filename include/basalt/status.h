@@ -102,7 +102,7 @@ class [[nodiscard]] Status {
 template <typename T>
 class [[nodiscard]] Result {
  public:
-  Result(T value) : rep_(std::move(value)) {}  // NOLINT: implicit on purpose
+  Result(T value) : rep_(std::move(value)) {}        // NOLINT: implicit on purpose
   Result(Status status) : rep_(std::move(status)) {  // NOLINT: implicit on purpose
     if (std::get<Status>(rep_).ok()) {
       rep_ = Status::Internal("Result built from an OK Status without a value");
@@ -140,10 +140,10 @@ class [[nodiscard]] Result {
 #define BASALT_STATUS_CONCAT_(a, b) BASALT_STATUS_CONCAT_INNER_(a, b)
 
 // Returns the Status of `expr` from the enclosing function when it is not OK.
-#define BASALT_RETURN_IF_ERROR(expr)                                    \
-  do {                                                                  \
-    ::basalt::Status basalt_status_tmp_ = (expr);                       \
-    if (!basalt_status_tmp_.ok()) return basalt_status_tmp_;            \
+#define BASALT_RETURN_IF_ERROR(expr)                         \
+  do {                                                       \
+    ::basalt::Status basalt_status_tmp_ = (expr);            \
+    if (!basalt_status_tmp_.ok()) return basalt_status_tmp_; \
   } while (0)
 
 // Evaluates `rexpr` (a Result<T>); on error returns its Status, else moves the value into `lhs`

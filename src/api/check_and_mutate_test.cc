@@ -27,8 +27,8 @@ TEST(CheckPassesTest, ComparisonIsUnsignedBytewise) {
 }
 
 TEST(CheckPassesTest, ExpectedValueFailsOnMissingCell) {
-  for (CompareOp op : {CompareOp::kLess, CompareOp::kEqual, CompareOp::kNotEqual,
-                       CompareOp::kGreater}) {
+  for (CompareOp op :
+       {CompareOp::kLess, CompareOp::kEqual, CompareOp::kNotEqual, CompareOp::kGreater}) {
     EXPECT_FALSE(CheckPasses(op, std::string("x"), std::nullopt));
   }
 }

@@ -4,6 +4,8 @@
 
 namespace basalt {
 
-std::string PrefixStopRow(std::string_view prefix) { return util::PrefixSuccessor(prefix); }
+std::string PrefixStopRow(std::string_view prefix) {
+  return util::PrefixSuccessor(prefix);
+}
 
 }  // namespace basalt

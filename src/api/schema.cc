@@ -151,8 +151,8 @@ std::string_view KeepDeletedCellsName(KeepDeletedCells k) {
 
 Result<KeepDeletedCells> ParseKeepDeletedCells(std::string_view name) {
   std::string u = Upper(name);
-  for (KeepDeletedCells k : {KeepDeletedCells::kFalse, KeepDeletedCells::kTrue,
-                             KeepDeletedCells::kTtl}) {
+  for (KeepDeletedCells k :
+       {KeepDeletedCells::kFalse, KeepDeletedCells::kTrue, KeepDeletedCells::kTtl}) {
     if (u == KeepDeletedCellsName(k)) return k;
   }
   return Status::InvalidArgument("unknown KEEP_DELETED_CELLS '" + std::string(name) +

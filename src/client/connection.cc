@@ -22,7 +22,8 @@ Result<std::unique_ptr<Connection>> Connection::Open(std::string_view target,
     return client::OpenEmbedded(std::string(rest), o);
   }
   if (take("embedded:") || take("file:")) {
-    if (rest.empty()) return Status::InvalidArgument("no data directory in '" + std::string(target) + "'");
+    if (rest.empty())
+      return Status::InvalidArgument("no data directory in '" + std::string(target) + "'");
     return client::OpenEmbedded(std::string(rest), options);
   }
   if (target.find("://") != std::string_view::npos) {

@@ -70,7 +70,9 @@ Result<FamilyRecord> FamilyFromJson(const json& j) {
 
 }  // namespace
 
-std::string FamilyCfName(uint64_t family_id) { return "f" + std::to_string(family_id); }
+std::string FamilyCfName(uint64_t family_id) {
+  return "f" + std::to_string(family_id);
+}
 
 TableDescriptor TableRecord::Descriptor() const {
   TableDescriptor d(name);

@@ -76,8 +76,8 @@ rocksdb::CompactionFilter::Decision CellCompactionFilter::Filter(const rocksdb::
   const FamilySettings& s = *settings_;
   const int64_t ts = pk.timestamp;
   const uint64_t seq = pv.seq;
-  bool masked = seq < st.column_delete_seq ||
-                (ts == st.version_delete_ts && seq < st.version_delete_seq);
+  bool masked =
+      seq < st.column_delete_seq || (ts == st.version_delete_ts && seq < st.version_delete_seq);
   for (const Marker& m : st.family_deletes) masked = masked || (ts <= m.ts && seq < m.seq);
   for (const Marker& m : st.family_version_deletes) masked = masked || (ts == m.ts && seq < m.seq);
   const bool expired = s.Expired(ts, now_ms_);

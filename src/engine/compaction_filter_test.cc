@@ -47,7 +47,8 @@ TEST(CompactionFilterTest, DropsVersionsBeyondMaxVersions) {
   FamilySettings s;
   s.max_versions = 2;
   // Key order: ts 30, 20, 10.
-  auto kept = Survivors(s, false, {Put("r", "q", 10, 1), Put("r", "q", 20, 2), Put("r", "q", 30, 3)});
+  auto kept =
+      Survivors(s, false, {Put("r", "q", 10, 1), Put("r", "q", 20, 2), Put("r", "q", 30, 3)});
   EXPECT_EQ(kept, (std::vector<bool>{true, true, false}));
 }
 
@@ -55,8 +56,9 @@ TEST(CompactionFilterTest, MaskedPutsDropButDoNotCountTowardVersions) {
   FamilySettings s;
   s.max_versions = 1;
   // Delete (one version) of ts 30 written after it: 30 is masked, 20 is the visible version.
-  auto kept = Survivors(s, false, {Put("r", "q", 20, 1), Put("r", "q", 30, 2),
-                             Marker("r", "q", 30, CellType::kDelete, 3)});
+  auto kept = Survivors(
+      s, false,
+      {Put("r", "q", 20, 1), Put("r", "q", 30, 2), Marker("r", "q", 30, CellType::kDelete, 3)});
   // Key order: Delete@30, Put@30, Put@20.
   EXPECT_EQ(kept, (std::vector<bool>{true, false, true}));
 }
@@ -73,8 +75,8 @@ TEST(CompactionFilterTest, MarkersSurvivePartialCompactionsAndDropInFullOnes) {
 TEST(CompactionFilterTest, PutWrittenAfterMarkerSurvives) {
   FamilySettings s;
   // DeleteColumn at ts 100 (seq 2) and a Put at ts 50 written after it (seq 3).
-  auto kept = Survivors(s, true, {Marker("r", "q", 100, CellType::kDeleteColumn, 2),
-                            Put("r", "q", 50, 3)});
+  auto kept =
+      Survivors(s, true, {Marker("r", "q", 100, CellType::kDeleteColumn, 2), Put("r", "q", 50, 3)});
   EXPECT_EQ(kept, (std::vector<bool>{false, true}));
 }
 
@@ -109,10 +111,9 @@ TEST(CompactionFilterTest, StateResetsAtRowAndColumnBoundaries) {
   FamilySettings s;
   // A family marker in row "a" must not mask cells of row "b"; a column marker in column "x"
   // must not mask column "y".
-  auto kept = Survivors(s, false, {Marker("a", "", 100, CellType::kDeleteFamily, 9),
-                             Put("b", "x", 10, 1),
-                             Marker("c", "x", 100, CellType::kDeleteColumn, 9),
-                             Put("c", "y", 10, 1)});
+  auto kept = Survivors(s, false,
+                        {Marker("a", "", 100, CellType::kDeleteFamily, 9), Put("b", "x", 10, 1),
+                         Marker("c", "x", 100, CellType::kDeleteColumn, 9), Put("c", "y", 10, 1)});
   EXPECT_EQ(kept, (std::vector<bool>{true, true, true, true}));
 }
 
@@ -120,9 +121,9 @@ TEST(CompactionFilterTest, UnreadableKeysAreKept) {
   FamilySettings s;
   CellCompactionFilter filter(std::make_shared<const FamilySettings>(s), true, kNow);
   std::string nv, skip;
-  EXPECT_EQ(filter.FilterV2(0, "garbage", rocksdb::CompactionFilter::ValueType::kValue, "x", &nv,
-                            &skip),
-            Decision::kKeep);
+  EXPECT_EQ(
+      filter.FilterV2(0, "garbage", rocksdb::CompactionFilter::ValueType::kValue, "x", &nv, &skip),
+      Decision::kKeep);
 }
 
 }  // namespace

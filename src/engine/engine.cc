@@ -68,7 +68,9 @@ const FamilyHandle* TableState::FindFamily(std::string_view family) const {
 Engine::Engine(std::string path, const ConnectionOptions& options)
     : path_(std::move(path)), options_(options) {}
 
-Engine::~Engine() { Close().PermitUncheckedError(); }
+Engine::~Engine() {
+  Close().PermitUncheckedError();
+}
 
 Result<std::shared_ptr<Engine>> Engine::Open(const std::string& path,
                                              const ConnectionOptions& options) {
@@ -98,8 +100,8 @@ rocksdb::ColumnFamilyOptions Engine::FamilyCfOptions(const FamilyRecord& family)
     t.whole_key_filtering = false;  // keys carry timestamps: only the row prefix is looked up
   }
   o.table_factory.reset(rocksdb::NewBlockBasedTableFactory(t));
-  o.compaction_filter_factory = std::make_shared<CellCompactionFilterFactory>(
-      SettingsCell(family.id));
+  o.compaction_filter_factory =
+      std::make_shared<CellCompactionFilterFactory>(SettingsCell(family.id));
   return o;
 }
 
@@ -138,8 +140,7 @@ Status Engine::OpenImpl() {
     BASALT_RETURN_IF_ERROR(
         FromRocks(rocksdb::DB::OpenForReadOnly(db_opts, path_, ro_cfs, &ro_handles, &ro))
             .WithContext("opening '" + path_ + "'"));
-    std::unique_ptr<rocksdb::Iterator> it(
-        ro->NewIterator(rocksdb::ReadOptions(), ro_handles[0]));
+    std::unique_ptr<rocksdb::Iterator> it(ro->NewIterator(rocksdb::ReadOptions(), ro_handles[0]));
     std::string prefix = CatalogTablePrefix();
     Status load;
     for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix); it->Next()) {
@@ -177,8 +178,8 @@ Status Engine::OpenImpl() {
   rocksdb::Status s = rocksdb::DB::Open(db_opts, path_, cfs, &handles, &db_);
   if (!s.ok()) {
     if (s.IsIOError() && s.ToString().find("lock") != std::string::npos) {
-      return Status::Busy("data directory '" + path_ + "' is in use by another process: " +
-                          s.ToString());
+      return Status::Busy("data directory '" + path_ +
+                          "' is in use by another process: " + s.ToString());
     }
     return FromRocks(s).WithContext("opening '" + path_ + "'");
   }
@@ -575,12 +576,11 @@ Status Engine::ModifyFamily(const TableName& table, const FamilyDescriptor& fami
     changes["compression"] = name;
   }
   if (before.block_size != family.block_size || before.bloom_filter != family.bloom_filter) {
-    std::string filter = family.bloom_filter == BloomFilter::kNone
-                             ? "nullptr"
-                             : "bloomfilter:10:false";
-    changes["block_based_table_factory"] =
-        "{block_size=" + std::to_string(family.block_size) + ";filter_policy=" + filter +
-        ";whole_key_filtering=false}";
+    std::string filter =
+        family.bloom_filter == BloomFilter::kNone ? "nullptr" : "bloomfilter:10:false";
+    changes["block_based_table_factory"] = "{block_size=" + std::to_string(family.block_size) +
+                                           ";filter_policy=" + filter +
+                                           ";whole_key_filtering=false}";
   }
   if (!changes.empty()) {
     BASALT_RETURN_IF_ERROR(
@@ -611,8 +611,8 @@ Status Engine::DeleteFamily(const TableName& table, const std::string& family) {
   BASALT_ASSIGN_OR_RETURN(auto current, FindTableLocked(table));
   const FamilyHandle* old = current->FindFamily(family);
   if (old == nullptr) {
-    return Status::NotFound("family '" + family + "' does not exist in table '" +
-                            table.ToString() + "'");
+    return Status::NotFound("family '" + family + "' does not exist in table '" + table.ToString() +
+                            "'");
   }
   if (current->families.size() == 1) {
     return Status::FailedPrecondition("cannot delete family '" + family + "': it is the last of '" +

@@ -70,8 +70,8 @@ struct TableState {
 class Scanner;
 
 // A borrowed mutation: what Engine::Write applies. The pointee must outlive the call.
-using MutationRef = std::variant<const Put*, const Delete*, const Increment*, const Append*,
-                                 const RowMutations*>;
+using MutationRef =
+    std::variant<const Put*, const Delete*, const Increment*, const Append*, const RowMutations*>;
 
 class Engine : public std::enable_shared_from_this<Engine> {
  public:

@@ -70,7 +70,9 @@ std::string RowPrefixEnd(std::string_view row_prefix) {
   return out;
 }
 
-std::string RowEndKey(std::string_view row) { return RowPrefixEnd(RowPrefix(row)); }
+std::string RowEndKey(std::string_view row) {
+  return RowPrefixEnd(RowPrefix(row));
+}
 
 std::string ColumnEnd(std::string_view column_prefix) {
   // Every key of the column is column_prefix + 9 suffix bytes, all of which are <= 0xFF.
@@ -98,7 +100,9 @@ std::string FamilyMarkerKey(std::string_view row, int64_t ts, CellType type) {
   return out;
 }
 
-size_t RowPrefixLength(std::string_view key) { return EscapedLength(key); }
+size_t RowPrefixLength(std::string_view key) {
+  return EscapedLength(key);
+}
 
 bool ParseKey(std::string_view key, ParsedKey* out) {
   size_t row_len = EscapedLength(key);
@@ -173,12 +177,27 @@ bool ParseValue(std::string_view value, ParsedValue* out) {
 
 // Metadata keys start with 0x01, catalog keys with 0x02 (namespaces) and 0x03 (tables), so each
 // kind can be listed by prefix.
-std::string MetaFormatVersionKey() { return "\x01" "format_version"; }
-std::string MetaSequenceLimitKey() { return "\x01" "sequence_limit"; }
-std::string MetaNextIdKey() { return "\x01" "next_id"; }
-std::string CatalogNamespacePrefix() { return "\x02"; }
-std::string CatalogNamespaceKey(std::string_view ns) { return "\x02" + std::string(ns); }
-std::string CatalogTablePrefix() { return "\x03"; }
+std::string MetaFormatVersionKey() {
+  return "\x01"
+         "format_version";
+}
+std::string MetaSequenceLimitKey() {
+  return "\x01"
+         "sequence_limit";
+}
+std::string MetaNextIdKey() {
+  return "\x01"
+         "next_id";
+}
+std::string CatalogNamespacePrefix() {
+  return "\x02";
+}
+std::string CatalogNamespaceKey(std::string_view ns) {
+  return "\x02" + std::string(ns);
+}
+std::string CatalogTablePrefix() {
+  return "\x03";
+}
 std::string CatalogTableKey(std::string_view ns, std::string_view qualifier) {
   return "\x03" + std::string(ns) + ":" + std::string(qualifier);
 }

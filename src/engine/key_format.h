@@ -80,7 +80,9 @@ size_t RowPrefixLength(std::string_view key);
 // Decodes E(x) 00 01 back to x. `escaped` must include the terminator.
 std::string Unescape(std::string_view escaped);
 // The row of a row prefix, and the qualifier of a column prefix (given its row prefix length).
-inline std::string RowFromPrefix(std::string_view row_prefix) { return Unescape(row_prefix); }
+inline std::string RowFromPrefix(std::string_view row_prefix) {
+  return Unescape(row_prefix);
+}
 inline std::string QualifierFromColumnPrefix(std::string_view column_prefix,
                                              size_t row_prefix_len) {
   return Unescape(column_prefix.substr(row_prefix_len));

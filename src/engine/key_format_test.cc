@@ -23,21 +23,40 @@ std::string Hex(std::string_view s) {
 // Golden bytes: these pin the on-disk format. A failure here means the format changed.
 TEST(KeyFormatTest, GoldenCellKey) {
   EXPECT_EQ(Hex(CellKey("r", "q", 1, CellType::kPut)),
-            "72" "0001" "71" "0001" "7ffffffffffffffe" "fb");
+            "72"
+            "0001"
+            "71"
+            "0001"
+            "7ffffffffffffffe"
+            "fb");
   EXPECT_EQ(Hex(CellKey(std::string("a\0b", 3), "", 0, CellType::kDeleteColumn)),
-            "6100ff62" "0001" "0001" "7fffffffffffffff" "f3");
+            "6100ff62"
+            "0001"
+            "0001"
+            "7fffffffffffffff"
+            "f3");
 }
 
 TEST(KeyFormatTest, GoldenFamilyMarkerKeyAndValue) {
   EXPECT_EQ(Hex(FamilyMarkerKey("r", 5, CellType::kDeleteFamily)),
-            "72" "0001" "0000" "7ffffffffffffffa" "f1");
-  EXPECT_EQ(Hex(EncodeValue(0x0102, "v")), "00" "0000000000000102" "76");
+            "72"
+            "0001"
+            "0000"
+            "7ffffffffffffffa"
+            "f1");
+  EXPECT_EQ(Hex(EncodeValue(0x0102, "v")),
+            "00"
+            "0000000000000102"
+            "76");
 }
 
 TEST(KeyFormatTest, GoldenFormatVersionAndMetaKeys) {
   EXPECT_EQ(kFormatVersion, 1);
-  EXPECT_EQ(Hex(MetaFormatVersionKey()), Hex("\x01" "format_version"));
-  EXPECT_EQ(CatalogTableKey("ns", "t"), "\x03" "ns:t");
+  EXPECT_EQ(Hex(MetaFormatVersionKey()), Hex("\x01"
+                                             "format_version"));
+  EXPECT_EQ(CatalogTableKey("ns", "t"),
+            "\x03"
+            "ns:t");
 }
 
 TEST(KeyFormatTest, ParseKeyRoundTrips) {
@@ -98,8 +117,7 @@ TEST(KeyFormatTest, ByteOrderIsHBaseCellOrder) {
   std::vector<CellTuple> cells;
   for (int i = 0; i < 20000; ++i) {
     int64_t ts = static_cast<int64_t>(rng() % 4 == 0 ? rng() >> 1 : rng() % 5);
-    cells.emplace_back(RandomBytes(rng), RandomBytes(rng), ts,
-                       static_cast<int>(types[rng() % 3]));
+    cells.emplace_back(RandomBytes(rng), RandomBytes(rng), ts, static_cast<int>(types[rng() % 3]));
   }
   std::vector<CellTuple> by_tuple = cells;
   std::sort(by_tuple.begin(), by_tuple.end(), HBaseLess);
@@ -122,7 +140,8 @@ TEST(KeyFormatTest, FamilyMarkersSortBeforeEveryColumnOfTheirRow) {
   EXPECT_LT(marker, CellKey("row", "", INT64_MAX - 1, CellType::kDeleteColumn));
   EXPECT_LT(marker, CellKey("row", std::string("\0", 1), 5, CellType::kPut));
   EXPECT_GT(marker, CellKey("ro", "\xff\xff", 0, CellType::kPut));
-  EXPECT_LT(marker, FamilyMarkerKey(std::string("row\0", 4), INT64_MAX - 1, CellType::kDeleteFamily));
+  EXPECT_LT(marker,
+            FamilyMarkerKey(std::string("row\0", 4), INT64_MAX - 1, CellType::kDeleteFamily));
 }
 
 TEST(KeyFormatTest, RowAndColumnBoundsEncloseExactlyTheirKeys) {
@@ -135,8 +154,8 @@ TEST(KeyFormatTest, RowAndColumnBoundsEncloseExactlyTheirKeys) {
     EXPECT_LT(k, end);
     std::string col = ColumnPrefix(row, q);
     EXPECT_LT(CellKey(row, q, 0, CellType::kPut), ColumnEnd(col));
-    EXPECT_LT(ColumnEnd(col), CellKey(row, q + std::string("\0", 1), INT64_MAX - 1,
-                                      CellType::kDeleteColumn));
+    EXPECT_LT(ColumnEnd(col),
+              CellKey(row, q + std::string("\0", 1), INT64_MAX - 1, CellType::kDeleteColumn));
   }
   EXPECT_GE(CellKey(std::string("ab\0", 3), "", 0, CellType::kPut), end);
   EXPECT_GE(CellKey("abc", "", 0, CellType::kPut), end);

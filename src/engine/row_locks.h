@@ -28,7 +28,8 @@ class RowLocks {
   // Holds the stripes of a set of rows until destroyed.
   class Guard {
    public:
-    Guard(RowLocks* locks, std::vector<size_t> stripes) : locks_(locks), stripes_(std::move(stripes)) {
+    Guard(RowLocks* locks, std::vector<size_t> stripes)
+        : locks_(locks), stripes_(std::move(stripes)) {
       std::sort(stripes_.begin(), stripes_.end());
       stripes_.erase(std::unique(stripes_.begin(), stripes_.end()), stripes_.end());
       for (size_t s : stripes_) locks_->mu_[s].lock();

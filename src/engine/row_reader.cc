@@ -16,7 +16,9 @@ bool StartsWith(const rocksdb::Slice& s, std::string_view prefix) {
   return s.size() >= prefix.size() && std::memcmp(s.data(), prefix.data(), prefix.size()) == 0;
 }
 
-std::string_view View(const rocksdb::Slice& s) { return {s.data(), s.size()}; }
+std::string_view View(const rocksdb::Slice& s) {
+  return {s.data(), s.size()};
+}
 
 void DecodeSuffix(const rocksdb::Slice& key, int64_t* ts, uint8_t* type_code) {
   const char* suffix = key.data() + key.size() - kKeySuffixSize;
@@ -45,7 +47,9 @@ void FamilyRowReader::StartRow(std::string_view row_prefix, const std::string& r
   stage_ = Stage::kMarkers;
 }
 
-bool FamilyRowReader::InRow() const { return it_->Valid() && StartsWith(it_->key(), row_prefix_); }
+bool FamilyRowReader::InRow() const {
+  return it_->Valid() && StartsWith(it_->key(), row_prefix_);
+}
 
 void FamilyRowReader::Fail(Status s) {
   if (status_.ok()) status_ = std::move(s);
@@ -202,8 +206,8 @@ bool FamilyRowReader::ReadColumn(std::vector<Cell>* out, size_t budget) {
                     MaskedByFamily(ts, value.seq);
       if (!masked) {
         ++rank_;
-        int32_t allowed = settings_.Expired(ts, spec_.now_ms) ? settings_.min_versions
-                                                              : settings_.max_versions;
+        int32_t allowed =
+            settings_.Expired(ts, spec_.now_ms) ? settings_.min_versions : settings_.max_versions;
         if (rank_ > allowed || ts < range.min) {
           SkipColumn();  // every older version is beyond the limit too
           return true;

@@ -103,11 +103,11 @@ class FamilyRowReader {
   // The column being read.
   std::string column_prefix_;
   std::string qualifier_;
-  uint64_t column_delete_seq_ = 0;    // max seq of DeleteColumn markers seen in this column
-  int64_t version_delete_ts_ = -1;    // timestamp of the last Delete (one version) marker seen
+  uint64_t column_delete_seq_ = 0;  // max seq of DeleteColumn markers seen in this column
+  int64_t version_delete_ts_ = -1;  // timestamp of the last Delete (one version) marker seen
   uint64_t version_delete_seq_ = 0;
-  int32_t rank_ = 0;                  // unmasked Puts seen
-  int32_t returned_ = 0;              // cells returned from this column
+  int32_t rank_ = 0;      // unmasked Puts seen
+  int32_t returned_ = 0;  // cells returned from this column
 
   Status status_;
 };

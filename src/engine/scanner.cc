@@ -98,8 +98,8 @@ Status Scanner::Init() {
     c.it.reset(iters[i]);
     auto sel = columns.find(c.family->name());
     const std::set<std::string>* qualifiers = sel == columns.end() ? nullptr : &sel->second;
-    c.reader = std::make_unique<FamilyRowReader>(c.it.get(), c.family->name(),
-                                                 c.family->settings, spec_, qualifiers);
+    c.reader = std::make_unique<FamilyRowReader>(c.it.get(), c.family->name(), c.family->settings,
+                                                 spec_, qualifiers);
     if (scan_.reversed()) {
       c.it->SeekToLast();
     } else if (!bounds_.lower.empty()) {
@@ -142,8 +142,8 @@ bool Scanner::StartNextRow() {
     size_t len = RowPrefixLength({key.data(), key.size()});
     if (len == 0) return Fail(Status::Corruption("undecodable key in family " + c.family->name()));
     c.row_prefix.assign(key.data(), len);
-    if (best == nullptr || (scan_.reversed() ? c.row_prefix > best->row_prefix
-                                             : c.row_prefix < best->row_prefix)) {
+    if (best == nullptr ||
+        (scan_.reversed() ? c.row_prefix > best->row_prefix : c.row_prefix < best->row_prefix)) {
       best = &c;
     }
   }

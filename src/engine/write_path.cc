@@ -184,8 +184,8 @@ Status WriteTxn::Check(const RowMutations& rm) const {
   BASALT_RETURN_IF_ERROR(CheckRow(rm.row()));
   if (rm.items().empty()) return Status::InvalidArgument("RowMutations has no mutations");
   for (const auto& item : rm.items()) {
-    const std::string& row = std::visit([](const auto& m) -> const std::string& { return m.row(); },
-                                        item);
+    const std::string& row =
+        std::visit([](const auto& m) -> const std::string& { return m.row(); }, item);
     if (row != rm.row()) {
       return Status::InvalidArgument("a mutation in RowMutations names another row");
     }
@@ -257,8 +257,7 @@ Status WriteTxn::Apply(const Increment& inc, uint64_t seq, RowResult* result) {
   std::vector<Cell> cells;
   for (const auto& e : inc.entries()) {
     const FamilyHandle* f = table_.FindFamily(e.family);
-    BASALT_ASSIGN_OR_RETURN(auto current, ReadLatest(*f, inc.row(), e.qualifier,
-                                                     inc.time_range()));
+    BASALT_ASSIGN_OR_RETURN(auto current, ReadLatest(*f, inc.row(), e.qualifier, inc.time_range()));
     int64_t old_value = 0;
     int64_t ts = now_ms_;
     if (current.has_value()) {
@@ -270,12 +269,11 @@ Status WriteTxn::Apply(const Increment& inc, uint64_t seq, RowResult* result) {
       // Never write the new value behind the cell it replaces.
       ts = std::max(ts, current->timestamp);
     }
-    int64_t new_value = static_cast<int64_t>(static_cast<uint64_t>(old_value) +
-                                             static_cast<uint64_t>(e.amount));
+    int64_t new_value =
+        static_cast<int64_t>(static_cast<uint64_t>(old_value) + static_cast<uint64_t>(e.amount));
     std::string encoded = EncodeCounter(new_value);
-    BASALT_RETURN_IF_ERROR(FromRocks(batch()->Put(f->cf, CellKey(inc.row(), e.qualifier, ts,
-                                                                 CellType::kPut),
-                                                  EncodeValue(seq, encoded))));
+    BASALT_RETURN_IF_ERROR(FromRocks(batch()->Put(
+        f->cf, CellKey(inc.row(), e.qualifier, ts, CellType::kPut), EncodeValue(seq, encoded))));
     cells.push_back({inc.row(), e.family, e.qualifier, ts, CellType::kPut, std::move(encoded)});
   }
   if (result != nullptr && inc.return_results()) {
@@ -320,8 +318,7 @@ Status WriteTxn::Apply(const Append& app, uint64_t seq, RowResult* result) {
   return Status::OK();
 }
 
-Result<std::optional<Cell>> WriteTxn::ReadLatest(const FamilyHandle& family,
-                                                 const std::string& row,
+Result<std::optional<Cell>> WriteTxn::ReadLatest(const FamilyHandle& family, const std::string& row,
                                                  const std::string& qualifier,
                                                  const TimeRange& range) {
   std::string upper = RowEndKey(row);
@@ -395,42 +392,42 @@ Status Engine::Write(const TableState& table, std::span<const MutationRef> mutat
   WriteTxn probe(*this, table, false, now);
   for (const MutationRef& m : mutations) {
     const std::string* row = nullptr;
-    Status s = std::visit(
-        Overloaded{[&](const Put* p) {
-                     row = &p->row();
-                     ++seq_count;
-                     return probe.Check(*p);
-                   },
-                   [&](const Delete* d) {
-                     row = &d->row();
-                     ++seq_count;
-                     for (const auto& e : d->entries()) {
-                       if (e.type == CellType::kDelete && e.timestamp == kLatestTimestamp &&
-                           d->timestamp() == kLatestTimestamp) {
-                         needs_reads = true;
-                       }
-                     }
-                     return probe.Check(*d);
-                   },
-                   [&](const Increment* inc) {
-                     row = &inc->row();
-                     ++seq_count;
-                     needs_reads = true;
-                     return probe.Check(*inc);
-                   },
-                   [&](const Append* app) {
-                     row = &app->row();
-                     ++seq_count;
-                     needs_reads = true;
-                     return probe.Check(*app);
-                   },
-                   [&](const RowMutations* rm) {
-                     row = &rm->row();
-                     seq_count += rm->items().size();
-                     needs_reads = true;
-                     return probe.Check(*rm);
-                   }},
-        m);
+    Status s = std::visit(Overloaded{[&](const Put* p) {
+                                       row = &p->row();
+                                       ++seq_count;
+                                       return probe.Check(*p);
+                                     },
+                                     [&](const Delete* d) {
+                                       row = &d->row();
+                                       ++seq_count;
+                                       for (const auto& e : d->entries()) {
+                                         if (e.type == CellType::kDelete &&
+                                             e.timestamp == kLatestTimestamp &&
+                                             d->timestamp() == kLatestTimestamp) {
+                                           needs_reads = true;
+                                         }
+                                       }
+                                       return probe.Check(*d);
+                                     },
+                                     [&](const Increment* inc) {
+                                       row = &inc->row();
+                                       ++seq_count;
+                                       needs_reads = true;
+                                       return probe.Check(*inc);
+                                     },
+                                     [&](const Append* app) {
+                                       row = &app->row();
+                                       ++seq_count;
+                                       needs_reads = true;
+                                       return probe.Check(*app);
+                                     },
+                                     [&](const RowMutations* rm) {
+                                       row = &rm->row();
+                                       seq_count += rm->items().size();
+                                       needs_reads = true;
+                                       return probe.Check(*rm);
+                                     }},
+                          m);
     BASALT_RETURN_IF_ERROR(s);
     Durability d = MutationDurability(m);
     if (DurabilityStrength(d) > DurabilityStrength(durability)) durability = d;

@@ -14,7 +14,9 @@ TEST(BytesFormatTest, ToStringBinaryEscapesLikeHBase) {
 }
 
 TEST(BytesFormatTest, FromStringBinaryParsesEscapes) {
-  EXPECT_EQ(FromStringBinary("\\x00\\x7fA"), std::string("\0\x7f" "A", 3));
+  EXPECT_EQ(FromStringBinary("\\x00\\x7fA"), std::string("\0\x7f"
+                                                         "A",
+                                                         3));
   EXPECT_EQ(FromStringBinary("plain"), "plain");
   EXPECT_EQ(FromStringBinary("bad\\xZZ"), "bad\\xZZ");
   EXPECT_EQ(FromStringBinary("end\\x4"), "end\\x4");

@@ -48,8 +48,9 @@ TEST_P(RowAtomicityTest, ConcurrentCheckAndMutateHasExactlyOneWinner) {
     threads.emplace_back([&, i] {
       for (int row = 0; row < kRows; ++row) {
         std::string key = "user" + std::to_string(row);
-        auto won = t.CheckAndMutate(CheckAndMutate(key).IfNotExists("info", "owner").Then(
-            Put(key).Add("info", "owner", std::to_string(i))));
+        auto won = t.CheckAndMutate(CheckAndMutate(key)
+                                        .IfNotExists("info", "owner")
+                                        .Then(Put(key).Add("info", "owner", std::to_string(i))));
         if (won.ok() && *won) wins[i].push_back(row);
       }
     });
@@ -129,7 +130,8 @@ TEST_P(RowAtomicityTest, ConcurrentAppendsKeepEveryPiece) {
   for (int i = 0; i < kThreads; ++i) {
     threads.emplace_back([&, i] {
       for (int n = 0; n < kPerThread; ++n) {
-        ASSERT_OK(t.Append(Append("row").Add("f", "q", std::string(1, static_cast<char>('a' + i)))));
+        ASSERT_OK(
+            t.Append(Append("row").Add("f", "q", std::string(1, static_cast<char>('a' + i)))));
       }
     });
   }

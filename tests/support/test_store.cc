@@ -1,8 +1,8 @@
 #include "support/test_store.h"
 
+#include <unistd.h>
 #include <atomic>
 #include <random>
-#include <unistd.h>
 
 namespace basalt::testing {
 
@@ -27,8 +27,8 @@ std::vector<StoreKind> AllStoreKinds() {
 TempDir::TempDir() {
   static std::atomic<int> counter{0};
   auto base = std::filesystem::temp_directory_path();
-  path_ = (base / ("basalt-test-" + std::to_string(getpid()) + "-" +
-                   std::to_string(counter.fetch_add(1))))
+  path_ = (base /
+           ("basalt-test-" + std::to_string(getpid()) + "-" + std::to_string(counter.fetch_add(1))))
               .string();
   std::filesystem::remove_all(path_);
   std::filesystem::create_directories(path_);
@@ -46,7 +46,9 @@ TestStore::TestStore(StoreKind kind) : kind_(kind) {
 
 TestStore::~TestStore() {
   tables_.clear();
-  if (conn_) EXPECT_TRUE(conn_->Close().ok());
+  if (conn_) {
+    EXPECT_TRUE(conn_->Close().ok());
+  }
 }
 
 void TestStore::Open() {

@@ -23,19 +23,21 @@
 namespace basalt::testing {
 
 // Assertions on Status and Result<T>.
-inline Status ToStatus(const Status& s) { return s; }
+inline Status ToStatus(const Status& s) {
+  return s;
+}
 template <class T>
 Status ToStatus(const Result<T>& r) {
   return r.status();
 }
-#define ASSERT_OK(expr)                                                          \
-  do {                                                                           \
-    ::basalt::Status basalt_test_status_ = ::basalt::testing::ToStatus((expr));  \
+#define ASSERT_OK(expr)                                                                       \
+  do {                                                                                        \
+    ::basalt::Status basalt_test_status_ = ::basalt::testing::ToStatus((expr));               \
     ASSERT_TRUE(basalt_test_status_.ok()) << #expr << ": " << basalt_test_status_.ToString(); \
   } while (0)
-#define EXPECT_OK(expr)                                                          \
-  do {                                                                           \
-    ::basalt::Status basalt_test_status_ = ::basalt::testing::ToStatus((expr));  \
+#define EXPECT_OK(expr)                                                                       \
+  do {                                                                                        \
+    ::basalt::Status basalt_test_status_ = ::basalt::testing::ToStatus((expr));               \
     EXPECT_TRUE(basalt_test_status_.ok()) << #expr << ": " << basalt_test_status_.ToString(); \
   } while (0)
 
@@ -93,12 +95,10 @@ class StoreTest : public ::testing::TestWithParam<StoreKind> {
   std::unique_ptr<TestStore> store_;
 };
 
-#define BASALT_INSTANTIATE_STORE_TEST(suite)                                          \
-  INSTANTIATE_TEST_SUITE_P(AllStores, suite,                                          \
-                           ::testing::ValuesIn(::basalt::testing::AllStoreKinds()),   \
-                           [](const auto& info) {                                     \
-                             return ::basalt::testing::StoreKindName(info.param);     \
-                           })
+#define BASALT_INSTANTIATE_STORE_TEST(suite)                                     \
+  INSTANTIATE_TEST_SUITE_P(                                                      \
+      AllStores, suite, ::testing::ValuesIn(::basalt::testing::AllStoreKinds()), \
+      [](const auto& info) { return ::basalt::testing::StoreKindName(info.param); })
 
 // Reads every row of a scan (fails the test on error).
 std::vector<RowResult> ScanAll(Table& table, const Scan& scan = Scan());
