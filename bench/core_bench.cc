@@ -1,0 +1,377 @@
+// basalt against raw RocksDB, side by side in one run.
+//
+// Each workload runs on a basalt table and on a plain RocksDB database given the same options
+// (block cache, write buffer, block size, bloom filter bits, compression, WAL). Rounds alternate
+// between the two so that machine noise hits both alike; the report gives the median throughput
+// of each and their ratio (basalt / raw, higher is better).
+//
+//   fillbatch100   single-cell puts, 100 rows per batch
+//   readrandom     point gets of one-cell rows, after a flush and compaction
+//   scanprefix10   the newest 10 rows under a user prefix (row = user + reversed timestamp)
+//   getversions10  a get of the 10 versions of one cell
+//
+// Usage: basalt_core_bench [--dir DIR] [--rounds N] [--scale F] [--markdown FILE]
+
+#include <rocksdb/cache.h>
+#include <rocksdb/db.h>
+#include <rocksdb/filter_policy.h>
+#include <rocksdb/options.h>
+#include <rocksdb/table.h>
+#include <rocksdb/write_batch.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "basalt/basalt.h"
+#include "util/coding.h"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct Config {
+  std::string dir = "/tmp/basalt-core-bench";
+  int rounds = 5;
+  double scale = 1.0;
+  std::string markdown;
+};
+
+[[noreturn]] void Die(const std::string& what) {
+  std::fprintf(stderr, "core_bench: %s\n", what.c_str());
+  std::exit(1);
+}
+
+void Check(const basalt::Status& s, const char* what) {
+  if (!s.ok()) Die(std::string(what) + ": " + s.ToString());
+}
+
+void Check(const rocksdb::Status& s, const char* what) {
+  if (!s.ok()) Die(std::string(what) + ": " + s.ToString());
+}
+
+// The options basalt gives a family's column family (see engine.cc), applied to raw RocksDB.
+constexpr size_t kBlockCacheBytes = 256 << 20;
+constexpr size_t kWriteBufferBytes = 64 << 20;
+constexpr size_t kBlockSize = 65536;
+constexpr int kBackgroundJobs = 2;
+const std::string kValue(100, 'v');
+
+std::string UserRow(uint64_t i) {
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "user%010llu", static_cast<unsigned long long>(i));
+  return buf;
+}
+
+// A row of the activity-log layout: user id, then the timestamp reversed so newest sorts first.
+std::string EventRow(uint64_t user, int64_t ts) {
+  std::string row = UserRow(user);
+  basalt::util::PutFixed64BE(&row, static_cast<uint64_t>(INT64_MAX - ts));
+  return row;
+}
+
+class RawStore {
+ public:
+  explicit RawStore(const std::string& path) {
+    std::filesystem::remove_all(path);
+    rocksdb::Options o;
+    o.create_if_missing = true;
+    o.max_background_jobs = kBackgroundJobs;
+    o.bytes_per_sync = 1 << 20;
+    o.write_buffer_size = kWriteBufferBytes;
+    o.level_compaction_dynamic_level_bytes = true;
+    o.compression = rocksdb::kNoCompression;
+    rocksdb::BlockBasedTableOptions t;
+    t.block_cache = rocksdb::NewLRUCache(kBlockCacheBytes);
+    t.block_size = kBlockSize;
+    t.format_version = 5;
+    t.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10));
+    o.table_factory.reset(rocksdb::NewBlockBasedTableFactory(t));
+    rocksdb::DB* db = nullptr;
+    Check(rocksdb::DB::Open(o, path, &db), "opening raw RocksDB");
+    db_.reset(db);
+  }
+
+  rocksdb::DB* db() { return db_.get(); }
+
+  void Compact() {
+    Check(db_->Flush(rocksdb::FlushOptions()), "raw flush");
+    rocksdb::CompactRangeOptions c;
+    c.bottommost_level_compaction = rocksdb::BottommostLevelCompaction::kForce;
+    Check(db_->CompactRange(c, nullptr, nullptr), "raw compaction");
+  }
+
+ private:
+  std::unique_ptr<rocksdb::DB> db_;
+};
+
+class BasaltStore {
+ public:
+  BasaltStore(const std::string& path, int versions) {
+    std::filesystem::remove_all(path);
+    basalt::ConnectionOptions o;
+    o.block_cache_bytes = kBlockCacheBytes;
+    o.write_buffer_bytes = kWriteBufferBytes;
+    o.background_jobs = kBackgroundJobs;
+    auto conn = basalt::Connection::Open(path, o);
+    Check(conn.status(), "opening basalt");
+    conn_ = std::move(*conn);
+    basalt::TableDescriptor desc(basalt::TableName("default", "bench"));
+    basalt::FamilyDescriptor family("f");
+    family.max_versions = versions;
+    desc.AddFamily(family);
+    Check(conn_->admin().CreateTable(desc), "creating the table");
+    auto table = conn_->GetTable("bench");
+    Check(table.status(), "opening the table");
+    table_ = std::move(*table);
+  }
+
+  basalt::Table& table() { return *table_; }
+
+  void Compact() { Check(conn_->admin().MajorCompact(table_->name()), "basalt compaction"); }
+
+ private:
+  std::unique_ptr<basalt::Connection> conn_;
+  std::unique_ptr<basalt::Table> table_;
+};
+
+// Runs `op` (which does `batch` operations per call) for about `seconds`; returns ops/s.
+double Measure(double seconds, int batch, const std::function<void()>& op) {
+  auto start = Clock::now();
+  auto deadline = start + std::chrono::duration<double>(seconds);
+  uint64_t ops = 0;
+  Clock::time_point now;
+  do {
+    for (int i = 0; i < 16; ++i) op();
+    ops += 16ull * static_cast<uint64_t>(batch);
+    now = Clock::now();
+  } while (now < deadline);
+  return static_cast<double>(ops) / std::chrono::duration<double>(now - start).count();
+}
+
+double Median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+struct Outcome {
+  std::string name;
+  std::string unit;
+  double basalt_ops;
+  double raw_ops;
+};
+
+// Alternates rounds of the two sides and keeps the medians.
+Outcome Compare(const Config& cfg, std::string name, std::string unit, int batch,
+                const std::function<void()>& basalt_op, const std::function<void()>& raw_op) {
+  constexpr double kRoundSeconds = 1.0;
+  std::vector<double> b, r;
+  // One warm-up call each, not measured.
+  basalt_op();
+  raw_op();
+  for (int i = 0; i < cfg.rounds; ++i) {
+    if (i % 2 == 0) {
+      b.push_back(Measure(kRoundSeconds, batch, basalt_op));
+      r.push_back(Measure(kRoundSeconds, batch, raw_op));
+    } else {
+      r.push_back(Measure(kRoundSeconds, batch, raw_op));
+      b.push_back(Measure(kRoundSeconds, batch, basalt_op));
+    }
+  }
+  Outcome o{std::move(name), std::move(unit), Median(b), Median(r)};
+  std::printf("%-14s basalt %10.0f %s/s   raw %10.0f %s/s   ratio %.2fx\n", o.name.c_str(),
+              o.basalt_ops, o.unit.c_str(), o.raw_ops, o.unit.c_str(), o.basalt_ops / o.raw_ops);
+  std::fflush(stdout);
+  return o;
+}
+
+Outcome FillBatch100(const Config& cfg) {
+  BasaltStore bs(cfg.dir + "/fill-basalt", 1);
+  RawStore rs(cfg.dir + "/fill-raw");
+  uint64_t next_b = 0, next_r = 0;
+  auto basalt_op = [&] {
+    std::vector<basalt::Mutation> batch;
+    batch.reserve(100);
+    for (int i = 0; i < 100; ++i) {
+      batch.emplace_back(basalt::Put(UserRow(next_b++)).Add("f", "q", kValue));
+    }
+    Check(bs.table().Batch(batch).status(), "basalt batch");
+  };
+  auto raw_op = [&] {
+    rocksdb::WriteBatch batch;
+    for (int i = 0; i < 100; ++i) batch.Put(UserRow(next_r++) + "q", kValue);
+    Check(rs.db()->Write(rocksdb::WriteOptions(), &batch), "raw batch");
+  };
+  return Compare(cfg, "fillbatch100", "puts", 100, basalt_op, raw_op);
+}
+
+Outcome ReadRandom(const Config& cfg) {
+  const uint64_t rows = static_cast<uint64_t>(200000 * cfg.scale);
+  BasaltStore bs(cfg.dir + "/read-basalt", 1);
+  RawStore rs(cfg.dir + "/read-raw");
+  for (uint64_t start = 0; start < rows; start += 1000) {
+    std::vector<basalt::Mutation> batch;
+    rocksdb::WriteBatch raw;
+    for (uint64_t i = start; i < std::min(rows, start + 1000); ++i) {
+      batch.emplace_back(basalt::Put(UserRow(i)).Add("f", "q", kValue));
+      raw.Put(UserRow(i) + "q", kValue);
+    }
+    Check(bs.table().Batch(batch).status(), "basalt load");
+    Check(rs.db()->Write(rocksdb::WriteOptions(), &raw), "raw load");
+  }
+  bs.Compact();
+  rs.Compact();
+  std::mt19937_64 rng_b(1), rng_r(1);
+  std::string value;
+  auto basalt_op = [&] {
+    auto row = bs.table().Get(basalt::Get(UserRow(rng_b() % rows)));
+    if (!row.ok() || row->empty()) Die("basalt get missed");
+  };
+  auto raw_op = [&] {
+    auto s = rs.db()->Get(rocksdb::ReadOptions(), UserRow(rng_r() % rows) + "q", &value);
+    Check(s, "raw get");
+  };
+  return Compare(cfg, "readrandom", "gets", 1, basalt_op, raw_op);
+}
+
+Outcome ScanPrefix10(const Config& cfg) {
+  const uint64_t users = static_cast<uint64_t>(2000 * cfg.scale);
+  const int events_per_user = 100;
+  BasaltStore bs(cfg.dir + "/scan-basalt", 1);
+  RawStore rs(cfg.dir + "/scan-raw");
+  const int64_t t0 = 1700000000000;
+  for (uint64_t u = 0; u < users; ++u) {
+    std::vector<basalt::Mutation> batch;
+    rocksdb::WriteBatch raw;
+    for (int e = 0; e < events_per_user; ++e) {
+      std::string row = EventRow(u, t0 + e * 1000);
+      batch.emplace_back(basalt::Put(row).Add("f", "q", kValue));
+      raw.Put(row + "q", kValue);
+    }
+    Check(bs.table().Batch(batch).status(), "basalt load");
+    Check(rs.db()->Write(rocksdb::WriteOptions(), &raw), "raw load");
+  }
+  bs.Compact();
+  rs.Compact();
+  std::mt19937_64 rng_b(2), rng_r(2);
+  auto basalt_op = [&] {
+    basalt::Scan scan;
+    scan.SetRowPrefix(UserRow(rng_b() % users)).SetLimit(10);
+    auto scanner = bs.table().GetScanner(scan);
+    Check(scanner.status(), "basalt scan");
+    basalt::RowResult r;
+    int n = 0;
+    while ((*scanner)->Next(&r)) ++n;
+    if (n != 10) Die("basalt scan returned " + std::to_string(n) + " rows");
+  };
+  auto raw_op = [&] {
+    std::string prefix = UserRow(rng_r() % users);
+    std::unique_ptr<rocksdb::Iterator> it(rs.db()->NewIterator(rocksdb::ReadOptions()));
+    int n = 0;
+    for (it->Seek(prefix); it->Valid() && n < 10 && it->key().starts_with(prefix); it->Next()) {
+      ++n;
+    }
+    if (n != 10) Die("raw scan returned " + std::to_string(n) + " rows");
+  };
+  return Compare(cfg, "scanprefix10", "scans", 1, basalt_op, raw_op);
+}
+
+Outcome GetVersions10(const Config& cfg) {
+  const uint64_t rows = static_cast<uint64_t>(20000 * cfg.scale);
+  BasaltStore bs(cfg.dir + "/versions-basalt", 10);
+  RawStore rs(cfg.dir + "/versions-raw");
+  const int64_t t0 = 1700000000000;
+  for (uint64_t start = 0; start < rows; start += 100) {
+    std::vector<basalt::Mutation> batch;
+    rocksdb::WriteBatch raw;
+    for (uint64_t i = start; i < std::min(rows, start + 100); ++i) {
+      basalt::Put put(UserRow(i));
+      for (int v = 0; v < 10; ++v) {
+        put.Add("f", "q", t0 + v, kValue);
+        // The raw layout a user would pick: row, column, then the timestamp reversed.
+        std::string key = UserRow(i) + "q";
+        basalt::util::PutFixed64BE(&key, static_cast<uint64_t>(INT64_MAX - (t0 + v)));
+        raw.Put(key, kValue);
+      }
+      batch.emplace_back(std::move(put));
+    }
+    Check(bs.table().Batch(batch).status(), "basalt load");
+    Check(rs.db()->Write(rocksdb::WriteOptions(), &raw), "raw load");
+  }
+  bs.Compact();
+  rs.Compact();
+  std::mt19937_64 rng_b(3), rng_r(3);
+  auto basalt_op = [&] {
+    basalt::Get get(UserRow(rng_b() % rows));
+    get.ReadVersions(10);
+    auto row = bs.table().Get(get);
+    if (!row.ok() || row->cells().size() != 10) Die("basalt get of 10 versions failed");
+  };
+  auto raw_op = [&] {
+    std::string prefix = UserRow(rng_r() % rows) + "q";
+    std::unique_ptr<rocksdb::Iterator> it(rs.db()->NewIterator(rocksdb::ReadOptions()));
+    int n = 0;
+    for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix); it->Next()) ++n;
+    if (n != 10) Die("raw get of 10 versions failed");
+  };
+  return Compare(cfg, "getversions10", "gets", 1, basalt_op, raw_op);
+}
+
+void WriteMarkdown(const std::string& path, const std::vector<Outcome>& outcomes) {
+  std::ofstream out(path);
+  out << "| workload | basalt | raw RocksDB | ratio |\n| --- | ---: | ---: | ---: |\n";
+  for (const auto& o : outcomes) {
+    char line[256];
+    std::snprintf(line, sizeof(line), "| %s | %.0f %s/s | %.0f %s/s | %.2fx |\n", o.name.c_str(),
+                  o.basalt_ops, o.unit.c_str(), o.raw_ops, o.unit.c_str(),
+                  o.basalt_ops / o.raw_ops);
+    out << line;
+  }
+}
+
+Config ParseArgs(int argc, char** argv) {
+  Config cfg;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) Die("missing value for " + arg);
+      return argv[++i];
+    };
+    if (arg == "--dir") {
+      cfg.dir = value();
+    } else if (arg == "--rounds") {
+      cfg.rounds = std::max(1, std::atoi(value().c_str()));
+    } else if (arg == "--scale") {
+      cfg.scale = std::max(0.01, std::atof(value().c_str()));
+    } else if (arg == "--markdown") {
+      cfg.markdown = value();
+    } else {
+      Die("usage: basalt_core_bench [--dir DIR] [--rounds N] [--scale F] [--markdown FILE]");
+    }
+  }
+  return cfg;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Config cfg = ParseArgs(argc, argv);
+  std::filesystem::create_directories(cfg.dir);
+  std::vector<Outcome> outcomes;
+  outcomes.push_back(FillBatch100(cfg));
+  outcomes.push_back(ReadRandom(cfg));
+  outcomes.push_back(ScanPrefix10(cfg));
+  outcomes.push_back(GetVersions10(cfg));
+  if (!cfg.markdown.empty()) WriteMarkdown(cfg.markdown, outcomes);
+  std::filesystem::remove_all(cfg.dir);
+  return 0;
+}
