@@ -10,7 +10,7 @@
 //   scanprefix10   the newest 10 rows under a user prefix (row = user + reversed timestamp)
 //   getversions10  a get of the 10 versions of one cell
 //
-// Usage: basalt_core_bench [--dir DIR] [--rounds N] [--scale F] [--markdown FILE]
+// Usage: basalt_core_bench [--dir DIR] [--rounds N] [--scale F] [--markdown FILE] [--only WORKLOAD]
 
 #include <rocksdb/cache.h>
 #include <rocksdb/db.h>
@@ -44,6 +44,7 @@ struct Config {
   int rounds = 5;
   double scale = 1.0;
   std::string markdown;
+  std::string only;  // run just this workload
 };
 
 [[noreturn]] void Die(const std::string& what) {
@@ -276,11 +277,13 @@ Outcome ScanPrefix10(const Config& cfg) {
   auto raw_op = [&] {
     std::string prefix = UserRow(rng_r() % users);
     std::unique_ptr<rocksdb::Iterator> it(rs.db()->NewIterator(rocksdb::ReadOptions()));
-    int n = 0;
-    for (it->Seek(prefix); it->Valid() && n < 10 && it->key().starts_with(prefix); it->Next()) {
-      ++n;
+    // Copied out, as basalt's scanner hands rows to the caller.
+    std::vector<std::pair<std::string, std::string>> rows;
+    for (it->Seek(prefix); it->Valid() && rows.size() < 10 && it->key().starts_with(prefix);
+         it->Next()) {
+      rows.emplace_back(it->key().ToString(), it->value().ToString());
     }
-    if (n != 10) Die("raw scan returned " + std::to_string(n) + " rows");
+    if (rows.size() != 10) Die("raw scan returned " + std::to_string(rows.size()) + " rows");
   };
   return Compare(cfg, "scanprefix10", "scans", 1, basalt_op, raw_op);
 }
@@ -319,9 +322,11 @@ Outcome GetVersions10(const Config& cfg) {
   auto raw_op = [&] {
     std::string prefix = UserRow(rng_r() % rows) + "q";
     std::unique_ptr<rocksdb::Iterator> it(rs.db()->NewIterator(rocksdb::ReadOptions()));
-    int n = 0;
-    for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix); it->Next()) ++n;
-    if (n != 10) Die("raw get of 10 versions failed");
+    std::vector<std::pair<std::string, std::string>> versions;
+    for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix); it->Next()) {
+      versions.emplace_back(it->key().ToString(), it->value().ToString());
+    }
+    if (versions.size() != 10) Die("raw get of 10 versions failed");
   };
   return Compare(cfg, "getversions10", "gets", 1, basalt_op, raw_op);
 }
@@ -354,8 +359,11 @@ Config ParseArgs(int argc, char** argv) {
       cfg.scale = std::max(0.01, std::atof(value().c_str()));
     } else if (arg == "--markdown") {
       cfg.markdown = value();
+    } else if (arg == "--only") {
+      cfg.only = value();
     } else {
-      Die("usage: basalt_core_bench [--dir DIR] [--rounds N] [--scale F] [--markdown FILE]");
+      Die("usage: basalt_core_bench [--dir DIR] [--rounds N] [--scale F] [--markdown FILE] [--only "
+          "WORKLOAD]");
     }
   }
   return cfg;
@@ -366,11 +374,15 @@ Config ParseArgs(int argc, char** argv) {
 int main(int argc, char** argv) {
   Config cfg = ParseArgs(argc, argv);
   std::filesystem::create_directories(cfg.dir);
+  const std::vector<std::pair<std::string, Outcome (*)(const Config&)>> workloads = {
+      {"fillbatch100", FillBatch100},
+      {"readrandom", ReadRandom},
+      {"scanprefix10", ScanPrefix10},
+      {"getversions10", GetVersions10}};
   std::vector<Outcome> outcomes;
-  outcomes.push_back(FillBatch100(cfg));
-  outcomes.push_back(ReadRandom(cfg));
-  outcomes.push_back(ScanPrefix10(cfg));
-  outcomes.push_back(GetVersions10(cfg));
+  for (const auto& [name, run] : workloads) {
+    if (cfg.only.empty() || cfg.only == name) outcomes.push_back(run(cfg));
+  }
   if (!cfg.markdown.empty()) WriteMarkdown(cfg.markdown, outcomes);
   std::filesystem::remove_all(cfg.dir);
   return 0;

@@ -8,6 +8,7 @@
 #include <rocksdb/db.h>
 #include <rocksdb/env.h>
 #include <rocksdb/filter_policy.h>
+#include <rocksdb/listener.h>
 #include <rocksdb/table.h>
 #include <rocksdb/utilities/options_util.h>
 
@@ -23,6 +24,19 @@
 
 namespace basalt::engine {
 namespace {
+
+// Tells the iterator pool that idle iterators may now pin obsolete memtables or files.
+class StorageChangeListener : public rocksdb::EventListener {
+ public:
+  explicit StorageChangeListener(std::shared_ptr<std::atomic<uint64_t>> epoch)
+      : epoch_(std::move(epoch)) {}
+  void OnFlushCompleted(rocksdb::DB*, const rocksdb::FlushJobInfo&) override { Bump(); }
+  void OnCompactionCompleted(rocksdb::DB*, const rocksdb::CompactionJobInfo&) override { Bump(); }
+
+ private:
+  void Bump() { epoch_->fetch_add(1, std::memory_order_release); }
+  std::shared_ptr<std::atomic<uint64_t>> epoch_;
+};
 
 rocksdb::CompressionType ToRocksCompression(Compression c) {
   switch (c) {
@@ -122,6 +136,7 @@ Status Engine::OpenImpl() {
     db_opts.env = mem_env_.get();
   }
   block_cache_ = rocksdb::NewLRUCache(options_.block_cache_bytes);
+  db_opts.listeners.push_back(std::make_shared<StorageChangeListener>(storage_epoch_));
 
   std::vector<std::string> cf_names;
   bool exists = rocksdb::DB::ListColumnFamilies(db_opts, path_, &cf_names).ok();
@@ -185,6 +200,7 @@ Status Engine::OpenImpl() {
   }
   all_handles_ = handles;
   default_cf_ = handles[0];
+  iterator_pool_ = std::make_unique<IteratorPool>(db_, storage_epoch_);
   std::map<std::string, rocksdb::ColumnFamilyHandle*> by_name;
   for (auto* h : handles) by_name[h->GetName()] = h;
   for (const auto& name : orphans) {
@@ -269,6 +285,7 @@ Status Engine::Close() {
     for (Scanner* s : scanners_) s->ReleaseIterators();
     scanners_.clear();
   }
+  if (iterator_pool_) iterator_pool_->Clear();
   // Writes made with SKIP_WAL live only in memtables: flush so that a clean close keeps them.
   Status result;
   {
@@ -355,6 +372,7 @@ Result<std::vector<FamilyHandle>> Engine::CreateFamilies(std::vector<FamilyRecor
 Status Engine::DropColumnFamilies(const std::vector<FamilyHandle>& families) {
   Status result;
   for (const auto& f : families) {
+    iterator_pool_->Drop(f.cf);
     Status s = FromRocks(db_->DropColumnFamily(f.cf));
     if (!s.ok() && result.ok()) result = s;
   }

@@ -34,6 +34,7 @@
 #include "basalt/table.h"
 #include "engine/catalog.h"
 #include "engine/family_settings.h"
+#include "engine/iterator_pool.h"
 #include "engine/row_locks.h"
 #include "engine/sequence.h"
 
@@ -175,6 +176,10 @@ class Engine : public std::enable_shared_from_this<Engine> {
 
   std::unique_ptr<SequenceAllocator> sequence_;
   RowLocks row_locks_;
+  // Bumped by a listener whenever a flush or compaction finishes; see iterator_pool.h.
+  std::shared_ptr<std::atomic<uint64_t>> storage_epoch_ =
+      std::make_shared<std::atomic<uint64_t>>(0);
+  std::unique_ptr<IteratorPool> iterator_pool_;
 };
 
 }  // namespace basalt::engine

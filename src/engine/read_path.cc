@@ -79,13 +79,15 @@ Result<RowResult> Engine::Get(const TableState& table, const basalt::Get& get) {
   spec.row_offset_per_family = get.row_offset_per_family();
 
   const std::string row_prefix = RowPrefix(get.row());
-  rocksdb::ReadOptions ro;
-  ro.prefix_same_as_start = true;  // every key of the row shares the row prefix: bloom filters
-  std::vector<std::unique_ptr<rocksdb::Iterator>> iters;
+  std::vector<PooledIterator> iters;
   if (families.size() == 1) {
-    iters.emplace_back(db_->NewIterator(ro, families[0]->cf));
+    BASALT_ASSIGN_OR_RETURN(auto it, iterator_pool_->Acquire(families[0]->cf, IteratorKind::kRow));
+    iters.push_back(std::move(it));
   } else {
-    // One consistent view across families keeps the row atomic for the reader.
+    // One consistent view across families keeps the row atomic for the reader; pooled
+    // iterators are refreshed one by one and could straddle a write.
+    rocksdb::ReadOptions ro;
+    ro.prefix_same_as_start = true;  // every key of the row shares the row prefix: bloom filters
     std::vector<rocksdb::ColumnFamilyHandle*> cfs;
     for (const auto* f : families) cfs.push_back(f->cf);
     std::vector<rocksdb::Iterator*> raw;

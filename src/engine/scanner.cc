@@ -77,31 +77,46 @@ Status Scanner::Init() {
     done_ = true;
     return Status::OK();
   }
-  rocksdb::ReadOptions ro;
-  ro.total_order_seek = true;
-  if (!bounds_.lower.empty()) {
-    lower_slice_ = std::make_unique<rocksdb::Slice>(bounds_.lower);
-    ro.iterate_lower_bound = lower_slice_.get();
+  std::vector<PooledIterator> iters;
+  if (families_.size() == 1) {
+    BASALT_ASSIGN_OR_RETURN(
+        auto it, engine_->iterator_pool_->Acquire(families_[0]->cf, IteratorKind::kScan));
+    iters.push_back(std::move(it));
+  } else {
+    // One consistent view across families keeps rows atomic for the reader; pooled iterators
+    // are refreshed one by one and could straddle a write.
+    rocksdb::ReadOptions ro;
+    ro.total_order_seek = true;
+    if (!bounds_.lower.empty()) {
+      lower_slice_ = std::make_unique<rocksdb::Slice>(bounds_.lower);
+      ro.iterate_lower_bound = lower_slice_.get();
+    }
+    if (!bounds_.upper.empty()) {
+      upper_slice_ = std::make_unique<rocksdb::Slice>(bounds_.upper);
+      ro.iterate_upper_bound = upper_slice_.get();
+    }
+    std::vector<rocksdb::ColumnFamilyHandle*> cfs;
+    for (const auto* f : families_) cfs.push_back(f->cf);
+    std::vector<rocksdb::Iterator*> raw;
+    BASALT_RETURN_IF_ERROR(FromRocks(engine_->db_->NewIterators(ro, cfs, &raw)));
+    for (auto* it : raw) iters.emplace_back(it);
   }
-  if (!bounds_.upper.empty()) {
-    upper_slice_ = std::make_unique<rocksdb::Slice>(bounds_.upper);
-    ro.iterate_upper_bound = upper_slice_.get();
-  }
-  std::vector<rocksdb::ColumnFamilyHandle*> cfs;
-  for (const auto* f : families_) cfs.push_back(f->cf);
-  std::vector<rocksdb::Iterator*> iters;
-  BASALT_RETURN_IF_ERROR(FromRocks(engine_->db_->NewIterators(ro, cfs, &iters)));
   const ColumnSelection& columns = scan_.columns();
   for (size_t i = 0; i < families_.size(); ++i) {
     Cursor c;
     c.family = families_[i];
-    c.it.reset(iters[i]);
+    c.it = std::move(iters[i]);
     auto sel = columns.find(c.family->name());
     const std::set<std::string>* qualifiers = sel == columns.end() ? nullptr : &sel->second;
     c.reader = std::make_unique<FamilyRowReader>(c.it.get(), c.family->name(), c.family->settings,
                                                  spec_, qualifiers);
     if (scan_.reversed()) {
-      c.it->SeekToLast();
+      if (bounds_.upper.empty()) {
+        c.it->SeekToLast();
+      } else {
+        c.it->SeekForPrev(bounds_.upper);
+        if (c.it->Valid() && c.it->key().compare(bounds_.upper) >= 0) c.it->Prev();
+      }
     } else if (!bounds_.lower.empty()) {
       c.it->Seek(bounds_.lower);
     } else {
@@ -139,6 +154,11 @@ bool Scanner::StartNextRow() {
       continue;
     }
     rocksdb::Slice key = c.it->key();
+    // Pooled iterators carry no bounds: the scan's range is enforced here.
+    if (!scan_.reversed() ? !bounds_.upper.empty() && key.compare(bounds_.upper) >= 0
+                          : !bounds_.lower.empty() && key.compare(bounds_.lower) < 0) {
+      continue;
+    }
     size_t len = RowPrefixLength({key.data(), key.size()});
     if (len == 0) return Fail(Status::Corruption("undecodable key in family " + c.family->name()));
     c.row_prefix.assign(key.data(), len);

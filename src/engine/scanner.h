@@ -49,7 +49,7 @@ class Scanner : public ResultScanner {
  private:
   struct Cursor {
     const FamilyHandle* family;
-    std::unique_ptr<rocksdb::Iterator> it;
+    PooledIterator it;
     std::unique_ptr<FamilyRowReader> reader;
     std::string row_prefix;  // of the row the iterator is on
     bool in_row = false;

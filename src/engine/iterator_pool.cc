@@ -1,0 +1,110 @@
+#include "engine/iterator_pool.h"
+
+#include <rocksdb/db.h>
+#include <rocksdb/iterator.h>
+
+#include "engine/rocksdb_status.h"
+
+namespace basalt::engine {
+
+void IteratorReturner::operator()(rocksdb::Iterator* it) const {
+  if (pool_ == nullptr) {
+    delete it;
+  } else {
+    pool_->Release(cf_, kind_, epoch_, it);
+  }
+}
+
+IteratorPool::~IteratorPool() {
+  Clear();
+}
+
+Result<PooledIterator> IteratorPool::Acquire(rocksdb::ColumnFamilyHandle* cf, IteratorKind kind) {
+  // Read before refreshing: an iterator is never labelled newer than the data it pins.
+  const uint64_t epoch = epoch_->load(std::memory_order_acquire);
+  std::unique_ptr<rocksdb::Iterator> it;
+  std::vector<std::unique_ptr<rocksdb::Iterator>> garbage;
+  {
+    std::lock_guard<std::mutex> l(mu_);
+    TrimLocked(&garbage);
+    auto found = idle_.find({cf, kind});
+    if (found != idle_.end() && !found->second.empty()) {
+      it = std::move(found->second.back().it);
+      found->second.pop_back();
+    }
+  }
+  garbage.clear();
+  if (it != nullptr) {
+    Status s = FromRocks(it->Refresh());
+    if (s.ok()) return PooledIterator(it.release(), IteratorReturner(this, cf, kind, epoch));
+    it.reset();  // not refreshable: fall back to a new one
+  }
+  rocksdb::ReadOptions ro;
+  if (kind == IteratorKind::kRow) {
+    ro.prefix_same_as_start = true;
+  } else {
+    ro.total_order_seek = true;
+  }
+  it.reset(db_->NewIterator(ro, cf));
+  BASALT_RETURN_IF_ERROR(FromRocks(it->status()));
+  return PooledIterator(it.release(), IteratorReturner(this, cf, kind, epoch));
+}
+
+void IteratorPool::Release(rocksdb::ColumnFamilyHandle* cf, IteratorKind kind, uint64_t epoch,
+                           rocksdb::Iterator* raw) {
+  std::unique_ptr<rocksdb::Iterator> it(raw);
+  std::vector<std::unique_ptr<rocksdb::Iterator>> garbage;
+  {
+    std::lock_guard<std::mutex> l(mu_);
+    TrimLocked(&garbage);
+    if (closed_ || !it->status().ok() || epoch != trimmed_epoch_) {
+      garbage.push_back(std::move(it));
+    } else {
+      auto& idle = idle_[{cf, kind}];
+      if (idle.size() < kMaxIdlePerKey) {
+        idle.push_back({std::move(it), epoch});
+      } else {
+        garbage.push_back(std::move(it));
+      }
+    }
+  }
+}
+
+void IteratorPool::TrimLocked(std::vector<std::unique_ptr<rocksdb::Iterator>>* garbage) {
+  uint64_t epoch = epoch_->load(std::memory_order_acquire);
+  if (epoch == trimmed_epoch_) return;
+  trimmed_epoch_ = epoch;
+  for (auto& [key, idle] : idle_) {
+    std::erase_if(idle, [&](Idle& i) {
+      if (i.epoch == epoch) return false;
+      garbage->push_back(std::move(i.it));
+      return true;
+    });
+  }
+}
+
+void IteratorPool::Drop(rocksdb::ColumnFamilyHandle* cf) {
+  std::vector<std::unique_ptr<rocksdb::Iterator>> garbage;
+  std::lock_guard<std::mutex> l(mu_);
+  for (IteratorKind kind : {IteratorKind::kRow, IteratorKind::kScan}) {
+    auto found = idle_.find({cf, kind});
+    if (found == idle_.end()) continue;
+    for (auto& i : found->second) garbage.push_back(std::move(i.it));
+    idle_.erase(found);
+  }
+}
+
+size_t IteratorPool::IdleCount() {
+  std::lock_guard<std::mutex> l(mu_);
+  size_t n = 0;
+  for (const auto& [key, idle] : idle_) n += idle.size();
+  return n;
+}
+
+void IteratorPool::Clear() {
+  std::lock_guard<std::mutex> l(mu_);
+  closed_ = true;
+  idle_.clear();
+}
+
+}  // namespace basalt::engine

@@ -1,0 +1,114 @@
+// IteratorPool: idle RocksDB iterators kept for reuse by single-family reads.
+//
+// Creating a RocksDB iterator costs about as much as the point lookup it serves (an arena, a
+// reference on the column family's current memtables and files, a merging iterator). A pooled
+// iterator is brought up to date with Iterator::Refresh(), which is cheap while the column
+// family's memtables and files are unchanged, and rebuilds the iterator after a flush or a
+// compaction. A refreshed iterator sees every write acknowledged before Acquire() returned.
+//
+// An idle iterator pins the memtables and files it last saw. Every flush and compaction bumps
+// a shared epoch (the engine's event listener does); the next Acquire or Release destroys idle
+// iterators older than it, so obsolete files outlive a compaction by at most one read.
+//
+// Thread safety: every method may be called concurrently.
+
+#ifndef BASALT_ENGINE_ITERATOR_POOL_H_
+#define BASALT_ENGINE_ITERATOR_POOL_H_
+
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <utility>
+#include <vector>
+
+#include <rocksdb/iterator.h>
+
+#include "basalt/status.h"
+
+namespace rocksdb {
+class ColumnFamilyHandle;
+class DB;
+}  // namespace rocksdb
+
+namespace basalt::engine {
+
+enum class IteratorKind {
+  kRow,   // reads within one row: prefix_same_as_start, so prefix bloom filters skip files
+  kScan,  // reads across rows: total order
+};
+
+class IteratorPool;
+
+// Returns an iterator to its pool (or deletes it when it has none).
+class IteratorReturner {
+ public:
+  IteratorReturner() = default;
+  // `epoch`: the storage epoch read before the iterator was last refreshed.
+  IteratorReturner(IteratorPool* pool, rocksdb::ColumnFamilyHandle* cf, IteratorKind kind,
+                   uint64_t epoch)
+      : pool_(pool), cf_(cf), kind_(kind), epoch_(epoch) {}
+  void operator()(rocksdb::Iterator* it) const;
+
+ private:
+  IteratorPool* pool_ = nullptr;
+  rocksdb::ColumnFamilyHandle* cf_ = nullptr;
+  IteratorKind kind_ = IteratorKind::kScan;
+  uint64_t epoch_ = 0;
+};
+
+using PooledIterator = std::unique_ptr<rocksdb::Iterator, IteratorReturner>;
+
+class IteratorPool {
+ public:
+  // `db` must outlive the pool's iterators: call Clear() before closing it. `storage_epoch`
+  // changes whenever a flush or compaction finishes.
+  IteratorPool(rocksdb::DB* db, std::shared_ptr<const std::atomic<uint64_t>> storage_epoch)
+      : db_(db), epoch_(std::move(storage_epoch)) {}
+  ~IteratorPool();
+  IteratorPool(const IteratorPool&) = delete;
+  IteratorPool& operator=(const IteratorPool&) = delete;
+
+  // An up-to-date iterator over `cf`, not positioned. Returned to the pool when released.
+  Result<PooledIterator> Acquire(rocksdb::ColumnFamilyHandle* cf, IteratorKind kind);
+
+  // Destroys the idle iterators of `cf` (call before the column family is dropped).
+  void Drop(rocksdb::ColumnFamilyHandle* cf);
+
+  // Destroys every idle iterator and stops pooling: released iterators are deleted from now
+  // on. Call before the database closes, after every pooled iterator has been released.
+  void Clear();
+
+  // For tests: how many iterators sit idle.
+  size_t IdleCount();
+
+ private:
+  friend class IteratorReturner;
+
+  struct Idle {
+    std::unique_ptr<rocksdb::Iterator> it;
+    uint64_t epoch;
+  };
+  using Key = std::pair<rocksdb::ColumnFamilyHandle*, IteratorKind>;
+
+  void Release(rocksdb::ColumnFamilyHandle* cf, IteratorKind kind, uint64_t epoch,
+               rocksdb::Iterator* it);
+  // Moves idle iterators older than the current epoch into `*garbage` (deleted by the caller
+  // outside the lock). REQUIRES: mu_ held.
+  void TrimLocked(std::vector<std::unique_ptr<rocksdb::Iterator>>* garbage);
+
+  // Enough for the threads of a busy server; more idle iterators would only pin memory.
+  static constexpr size_t kMaxIdlePerKey = 16;
+
+  rocksdb::DB* const db_;
+  const std::shared_ptr<const std::atomic<uint64_t>> epoch_;
+  std::mutex mu_;
+  bool closed_ = false;
+  uint64_t trimmed_epoch_ = 0;
+  std::map<Key, std::vector<Idle>> idle_;
+};
+
+}  // namespace basalt::engine
+
+#endif  // BASALT_ENGINE_ITERATOR_POOL_H_
