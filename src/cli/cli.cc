@@ -1,5 +1,571 @@
+// The `basalt` command: one subcommand per operation, each a thin layer over the public API.
+//
+// Errors print one line, `error: <what>`, and exit 1; usage errors exit 2.
+
+#include "cli/cli.h"
+
+#include <CLI/CLI.hpp>
+#include <charconv>
+#include <cstdlib>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "basalt/basalt.h"
+#include "cli/output.h"
+#include "util/bytes_format.h"
+
 namespace basalt::cli {
-int Main(int, char**) {
+namespace {
+
+using util::FromStringBinary;
+
+Result<int64_t> ParseInt(std::string_view text, std::string_view what) {
+  int64_t v = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || end != text.data() + text.size()) {
+    return Status::InvalidArgument(std::string(what) + " must be an integer, not '" +
+                                   std::string(text) + "'");
+  }
+  return v;
+}
+
+Result<int32_t> ParseInt32(std::string_view text, std::string_view what) {
+  BASALT_ASSIGN_OR_RETURN(int64_t v, ParseInt(text, what));
+  if (v < INT32_MIN || v > INT32_MAX) {
+    return Status::InvalidArgument(std::string(what) + " is out of range: " + std::string(text));
+  }
+  return static_cast<int32_t>(v);
+}
+
+std::string Upper(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return s;
+}
+
+Result<Durability> ParseDurability(const std::string& text) {
+  for (Durability d : {Durability::kUseDefault, Durability::kSkipWal, Durability::kAsyncWal,
+                       Durability::kSyncWal, Durability::kFsyncWal}) {
+    if (Upper(text) == DurabilityName(d)) return d;
+  }
+  return Status::InvalidArgument("unknown durability '" + text +
+                                 "' (USE_DEFAULT, SKIP_WAL, ASYNC_WAL, SYNC_WAL or FSYNC_WAL)");
+}
+
+// "MIN,MAX" -> [MIN, MAX).
+Result<TimeRange> ParseTimeRange(const std::string& text) {
+  auto comma = text.find(',');
+  if (comma == std::string::npos) {
+    return Status::InvalidArgument("time range must be MIN,MAX, not '" + text + "'");
+  }
+  TimeRange r;
+  BASALT_ASSIGN_OR_RETURN(r.min, ParseInt(text.substr(0, comma), "time range start"));
+  BASALT_ASSIGN_OR_RETURN(r.max, ParseInt(text.substr(comma + 1), "time range end"));
+  return r;
+}
+
+// "family" or "family:qualifier"; the qualifier may hold \xHH escapes (and ':' after the first).
+struct ColumnSpec {
+  std::string family;
+  std::optional<std::string> qualifier;
+};
+
+ColumnSpec ParseColumn(const std::string& text) {
+  auto colon = text.find(':');
+  if (colon == std::string::npos) return {text, std::nullopt};
+  return {text.substr(0, colon), FromStringBinary(text.substr(colon + 1))};
+}
+
+// Applies "opt=value,..." to a family descriptor.
+Status ApplyFamilyOptions(const std::string& options, FamilyDescriptor* f) {
+  size_t pos = 0;
+  while (pos < options.size()) {
+    size_t end = options.find(',', pos);
+    if (end == std::string::npos) end = options.size();
+    std::string item = options.substr(pos, end - pos);
+    pos = end + 1;
+    auto eq = item.find('=');
+    if (eq == std::string::npos) {
+      return Status::InvalidArgument("family option must be NAME=VALUE, not '" + item + "'");
+    }
+    std::string name = item.substr(0, eq);
+    std::string value = item.substr(eq + 1);
+    if (name == "versions") {
+      BASALT_ASSIGN_OR_RETURN(f->max_versions, ParseInt32(value, "versions"));
+    } else if (name == "min_versions") {
+      BASALT_ASSIGN_OR_RETURN(f->min_versions, ParseInt32(value, "min_versions"));
+    } else if (name == "ttl") {
+      if (Upper(value) == "FOREVER") {
+        f->ttl_seconds = kForeverTtl;
+      } else {
+        BASALT_ASSIGN_OR_RETURN(f->ttl_seconds, ParseInt32(value, "ttl"));
+      }
+    } else if (name == "keep_deleted_cells") {
+      BASALT_ASSIGN_OR_RETURN(f->keep_deleted_cells, ParseKeepDeletedCells(value));
+    } else if (name == "compression") {
+      BASALT_ASSIGN_OR_RETURN(f->compression, ParseCompression(value));
+    } else if (name == "bloom") {
+      BASALT_ASSIGN_OR_RETURN(f->bloom_filter, ParseBloomFilter(value));
+    } else if (name == "blocksize") {
+      BASALT_ASSIGN_OR_RETURN(f->block_size, ParseInt32(value, "blocksize"));
+    } else {
+      return Status::InvalidArgument(
+          "unknown family option '" + name +
+          "' (versions, min_versions, ttl, keep_deleted_cells, compression, bloom, blocksize)");
+    }
+  }
+  return Status::OK();
+}
+
+// "name[:options]" split into the family name and its options.
+std::pair<std::string, std::string> SplitFamilySpec(const std::string& spec) {
+  auto colon = spec.find(':');
+  if (colon == std::string::npos) return {spec, ""};
+  return {spec.substr(0, colon), spec.substr(colon + 1)};
+}
+
+// Everything the subcommands were given on the command line.
+struct Args {
+  std::string data_dir;
+  bool json = false;
+  std::string table;
+  std::string row;
+  std::string ns;
+  std::vector<std::string> positional;  // command-specific
+  std::vector<std::string> splits;
+  std::vector<std::string> drop_families;
+  std::string durability;
+  std::optional<int64_t> ts;
+  std::optional<int64_t> version;
+  std::optional<int32_t> versions;
+  std::string time_range;
+  std::string start, stop, prefix, columns;
+  bool reverse = false;
+  bool raw = false;
+  int64_t limit = 0;
+  int32_t batch = 0;
+};
+
+class Cli {
+ public:
+  Cli(const Args& args, Output& out) : args_(args), out_(out) {}
+
+  Status Open() {
+    BASALT_ASSIGN_OR_RETURN(conn_, Connection::Open(args_.data_dir));
+    return Status::OK();
+  }
+
+  Status Create() {
+    BASALT_ASSIGN_OR_RETURN(TableName name, TableName::Parse(args_.table));
+    TableDescriptor desc(name);
+    for (const auto& spec : args_.positional) {
+      auto [family, options] = SplitFamilySpec(spec);
+      FamilyDescriptor f(family);
+      BASALT_RETURN_IF_ERROR(ApplyFamilyOptions(options, &f));
+      desc.AddFamily(f);
+    }
+    std::vector<std::string> splits;
+    for (const auto& s : args_.splits) splits.push_back(FromStringBinary(s));
+    BASALT_RETURN_IF_ERROR(admin().CreateTable(desc, splits));
+    out_.Done("created table " + name.ToString());
+    return Status::OK();
+  }
+
+  Status CreateNamespace() {
+    BASALT_RETURN_IF_ERROR(admin().CreateNamespace({args_.ns, {}}));
+    out_.Done("created namespace " + args_.ns);
+    return Status::OK();
+  }
+
+  Status DropNamespace() {
+    BASALT_RETURN_IF_ERROR(admin().DeleteNamespace(args_.ns));
+    out_.Done("dropped namespace " + args_.ns);
+    return Status::OK();
+  }
+
+  Status Namespaces() {
+    BASALT_ASSIGN_OR_RETURN(auto namespaces, admin().ListNamespaces());
+    out_.Namespaces(namespaces);
+    return Status::OK();
+  }
+
+  Status List() {
+    BASALT_ASSIGN_OR_RETURN(auto tables, admin().ListTables(args_.ns));
+    out_.Tables(tables);
+    return Status::OK();
+  }
+
+  Status Describe() {
+    BASALT_ASSIGN_OR_RETURN(TableName name, TableName::Parse(args_.table));
+    BASALT_ASSIGN_OR_RETURN(TableInfo info, admin().DescribeTable(name));
+    out_.Table(info);
+    return Status::OK();
+  }
+
+  // Modifies each named family that exists (only the options given change), adds the others.
+  Status Alter() {
+    BASALT_ASSIGN_OR_RETURN(TableName name, TableName::Parse(args_.table));
+    BASALT_ASSIGN_OR_RETURN(TableInfo info, admin().DescribeTable(name));
+    if (args_.positional.empty() && args_.drop_families.empty() && args_.durability.empty()) {
+      return Status::InvalidArgument(
+          "nothing to alter: give FAMILY[:options], --drop-family or "
+          "--durability");
+    }
+    for (const auto& spec : args_.positional) {
+      auto [family, options] = SplitFamilySpec(spec);
+      const FamilyDescriptor* existing = info.descriptor.FindFamily(family);
+      FamilyDescriptor f = existing ? *existing : FamilyDescriptor(family);
+      BASALT_RETURN_IF_ERROR(ApplyFamilyOptions(options, &f));
+      if (existing) {
+        BASALT_RETURN_IF_ERROR(admin().ModifyFamily(name, f));
+      } else {
+        BASALT_RETURN_IF_ERROR(admin().AddFamily(name, f));
+      }
+    }
+    for (const auto& family : args_.drop_families) {
+      BASALT_RETURN_IF_ERROR(admin().DeleteFamily(name, family));
+    }
+    if (!args_.durability.empty()) {
+      BASALT_ASSIGN_OR_RETURN(Durability d, ParseDurability(args_.durability));
+      BASALT_RETURN_IF_ERROR(admin().SetDurability(name, d));
+    }
+    out_.Done("altered table " + name.ToString());
+    return Status::OK();
+  }
+
+  Status Disable() {
+    BASALT_ASSIGN_OR_RETURN(TableName name, TableName::Parse(args_.table));
+    BASALT_RETURN_IF_ERROR(admin().DisableTable(name));
+    out_.Done("disabled table " + name.ToString());
+    return Status::OK();
+  }
+
+  Status Enable() {
+    BASALT_ASSIGN_OR_RETURN(TableName name, TableName::Parse(args_.table));
+    BASALT_RETURN_IF_ERROR(admin().EnableTable(name));
+    out_.Done("enabled table " + name.ToString());
+    return Status::OK();
+  }
+
+  // As the HBase shell's truncate: disables, truncates, and enables again.
+  Status Truncate() {
+    BASALT_ASSIGN_OR_RETURN(TableName name, TableName::Parse(args_.table));
+    BASALT_ASSIGN_OR_RETURN(bool enabled, admin().IsTableEnabled(name));
+    if (enabled) BASALT_RETURN_IF_ERROR(admin().DisableTable(name));
+    BASALT_RETURN_IF_ERROR(admin().TruncateTable(name, /*preserve_splits=*/true));
+    BASALT_RETURN_IF_ERROR(admin().EnableTable(name));
+    out_.Done("truncated table " + name.ToString());
+    return Status::OK();
+  }
+
+  // Disables the table first when needed: one command, not HBase shell's two.
+  Status Drop() {
+    BASALT_ASSIGN_OR_RETURN(TableName name, TableName::Parse(args_.table));
+    BASALT_ASSIGN_OR_RETURN(bool enabled, admin().IsTableEnabled(name));
+    if (enabled) BASALT_RETURN_IF_ERROR(admin().DisableTable(name));
+    BASALT_RETURN_IF_ERROR(admin().DeleteTable(name));
+    out_.Done("dropped table " + name.ToString());
+    return Status::OK();
+  }
+
+  // put TABLE ROW F:Q VALUE [F:Q VALUE]...: one atomic Put.
+  Status PutCells() {
+    BASALT_ASSIGN_OR_RETURN(auto table, OpenTable());
+    if (args_.positional.empty() || args_.positional.size() % 2 != 0) {
+      return Status::InvalidArgument("put needs FAMILY:QUALIFIER VALUE pairs");
+    }
+    basalt::Put put(FromStringBinary(args_.row), args_.ts.value_or(kLatestTimestamp));
+    for (size_t i = 0; i < args_.positional.size(); i += 2) {
+      ColumnSpec col = ParseColumn(args_.positional[i]);
+      if (!col.qualifier) {
+        return Status::InvalidArgument("put needs FAMILY:QUALIFIER, not '" + args_.positional[i] +
+                                       "'");
+      }
+      put.Add(col.family, *col.qualifier, FromStringBinary(args_.positional[i + 1]));
+    }
+    BASALT_RETURN_IF_ERROR(table->Put(put));
+    out_.Done("put " + std::to_string(args_.positional.size() / 2) + " cell(s)");
+    return Status::OK();
+  }
+
+  Status GetRow() {
+    BASALT_ASSIGN_OR_RETURN(auto table, OpenTable());
+    basalt::Get get(FromStringBinary(args_.row));
+    for (const auto& c : args_.positional) {
+      ColumnSpec col = ParseColumn(c);
+      if (col.qualifier) {
+        get.AddColumn(col.family, *col.qualifier);
+      } else {
+        get.AddFamily(col.family);
+      }
+    }
+    if (args_.versions) get.ReadVersions(*args_.versions);
+    BASALT_RETURN_IF_ERROR(ApplyTime([&](int64_t a, int64_t b) { get.SetTimeRange(a, b); }));
+    BASALT_ASSIGN_OR_RETURN(RowResult row, table->Get(get));
+    out_.Row(row);
+    return Status::OK();
+  }
+
+  Status ScanRows() {
+    BASALT_ASSIGN_OR_RETURN(auto table, OpenTable());
+    basalt::Scan scan;
+    if (!args_.start.empty()) scan.WithStartRow(FromStringBinary(args_.start));
+    if (!args_.stop.empty()) scan.WithStopRow(FromStringBinary(args_.stop));
+    if (!args_.prefix.empty()) scan.SetRowPrefix(FromStringBinary(args_.prefix));
+    scan.SetReversed(args_.reverse).SetRaw(args_.raw);
+    if (args_.limit > 0) scan.SetLimit(args_.limit);
+    if (args_.batch > 0) scan.SetBatch(args_.batch);
+    if (args_.versions) scan.ReadVersions(*args_.versions);
+    BASALT_RETURN_IF_ERROR(ApplyTime([&](int64_t a, int64_t b) { scan.SetTimeRange(a, b); }));
+    size_t pos = 0;
+    while (pos < args_.columns.size()) {
+      size_t end = args_.columns.find(',', pos);
+      if (end == std::string::npos) end = args_.columns.size();
+      ColumnSpec col = ParseColumn(args_.columns.substr(pos, end - pos));
+      if (col.qualifier) {
+        scan.AddColumn(col.family, *col.qualifier);
+      } else {
+        scan.AddFamily(col.family);
+      }
+      pos = end + 1;
+    }
+    BASALT_ASSIGN_OR_RETURN(auto scanner, table->GetScanner(scan));
+    out_.BeginRows();
+    RowResult row;
+    int64_t rows = 0;
+    bool continuing = false;  // the previous piece was part of this row (batch)
+    while (scanner->Next(&row)) {
+      if (!continuing) ++rows;
+      continuing = row.partial();
+      out_.NextRow(row);
+    }
+    // The rows printed so far stay printed; the error line follows them.
+    BASALT_RETURN_IF_ERROR(scanner->status());
+    out_.EndRows(rows);
+    return Status::OK();
+  }
+
+  Status DeleteCells() {
+    BASALT_ASSIGN_OR_RETURN(auto table, OpenTable());
+    const int64_t ts = args_.ts.value_or(kLatestTimestamp);
+    basalt::Delete del(FromStringBinary(args_.row), ts);
+    if (args_.positional.size() > 1) {
+      return Status::InvalidArgument("delete takes at most one FAMILY[:QUALIFIER]");
+    }
+    if (!args_.positional.empty()) {
+      ColumnSpec col = ParseColumn(args_.positional[0]);
+      if (!col.qualifier) {
+        if (args_.version) return Status::InvalidArgument("--version needs FAMILY:QUALIFIER");
+        del.AddFamily(col.family, ts);
+      } else if (args_.version) {
+        del.AddColumn(col.family, *col.qualifier, *args_.version);
+      } else {
+        del.AddColumns(col.family, *col.qualifier, ts);
+      }
+    } else if (args_.version) {
+      return Status::InvalidArgument("--version needs FAMILY:QUALIFIER");
+    }
+    BASALT_RETURN_IF_ERROR(table->Delete(del));
+    out_.Done("deleted");
+    return Status::OK();
+  }
+
+  Status Incr() {
+    BASALT_ASSIGN_OR_RETURN(auto table, OpenTable());
+    if (args_.positional.empty() || args_.positional.size() > 2) {
+      return Status::InvalidArgument("incr needs FAMILY:QUALIFIER [AMOUNT]");
+    }
+    ColumnSpec col = ParseColumn(args_.positional[0]);
+    if (!col.qualifier) return Status::InvalidArgument("incr needs FAMILY:QUALIFIER");
+    int64_t amount = 1;
+    if (args_.positional.size() == 2) {
+      BASALT_ASSIGN_OR_RETURN(amount, ParseInt(args_.positional[1], "amount"));
+    }
+    BASALT_ASSIGN_OR_RETURN(int64_t value,
+                            table->IncrementColumnValue(FromStringBinary(args_.row), col.family,
+                                                        *col.qualifier, amount));
+    out_.Counter(value);
+    return Status::OK();
+  }
+
+  Status Count() {
+    BASALT_ASSIGN_OR_RETURN(auto table, OpenTable());
+    basalt::Scan scan;
+    if (!args_.prefix.empty()) scan.SetRowPrefix(FromStringBinary(args_.prefix));
+    scan.SetBatch(1);  // a row's first cell is enough to count it
+    BASALT_ASSIGN_OR_RETURN(auto scanner, table->GetScanner(scan));
+    RowResult row;
+    int64_t rows = 0;
+    bool continuing = false;
+    while (scanner->Next(&row)) {
+      if (!continuing) ++rows;
+      continuing = row.partial();
+    }
+    BASALT_RETURN_IF_ERROR(scanner->status());
+    out_.Count(rows);
+    return Status::OK();
+  }
+
+ private:
+  Admin& admin() { return conn_->admin(); }
+
+  Result<std::unique_ptr<basalt::Table>> OpenTable() {
+    BASALT_ASSIGN_OR_RETURN(TableName name, TableName::Parse(args_.table));
+    return conn_->GetTable(name);
+  }
+
+  // --ts and --time-range select versions by time; at most one of them.
+  template <class Set>
+  Status ApplyTime(Set set) {
+    if (args_.ts && !args_.time_range.empty()) {
+      return Status::InvalidArgument("give --ts or --time-range, not both");
+    }
+    if (args_.ts) {
+      TimeRange r = TimeRange::At(*args_.ts);
+      set(r.min, r.max);
+    } else if (!args_.time_range.empty()) {
+      BASALT_ASSIGN_OR_RETURN(TimeRange r, ParseTimeRange(args_.time_range));
+      set(r.min, r.max);
+    }
+    return Status::OK();
+  }
+
+  const Args& args_;
+  Output& out_;
+  std::unique_ptr<Connection> conn_;
+};
+
+std::string DefaultDataDir() {
+  const char* env = std::getenv("BASALT_DATA");
+  return env != nullptr && *env != '\0' ? env : "./data";
+}
+
+}  // namespace
+
+int Main(int argc, char** argv) {
+  Args args;
+  args.data_dir = DefaultDataDir();
+  CLI::App app{"basalt: a wide-column store with HBase's data model, embedded on RocksDB"};
+  app.name("basalt");
+  app.fallthrough();  // global options may also follow the subcommand
+  app.require_subcommand(1);
+  app.add_option("--data", args.data_dir, "data directory (default: $BASALT_DATA or ./data)");
+  app.add_flag("--json", args.json, "print JSON instead of tables");
+
+  using Command = Status (Cli::*)();
+  Command command = nullptr;
+  auto sub = [&](const char* name, const char* help, Command c) {
+    CLI::App* s = app.add_subcommand(name, help);
+    s->callback([&command, c] { command = c; });
+    return s;
+  };
+  auto table_arg = [&](CLI::App* s) {
+    s->add_option("table", args.table, "table, as NAME or NAMESPACE:NAME")->required();
+  };
+  auto time_opts = [&](CLI::App* s) {
+    s->add_option("--ts", args.ts, "only the version at this timestamp (ms)");
+    s->add_option("--time-range", args.time_range, "only versions with MIN <= ts < MAX")
+        ->type_name("MIN,MAX");
+    s->add_option("--versions", args.versions, "versions per column (default 1)");
+  };
+
+  CLI::App* create = sub("create", "create a table", &Cli::Create);
+  table_arg(create);
+  create
+      ->add_option("families", args.positional,
+                   "FAMILY[:versions=N,min_versions=N,ttl=SECONDS|FOREVER,"
+                   "keep_deleted_cells=false|true|ttl,compression=none|snappy|lz4|zstd|gz,"
+                   "bloom=none|row|rowcol,blocksize=BYTES]")
+      ->required();
+  create->add_option("--split", args.splits, "a split key (repeatable)");
+
+  CLI::App* create_ns = sub("create-namespace", "create a namespace", &Cli::CreateNamespace);
+  create_ns->add_option("namespace", args.ns)->required();
+  CLI::App* drop_ns = sub("drop-namespace", "drop an empty namespace", &Cli::DropNamespace);
+  drop_ns->add_option("namespace", args.ns)->required();
+  sub("namespaces", "list namespaces", &Cli::Namespaces);
+
+  CLI::App* list = sub("list", "list tables", &Cli::List);
+  list->add_option("namespace", args.ns, "only this namespace");
+  table_arg(sub("describe", "show a table's schema", &Cli::Describe));
+
+  CLI::App* alter = sub("alter", "change families or durability", &Cli::Alter);
+  table_arg(alter);
+  alter->add_option("families", args.positional,
+                    "FAMILY[:options]: modify the family if it exists, add it if not");
+  alter->add_option("--drop-family", args.drop_families, "delete a family and its data");
+  alter->add_option("--durability", args.durability,
+                    "table default: USE_DEFAULT, SKIP_WAL, ASYNC_WAL, SYNC_WAL, FSYNC_WAL");
+
+  table_arg(sub("disable", "disable a table", &Cli::Disable));
+  table_arg(sub("enable", "enable a table", &Cli::Enable));
+  table_arg(sub("truncate", "remove every row, keep the schema", &Cli::Truncate));
+  table_arg(sub("drop", "delete a table (disabling it first)", &Cli::Drop));
+
+  CLI::App* put = sub("put", "write cells to one row, atomically", &Cli::PutCells);
+  table_arg(put);
+  put->add_option("row", args.row)->required();
+  put->add_option("cells", args.positional, "FAMILY:QUALIFIER VALUE pairs")->required();
+  put->add_option("--ts", args.ts, "timestamp of the cells (ms; default now)");
+
+  CLI::App* get = sub("get", "read one row", &Cli::GetRow);
+  table_arg(get);
+  get->add_option("row", args.row)->required();
+  get->add_option("columns", args.positional, "FAMILY or FAMILY:QUALIFIER (default: all)");
+  time_opts(get);
+
+  CLI::App* scan = sub("scan", "read rows in key order", &Cli::ScanRows);
+  table_arg(scan);
+  scan->add_option("--start", args.start, "first row (inclusive)");
+  scan->add_option("--stop", args.stop, "stop before this row");
+  scan->add_option("--prefix", args.prefix, "only rows starting with this");
+  scan->add_flag("--reverse", args.reverse, "descending row order (start at --start, go down)");
+  scan->add_option("--limit", args.limit, "at most this many rows");
+  scan->add_option("--columns", args.columns, "F or F:Q, comma-separated (default: all)");
+  scan->add_option("--batch", args.batch, "at most this many cells per result");
+  scan->add_flag("--raw", args.raw, "every stored cell, delete markers included");
+  time_opts(scan);
+
+  CLI::App* del =
+      sub("delete", "delete a row, a family, or a column's versions", &Cli::DeleteCells);
+  table_arg(del);
+  del->add_option("row", args.row)->required();
+  del->add_option("column", args.positional, "FAMILY or FAMILY:QUALIFIER (default: whole row)");
+  del->add_option("--ts", args.ts, "delete versions at or before this timestamp (ms)");
+  del->add_option("--version", args.version, "delete only the version at this timestamp");
+
+  CLI::App* incr = sub("incr", "add to a counter and print its new value", &Cli::Incr);
+  table_arg(incr);
+  incr->add_option("row", args.row)->required();
+  incr->add_option("args", args.positional, "FAMILY:QUALIFIER [AMOUNT (default 1)]")->required();
+
+  CLI::App* count = sub("count", "count rows", &Cli::Count);
+  table_arg(count);
+  count->add_option("--prefix", args.prefix, "only rows starting with this");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int code = app.exit(e);
+    return code == 0 ? 0 : 2;
+  }
+
+  Output out(std::cout, args.json);
+  Cli cli(args, out);
+  Status s = cli.Open();
+  if (s.ok()) s = (cli.*command)();
+  std::cout.flush();
+  if (!s.ok()) {
+    std::string message = s.ToString();
+    for (char& c : message) {
+      if (c == '\n') c = ' ';
+    }
+    std::cerr << "error: " << message << "\n";
+    return 1;
+  }
   return 0;
 }
+
 }  // namespace basalt::cli
