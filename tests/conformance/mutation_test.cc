@@ -1,0 +1,255 @@
+// Increment, Append, CheckAndMutate, RowMutations, Batch, Exists, multi-Get and durability,
+// through the public API on every store configuration.
+
+#include <gtest/gtest.h>
+
+#include "support/test_store.h"
+
+namespace basalt::testing {
+namespace {
+
+using Strings = std::vector<std::string>;
+
+class MutationTest : public StoreTest {
+ protected:
+  void SetUp() override {
+    StoreTest::SetUp();
+    TableDescriptor desc(TableName("default", "t"));
+    FamilyDescriptor f("f");
+    f.max_versions = 3;
+    desc.AddFamily(f).AddFamily(FamilyDescriptor("g"));
+    store().CreateTable(desc);
+  }
+
+  Table& t() { return store().table("t"); }
+
+  // The newest value of each column of `row`, as "family:qualifier=value".
+  Strings Values(const std::string& row) {
+    auto r = t().Get(Get(row));
+    EXPECT_OK(r);
+    Strings out;
+    if (r.ok()) {
+      for (const auto& c : r->cells()) out.push_back(c.family + ":" + c.qualifier + "=" + c.value);
+    }
+    return out;
+  }
+
+  int64_t Counter(const std::string& row, const std::string& family, const std::string& q) {
+    auto r = t().Get(Get(row).AddColumn(family, q));
+    EXPECT_OK(r);
+    if (!r.ok() || r->empty()) return -999;
+    auto v = DecodeCounter(r->cells()[0].value);
+    EXPECT_OK(v);
+    return v.ok() ? *v : -999;
+  }
+};
+
+TEST_P(MutationTest, IncrementAddsToSeveralCountersAndReturnsTheNewValues) {
+  auto r = t().Increment(Increment("c").AddColumn("f", "a", 5).AddColumn("g", "b", -3));
+  ASSERT_OK(r);
+  ASSERT_EQ(r->cells().size(), 2u);
+  EXPECT_EQ(r->cells()[0].value, EncodeCounter(5));
+  EXPECT_EQ(r->cells()[1].value, EncodeCounter(-3));
+  r = t().Increment(Increment("c").AddColumn("f", "a", 10).AddColumn("g", "b", -3));
+  ASSERT_OK(r);
+  EXPECT_EQ(r->cells()[0].value, EncodeCounter(15));
+  EXPECT_EQ(r->cells()[1].value, EncodeCounter(-6));
+  store().Reopen();
+  EXPECT_EQ(Counter("c", "f", "a"), 15);
+  EXPECT_EQ(Counter("c", "g", "b"), -6);
+}
+
+TEST_P(MutationTest, CountersAreEightByteBigEndianAsHBaseStoresThem) {
+  ASSERT_OK(t().IncrementColumnValue("c", "f", "n", 0x0102030405060708));
+  auto r = t().Get(Get("c"));
+  ASSERT_OK(r);
+  ASSERT_EQ(r->cells().size(), 1u);
+  EXPECT_EQ(r->cells()[0].value, std::string("\x01\x02\x03\x04\x05\x06\x07\x08", 8));
+  EXPECT_EQ(EncodeCounter(-1), std::string(8, '\xff'));
+  // A counter written by a Put in HBase's format can be incremented.
+  ASSERT_OK(t().Put(Put("d").Add("f", "n", EncodeCounter(41))));
+  auto v = t().IncrementColumnValue("d", "f", "n", 1);
+  ASSERT_OK(v);
+  EXPECT_EQ(*v, 42);
+}
+
+TEST_P(MutationTest, IncrementOfACellThatIsNotEightBytesFailsAndChangesNothing) {
+  ASSERT_OK(t().Put(Put("c").Add("f", "n", "abc").Add("f", "m", EncodeCounter(1))));
+  auto r = t().Increment(Increment("c").AddColumn("f", "m", 1).AddColumn("f", "n", 1));
+  EXPECT_TRUE(r.status().IsInvalidArgument()) << r.status().ToString();
+  EXPECT_EQ(Values("c"), (Strings{"f:m=" + EncodeCounter(1), "f:n=abc"}));
+}
+
+TEST_P(MutationTest, AppendCreatesOrExtendsAndReturnsTheNewValues) {
+  auto r = t().Append(Append("a").Add("f", "s", "ab"));
+  ASSERT_OK(r);
+  ASSERT_EQ(r->cells().size(), 1u);
+  EXPECT_EQ(r->cells()[0].value, "ab");
+  r = t().Append(Append("a").Add("f", "s", "cd").Add("g", "t", "x"));
+  ASSERT_OK(r);
+  ASSERT_EQ(r->cells().size(), 2u);
+  EXPECT_EQ(r->cells()[0].value, "abcd");
+  EXPECT_EQ(r->cells()[1].value, "x");
+  store().Reopen();
+  EXPECT_EQ(Values("a"), (Strings{"f:s=abcd", "g:t=x"}));
+}
+
+TEST_P(MutationTest, ExistsTellsWhetherAGetWouldReturnCells) {
+  ASSERT_OK(t().Put(Put("r").Add("f", "q", "v")));
+  EXPECT_TRUE(*t().Exists(Get("r")));
+  EXPECT_TRUE(*t().Exists(Get("r").AddColumn("f", "q")));
+  EXPECT_FALSE(*t().Exists(Get("r").AddColumn("f", "other")));
+  EXPECT_FALSE(*t().Exists(Get("r").AddFamily("g")));
+  EXPECT_FALSE(*t().Exists(Get("nobody")));
+}
+
+TEST_P(MutationTest, MultiGetReturnsOneResultPerGetInOrder) {
+  ASSERT_OK(t().Put(Put("a").Add("f", "q", "1")));
+  ASSERT_OK(t().Put(Put("c").Add("f", "q", "3")));
+  auto r = t().Get(std::vector<Get>{Get("c"), Get("b"), Get("a")});
+  ASSERT_OK(r);
+  ASSERT_EQ(r->size(), 3u);
+  EXPECT_EQ((*r)[0].row(), "c");
+  EXPECT_TRUE((*r)[1].empty());
+  EXPECT_EQ((*r)[2].cells()[0].value, "1");
+}
+
+// HBase's rule: the check is `expected OP stored`.
+TEST_P(MutationTest, CheckAndMutateComparesExpectedAgainstStoredWithEveryOperator) {
+  ASSERT_OK(t().Put(Put("r").Add("f", "q", "m")));
+  struct Case {
+    CompareOp op;
+    std::string expected;
+    bool passes;
+  };
+  const std::vector<Case> cases = {
+      {CompareOp::kEqual, "m", true},          {CompareOp::kEqual, "z", false},
+      {CompareOp::kNotEqual, "z", true},       {CompareOp::kNotEqual, "m", false},
+      {CompareOp::kLess, "a", true},           {CompareOp::kLess, "m", false},
+      {CompareOp::kLessOrEqual, "m", true},    {CompareOp::kLessOrEqual, "z", false},
+      {CompareOp::kGreater, "z", true},        {CompareOp::kGreater, "m", false},
+      {CompareOp::kGreaterOrEqual, "m", true}, {CompareOp::kGreaterOrEqual, "a", false},
+  };
+  int applied = 0;
+  for (const auto& c : cases) {
+    SCOPED_TRACE(std::string(CompareOpName(c.op)) + " " + c.expected);
+    auto r = t().CheckAndMutate(CheckAndMutate("r")
+                                    .IfMatches("f", "q", c.op, c.expected)
+                                    .Then(Put("r").Add("g", "n" + std::to_string(applied), "x")));
+    ASSERT_OK(r);
+    EXPECT_EQ(*r, c.passes);
+    if (*r) ++applied;
+    auto row = t().Get(Get("r").AddFamily("g"));
+    ASSERT_OK(row);
+    EXPECT_EQ(static_cast<int>(row->cells().size()), applied);
+  }
+}
+
+TEST_P(MutationTest, CheckAndMutateIfNotExistsPassesOnlyForAMissingCell) {
+  auto first = t().CheckAndMutate(
+      CheckAndMutate("u").IfNotExists("f", "pw").Then(Put("u").Add("f", "pw", "secret")));
+  ASSERT_OK(first);
+  EXPECT_TRUE(*first);
+  auto second = t().CheckAndMutate(
+      CheckAndMutate("u").IfNotExists("f", "pw").Then(Put("u").Add("f", "pw", "other")));
+  ASSERT_OK(second);
+  EXPECT_FALSE(*second);
+  EXPECT_EQ(Values("u"), (Strings{"f:pw=secret"}));
+}
+
+TEST_P(MutationTest, CheckAndMutateWithAValueFailsOnAMissingCell) {
+  auto r = t().CheckAndMutate(CheckAndMutate("r")
+                                  .IfMatches("f", "q", CompareOp::kNotEqual, "x")
+                                  .Then(Put("r").Add("f", "z", "1")));
+  ASSERT_OK(r);
+  EXPECT_FALSE(*r);
+  EXPECT_EQ(Values("r"), Strings{});
+}
+
+TEST_P(MutationTest, CheckAndMutateCanDeleteOrApplyRowMutations) {
+  ASSERT_OK(t().Put(Put("r").Add("f", "state", "open").Add("f", "x", "1")));
+  auto del = t().CheckAndMutate(
+      CheckAndMutate("r").IfEquals("f", "state", "open").Then(Delete("r").AddColumns("f", "x")));
+  ASSERT_OK(del);
+  EXPECT_TRUE(*del);
+  EXPECT_EQ(Values("r"), (Strings{"f:state=open"}));
+  auto rm = t().CheckAndMutate(CheckAndMutate("r")
+                                   .IfEquals("f", "state", "open")
+                                   .Then(RowMutations("r")
+                                             .Add(Put("r").Add("f", "state", "closed"))
+                                             .Add(Put("r").Add("g", "by", "bob"))));
+  ASSERT_OK(rm);
+  EXPECT_TRUE(*rm);
+  store().Reopen();
+  EXPECT_EQ(Values("r"), (Strings{"f:state=closed", "g:by=bob"}));
+}
+
+TEST_P(MutationTest, RowMutationsApplyInOrder) {
+  ASSERT_OK(t().Put(Put("r").Add("f", "a", 1, "old").Add("f", "b", 1, "keep")));
+  ASSERT_OK(t().MutateRow(
+      RowMutations("r").Add(Delete("r").AddColumns("f", "a")).Add(Put("r").Add("f", "c", "new"))));
+  EXPECT_EQ(Values("r"), (Strings{"f:b=keep", "f:c=new"}));
+}
+
+TEST_P(MutationTest, RowMutationsWithAnInvalidPartChangeNothing) {
+  ASSERT_OK(t().Put(Put("r").Add("f", "a", "1")));
+  Status s = t().MutateRow(RowMutations("r")
+                               .Add(Delete("r").AddColumns("f", "a"))
+                               .Add(Put("r").Add("nofamily", "c", "new")));
+  EXPECT_FALSE(s.ok());
+  EXPECT_EQ(Values("r"), (Strings{"f:a=1"}));
+}
+
+TEST_P(MutationTest, BatchAppliesMutationsOverManyRows) {
+  ASSERT_OK(t().Put(Put("gone").Add("f", "q", "x")));
+  std::vector<Mutation> batch;
+  batch.emplace_back(Put("a").Add("f", "q", "1"));
+  batch.emplace_back(Increment("b").AddColumn("f", "n", 7));
+  batch.emplace_back(Delete("gone"));
+  batch.emplace_back(Append("c").Add("g", "s", "hi"));
+  auto r = t().Batch(batch);
+  ASSERT_OK(r);
+  ASSERT_EQ(r->size(), 4u);
+  EXPECT_TRUE((*r)[0].empty());
+  EXPECT_EQ((*r)[1].cells()[0].value, EncodeCounter(7));
+  EXPECT_EQ((*r)[3].cells()[0].value, "hi");
+  store().Reopen();
+  EXPECT_EQ(ScanRows(t()), (Strings{"a", "b", "c"}));
+}
+
+TEST_P(MutationTest, BatchWithOneInvalidMutationWritesNothing) {
+  std::vector<Mutation> batch;
+  batch.emplace_back(Put("a").Add("f", "q", "1"));
+  batch.emplace_back(Put("b").Add("nofamily", "q", "2"));
+  batch.emplace_back(Put("c").Add("f", "q", "3"));
+  auto r = t().Batch(batch);
+  EXPECT_TRUE(r.status().IsInvalidArgument()) << r.status().ToString();
+  EXPECT_EQ(ScanRows(t()), Strings{});
+}
+
+TEST_P(MutationTest, EveryDurabilityIsAcceptedPerMutationAndAsTableDefault) {
+  int i = 0;
+  for (Durability d : {Durability::kUseDefault, Durability::kSkipWal, Durability::kAsyncWal,
+                       Durability::kSyncWal, Durability::kFsyncWal}) {
+    SCOPED_TRACE(std::string(DurabilityName(d)));
+    ASSERT_OK(t().Put(Put("p" + std::to_string(i)).Add("f", "q", "v").SetDurability(d)));
+    ASSERT_OK(t().Delete(Delete("p" + std::to_string(i)).AddColumns("f", "x").SetDurability(d)));
+    ASSERT_OK(t().IncrementColumnValue("n", "f", "c", 1, d));
+    ASSERT_OK(store().admin().SetDurability(TableName("default", "t"), d));
+    ASSERT_OK(t().Put(Put("d" + std::to_string(i)).Add("f", "q", "v")));
+    ++i;
+  }
+  // A clean close keeps even SKIP_WAL writes (the store flushes on close).
+  store().Reopen();
+  EXPECT_EQ(ScanRows(t()).size(), 11u);
+  EXPECT_EQ(Counter("n", "f", "c"), 5);
+  auto info = store().admin().DescribeTable(TableName("default", "t"));
+  ASSERT_OK(info);
+  EXPECT_EQ(info->descriptor.durability, Durability::kFsyncWal);
+}
+
+}  // namespace
+
+BASALT_INSTANTIATE_STORE_TEST(MutationTest);
+
+}  // namespace basalt::testing
