@@ -40,6 +40,8 @@ Result<PooledIterator> IteratorPool::Acquire(rocksdb::ColumnFamilyHandle* cf, It
     it.reset();  // not refreshable: fall back to a new one
   }
   rocksdb::ReadOptions ro;
+  // basalt never writes range tombstones; skipping them makes Seek and Refresh cheaper.
+  ro.ignore_range_deletions = true;
   if (kind == IteratorKind::kRow) {
     ro.prefix_same_as_start = true;
   } else {

@@ -87,7 +87,8 @@ Result<RowResult> Engine::Get(const TableState& table, const basalt::Get& get) {
     // One consistent view across families keeps the row atomic for the reader; pooled
     // iterators are refreshed one by one and could straddle a write.
     rocksdb::ReadOptions ro;
-    ro.prefix_same_as_start = true;  // every key of the row shares the row prefix: bloom filters
+    ro.prefix_same_as_start = true;    // every key of the row shares the row prefix: bloom filters
+    ro.ignore_range_deletions = true;  // basalt writes no range tombstones
     std::vector<rocksdb::ColumnFamilyHandle*> cfs;
     for (const auto* f : families) cfs.push_back(f->cf);
     std::vector<rocksdb::Iterator*> raw;

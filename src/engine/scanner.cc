@@ -87,6 +87,7 @@ Status Scanner::Init() {
     // are refreshed one by one and could straddle a write.
     rocksdb::ReadOptions ro;
     ro.total_order_seek = true;
+    ro.ignore_range_deletions = true;  // basalt writes no range tombstones
     if (!bounds_.lower.empty()) {
       lower_slice_ = std::make_unique<rocksdb::Slice>(bounds_.lower);
       ro.iterate_lower_bound = lower_slice_.get();

@@ -325,6 +325,7 @@ Result<std::optional<Cell>> WriteTxn::ReadLatest(const FamilyHandle& family, con
   rocksdb::Slice upper_slice(upper);
   rocksdb::ReadOptions ro;
   ro.total_order_seek = true;
+  ro.ignore_range_deletions = true;  // basalt writes no range tombstones
   ro.iterate_upper_bound = &upper_slice;
   std::unique_ptr<rocksdb::Iterator> it(engine_.db_->NewIterator(ro, family.cf));
   if (indexed_) it.reset(indexed_->NewIteratorWithBase(family.cf, it.release(), &ro));
