@@ -1,0 +1,148 @@
+// Scan: bounds with inclusive flags, row prefix, reversed scans, limit, batch, column
+// selection, and the streaming scanner's contract.
+
+#include <gtest/gtest.h>
+
+#include "support/test_store.h"
+
+namespace basalt::testing {
+namespace {
+
+using Strings = std::vector<std::string>;
+
+class ScanTest : public StoreTest {
+ protected:
+  void SetUp() override {
+    StoreTest::SetUp();
+    Table& t = store().CreateTable("t", {"a", "b"});
+    for (const char* row : {"r1", "r2", "r3", "r4", "s1"}) {
+      ASSERT_OK(t.Put(Put(row).Add("a", "x", 1, std::string(row) + "ax").Add("b", "y", 1, "by")));
+    }
+    store().Reopen();
+  }
+
+  Strings Rows(const Scan& scan) { return ScanRows(store().table("t"), scan); }
+};
+
+TEST_P(ScanTest, StartIsInclusiveAndStopExclusiveByDefault) {
+  EXPECT_EQ(Rows(Scan().WithStartRow("r2").WithStopRow("r4")), (Strings{"r2", "r3"}));
+}
+
+TEST_P(ScanTest, InclusiveFlagsMoveTheBounds) {
+  EXPECT_EQ(Rows(Scan().WithStartRow("r2", false).WithStopRow("r4", true)), (Strings{"r3", "r4"}));
+  // Bounds between rows behave the same whatever the flags.
+  EXPECT_EQ(Rows(Scan().WithStartRow("r25", false).WithStopRow("r35", true)), (Strings{"r3"}));
+}
+
+TEST_P(ScanTest, PrefixSelectsRowsStartingWithIt) {
+  EXPECT_EQ(Rows(Scan().SetRowPrefix("r")), (Strings{"r1", "r2", "r3", "r4"}));
+  EXPECT_EQ(Rows(Scan().SetRowPrefix("s")), (Strings{"s1"}));
+  EXPECT_EQ(Rows(Scan().SetRowPrefix("t")), Strings{});
+  // Combined with a start row: the later bound wins.
+  EXPECT_EQ(Rows(Scan().SetRowPrefix("r").WithStartRow("r3")), (Strings{"r3", "r4"}));
+}
+
+TEST_P(ScanTest, ReversedScanStartsAtStartRowAndGoesDown) {
+  EXPECT_EQ(Rows(Scan().SetReversed(true)), (Strings{"s1", "r4", "r3", "r2", "r1"}));
+  EXPECT_EQ(Rows(Scan().SetReversed(true).WithStartRow("r3").WithStopRow("r1")),
+            (Strings{"r3", "r2"}));
+  EXPECT_EQ(Rows(Scan().SetReversed(true).WithStartRow("r3", false).WithStopRow("r1", true)),
+            (Strings{"r2", "r1"}));
+  EXPECT_EQ(Rows(Scan().SetReversed(true).SetRowPrefix("r")), (Strings{"r4", "r3", "r2", "r1"}));
+}
+
+TEST_P(ScanTest, ReversedScanReturnsEachRowsCellsInNormalOrder) {
+  auto rows = ScanAll(store().table("t"), Scan().SetReversed(true).SetRowPrefix("r4"));
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(Describe(rows[0]), (Strings{"a:x@1=r4ax", "b:y@1=by"}));
+}
+
+TEST_P(ScanTest, LimitCapsRows) {
+  EXPECT_EQ(Rows(Scan().SetLimit(2)), (Strings{"r1", "r2"}));
+  EXPECT_EQ(Rows(Scan().SetLimit(2).SetReversed(true)), (Strings{"s1", "r4"}));
+  EXPECT_EQ(Rows(Scan().SetLimit(100)).size(), 5u);
+}
+
+TEST_P(ScanTest, BatchSplitsWideRowsIntoFlaggedPieces) {
+  Table& t = store().table("t");
+  Put wide("w");
+  for (int i = 0; i < 5; ++i) wide.Add("a", "q" + std::to_string(i), 1, "v");
+  ASSERT_OK(t.Put(wide));
+  auto pieces = ScanAll(t, Scan().SetRowPrefix("w").SetBatch(2));
+  ASSERT_EQ(pieces.size(), 3u);
+  EXPECT_EQ(pieces[0].cells().size(), 2u);
+  EXPECT_TRUE(pieces[0].partial());
+  EXPECT_EQ(pieces[1].cells().size(), 2u);
+  EXPECT_TRUE(pieces[1].partial());
+  EXPECT_EQ(pieces[2].cells().size(), 1u);
+  EXPECT_FALSE(pieces[2].partial());
+  for (const auto& p : pieces) EXPECT_EQ(p.row(), "w");
+  // Limit counts rows, not pieces.
+  auto limited = ScanAll(t, Scan().WithStartRow("s1").SetBatch(1).SetLimit(2));
+  ASSERT_EQ(limited.size(), 2u + 5u);
+}
+
+TEST_P(ScanTest, ColumnSelectionMixesFamiliesAndColumns) {
+  ASSERT_OK(store().table("t").Put(Put("r1").Add("a", "z", 1, "az")));
+  auto rows = ScanAll(store().table("t"), Scan().AddColumn("a", "z").AddFamily("b").SetLimit(1));
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(Describe(rows[0]), (Strings{"a:z@1=az", "b:y@1=by"}));
+  // Rows without any selected column are skipped.
+  EXPECT_EQ(Rows(Scan().AddColumn("a", "z")), Strings{"r1"});
+}
+
+TEST_P(ScanTest, UnknownFamilyInAScanIsAnError) {
+  auto scanner = store().table("t").GetScanner(Scan().AddFamily("nope"));
+  EXPECT_TRUE(scanner.status().IsInvalidArgument()) << scanner.status().ToString();
+}
+
+TEST_P(ScanTest, EmptyRangeAndEmptyTableReturnNothing) {
+  EXPECT_EQ(Rows(Scan().WithStartRow("r3").WithStopRow("r2")), Strings{});
+  Table& empty = store().CreateTable("empty", {"f"});
+  EXPECT_EQ(ScanRows(empty), Strings{});
+  EXPECT_EQ(ScanRows(empty, Scan().SetReversed(true)), Strings{});
+}
+
+TEST_P(ScanTest, ScannerStreamsAndEndsWithOkStatusAndCanBeClosedEarly) {
+  auto scanner = store().table("t").GetScanner(Scan());
+  ASSERT_OK(scanner);
+  RowResult r;
+  ASSERT_TRUE((*scanner)->Next(&r));
+  EXPECT_EQ(r.row(), "r1");
+  (*scanner)->Close();
+  EXPECT_FALSE((*scanner)->Next(&r));
+  EXPECT_OK((*scanner)->status());
+  (*scanner)->Close();  // idempotent
+
+  auto all = store().table("t").GetScanner(Scan());
+  ASSERT_OK(all);
+  int n = 0;
+  while ((*all)->Next(&r)) ++n;
+  EXPECT_EQ(n, 5);
+  EXPECT_OK((*all)->status());
+  EXPECT_FALSE((*all)->Next(&r));
+}
+
+TEST_P(ScanTest, ManyRowsAcrossFlushesComeBackInOrder) {
+  Table& t = store().CreateTable("big", {"f", "g"});
+  for (int i = 0; i < 2000; ++i) {
+    char row[16];
+    std::snprintf(row, sizeof(row), "k%05d", (i * 7919) % 2000);
+    Put p(row);
+    p.Add(i % 2 ? "f" : "g", "q", 1, std::to_string(i));
+    ASSERT_OK(t.Put(p));
+    if (i == 1000) ASSERT_OK(store().admin().Flush(TableName("default", "big")));
+  }
+  Strings rows = ScanRows(store().table("big"));
+  ASSERT_EQ(rows.size(), 2000u);
+  EXPECT_TRUE(std::is_sorted(rows.begin(), rows.end()));
+  Strings reversed = ScanRows(store().table("big"), Scan().SetReversed(true));
+  std::reverse(reversed.begin(), reversed.end());
+  EXPECT_EQ(reversed, rows);
+}
+
+}  // namespace
+
+BASALT_INSTANTIATE_STORE_TEST(ScanTest);
+
+}  // namespace basalt::testing
