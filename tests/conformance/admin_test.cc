@@ -23,6 +23,117 @@ TEST_P(AdminTest, CreatedTableIsListedAndDescribed) {
   EXPECT_TRUE(info->enabled);
 }
 
+TEST_P(AdminTest, SchemaAndDataSurviveCloseAndReopen) {
+  ASSERT_OK(store().admin().CreateNamespace({"app", {{"owner", "ops"}}}));
+  TableDescriptor desc(TableName("app", "events"));
+  FamilyDescriptor e("e");
+  e.max_versions = 4;
+  e.min_versions = 1;
+  e.ttl_seconds = 86400;
+  e.keep_deleted_cells = KeepDeletedCells::kTtl;
+  e.compression = Compression::kNone;
+  e.bloom_filter = BloomFilter::kRowCol;
+  e.block_size = 8192;
+  desc.AddFamily(e).AddFamily(FamilyDescriptor("meta"));
+  desc.durability = Durability::kAsyncWal;
+  ASSERT_OK(store().admin().CreateTable(desc, {"k", "t"}));
+  Table& t = store().table("app:events");
+  const int64_t now = 1'800'000'000'000;  // within the TTL for years to come
+  ASSERT_OK(t.Put(Put("row").Add("e", "q", now, "v").Add("meta", "m", now, "w")));
+  store().CreateTable("other", {"f"});
+  ASSERT_OK(store().admin().DisableTable(TableName("default", "other")));
+  auto before = store().admin().DescribeTable(desc.name);
+  ASSERT_OK(before);
+
+  store().Reopen();
+
+  auto after = store().admin().DescribeTable(desc.name);
+  ASSERT_OK(after);
+  EXPECT_EQ(after->descriptor, before->descriptor);
+  EXPECT_EQ(after->split_keys, (std::vector<std::string>{"k", "t"}));
+  EXPECT_TRUE(after->enabled);
+  auto ns = store().admin().GetNamespace("app");
+  ASSERT_OK(ns);
+  EXPECT_EQ(ns->configuration.at("owner"), "ops");
+  auto other_enabled = store().admin().IsTableEnabled(TableName("default", "other"));
+  ASSERT_OK(other_enabled);
+  EXPECT_FALSE(*other_enabled);
+  auto row = store().table("app:events").Get(Get("row"));
+  ASSERT_OK(row);
+  EXPECT_EQ(Describe(*row),
+            (std::vector<std::string>{"e:q@1800000000000=v", "meta:m@1800000000000=w"}));
+}
+
+TEST_P(AdminTest, NamespacesAreCreatedListedAndDropped) {
+  ASSERT_OK(store().admin().CreateNamespace({"a", {}}));
+  auto list = store().admin().ListNamespaces();
+  ASSERT_OK(list);
+  std::vector<std::string> names;
+  for (const auto& ns : *list) names.push_back(ns.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"a", "default", "hbase"}));
+  EXPECT_TRUE(store().admin().CreateNamespace({"a", {}}).IsAlreadyExists());
+  ASSERT_OK(store().admin().DeleteNamespace("a"));
+  EXPECT_TRUE(store().admin().GetNamespace("a").status().IsNotFound());
+  EXPECT_FALSE(store().admin().DeleteNamespace("hbase").ok());
+  EXPECT_FALSE(store().admin().DeleteNamespace("default").ok());
+}
+
+TEST_P(AdminTest, AlterAddsModifiesAndDeletesFamilies) {
+  Table& t = store().CreateTable("t", {"a", "b"});
+  ASSERT_OK(t.Put(Put("r").Add("a", "x", 1, "1").Add("b", "y", 1, "2")));
+  const TableName name("default", "t");
+  ASSERT_OK(store().admin().AddFamily(name, FamilyDescriptor("c")));
+  ASSERT_OK(store().table("t").Put(Put("r").Add("c", "z", 1, "3")));
+  FamilyDescriptor a("a");
+  a.max_versions = 7;
+  ASSERT_OK(store().admin().ModifyFamily(name, a));
+  ASSERT_OK(store().admin().DeleteFamily(name, "b"));
+  store().Reopen();
+  auto info = store().admin().DescribeTable(name);
+  ASSERT_OK(info);
+  ASSERT_EQ(info->descriptor.families.size(), 2u);
+  EXPECT_EQ(info->descriptor.families[0].max_versions, 7);
+  EXPECT_EQ(info->descriptor.families[1].name, "c");
+  auto row = store().table("t").Get(Get("r"));
+  ASSERT_OK(row);
+  EXPECT_EQ(Describe(*row), (std::vector<std::string>{"a:x@1=1", "c:z@1=3"}));
+  // A family added again under a deleted name starts empty.
+  ASSERT_OK(store().admin().AddFamily(name, FamilyDescriptor("b")));
+  auto b = store().table("t").Get(Get("r").AddFamily("b"));
+  ASSERT_OK(b);
+  EXPECT_TRUE(b->empty());
+}
+
+TEST_P(AdminTest, TruncateEmptiesTheTableAndKeepsSchemaAndSplits) {
+  TableDescriptor desc(TableName("default", "t"));
+  desc.AddFamily(FamilyDescriptor("f"));
+  Table& t = store().CreateTable(desc, {"m"});
+  ASSERT_OK(t.Put(Put("r").Add("f", "q", "v")));
+  const TableName name("default", "t");
+  ASSERT_OK(store().admin().DisableTable(name));
+  ASSERT_OK(store().admin().TruncateTable(name));
+  ASSERT_OK(store().admin().EnableTable(name));
+  store().Reopen();
+  EXPECT_TRUE(ScanRows(store().table("t")).empty());
+  auto info = store().admin().DescribeTable(name);
+  ASSERT_OK(info);
+  EXPECT_EQ(info->split_keys, (std::vector<std::string>{"m"}));
+}
+
+TEST_P(AdminTest, DroppedTableIsGoneAndItsNameReusable) {
+  Table& t = store().CreateTable("t", {"f"});
+  ASSERT_OK(t.Put(Put("r").Add("f", "q", "v")));
+  const TableName name("default", "t");
+  ASSERT_OK(store().admin().DisableTable(name));
+  ASSERT_OK(store().admin().DeleteTable(name));
+  auto exists = store().admin().TableExists(name);
+  ASSERT_OK(exists);
+  EXPECT_FALSE(*exists);
+  store().Reopen();
+  Table& again = store().CreateTable("t", {"f"});
+  EXPECT_TRUE(ScanRows(again).empty());
+}
+
 }  // namespace
 
 BASALT_INSTANTIATE_STORE_TEST(AdminTest);
