@@ -179,6 +179,57 @@ TEST_P(RowAtomicityTest, ScansDuringWritesAndCompactionsSeeWholeRows) {
   EXPECT_EQ(torn.load(), 0);
 }
 
+// Two counters that every writer keeps equal: a reader must never see them differ.
+TEST_P(RowAtomicityTest, ReadersNeverSeeHalfOfAnIncrementBatchOrCheckAndMutate) {
+  Table& t = store().CreateTable("pair", {"a", "b"});
+  ASSERT_OK(t.Put(Put("row").Add("a", "x", EncodeCounter(0)).Add("b", "y", EncodeCounter(0))));
+  std::atomic<bool> stop{false};
+  std::atomic<int> torn{0};
+  std::atomic<int> reads{0};
+  std::thread reader([&] {
+    while (!stop.load()) {
+      auto r = t.Get(Get("row"));
+      if (!r.ok() || r->cells().size() != 2) {
+        ++torn;
+        continue;
+      }
+      auto x = DecodeCounter(r->cells()[0].value);
+      auto y = DecodeCounter(r->cells()[1].value);
+      if (!x.ok() || !y.ok() || *x != *y) ++torn;
+      ++reads;
+    }
+  });
+  for (int n = 1; n <= 1500; ++n) {
+    switch (n % 3) {
+      case 0:
+        ASSERT_OK(t.Increment(Increment("row").AddColumn("a", "x", 1).AddColumn("b", "y", 1)));
+        break;
+      case 1: {
+        std::vector<Mutation> batch;
+        batch.emplace_back(Increment("row").AddColumn("a", "x", 2).AddColumn("b", "y", 2));
+        batch.emplace_back(Put("other").Add("a", "x", "unrelated"));
+        ASSERT_OK(t.Batch(batch));
+        break;
+      }
+      default: {
+        const std::string v = EncodeCounter(10 * n);
+        auto applied = t.CheckAndMutate(CheckAndMutate("row")
+                                            .IfNotExists("a", "never")
+                                            .Then(RowMutations("row")
+                                                      .Add(Put("row").Add("a", "x", v))
+                                                      .Add(Put("row").Add("b", "y", v))));
+        ASSERT_OK(applied);
+        ASSERT_TRUE(*applied);
+        break;
+      }
+    }
+  }
+  stop = true;
+  reader.join();
+  EXPECT_GT(reads.load(), 0);
+  EXPECT_EQ(torn.load(), 0);
+}
+
 }  // namespace
 
 INSTANTIATE_TEST_SUITE_P(Stores, RowAtomicityTest,
