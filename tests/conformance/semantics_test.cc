@@ -107,8 +107,8 @@ TEST_P(SemanticsTest, TimeRangeIsHalfOpenAndTimestampIsExact) {
 }
 
 TEST_P(SemanticsTest, VersionsAreCountedBeforeTheTimeRange) {
-  // As HBase: with VERSIONS 2, the versions at 30 and 20 are the visible ones; a time range
-  // that only covers 10 finds nothing.
+  // Unlike HBase (docs/data-model.md): with VERSIONS 2, the versions at 30 and 20 are the
+  // visible ones, so a time range that only covers 10 finds nothing, compacted or not.
   CreateWith("t", {Family("f", 2)});
   for (int ts = 10; ts <= 30; ts += 10) {
     ASSERT_OK(store().table("t").Put(Put("r").Add("f", "q", ts, std::to_string(ts))));
@@ -238,7 +238,8 @@ TEST_P(SemanticsTest, KeepDeletedCellsLetsReadsBeforeTheDeleteSeeTheCells) {
   // A read "as of" before the delete still sees the cell.
   EXPECT_EQ(Read("t", Get("r").SetTimeRange(0, 15)), (Strings{"f:q@10=v"}));
   // The marker is kept too, and raw scans show it.
-  EXPECT_EQ(Dump("t", Scan().SetRaw(true).ReadAllVersions()), (Strings{"r/f:@20/DeleteFamily", "r/f:q@10=v"}));
+  EXPECT_EQ(Dump("t", Scan().SetRaw(true).ReadAllVersions()),
+            (Strings{"r/f:@20/DeleteFamily", "r/f:q@10=v"}));
 }
 
 TEST_P(SemanticsTest, WithoutKeepDeletedCellsMajorCompactionDropsMarkersAndMaskedCells) {
