@@ -10,7 +10,8 @@
 //   scanprefix10   the newest 10 rows under a user prefix (row = user + reversed timestamp)
 //   getversions10  a get of the 10 versions of one cell
 //
-// Usage: basalt_core_bench [--dir DIR] [--rounds N] [--scale F] [--markdown FILE] [--only WORKLOAD]
+// Usage: basalt_core_bench [--dir DIR] [--rounds N] [--scale F] [--markdown FILE]
+//                          [--only WORKLOAD] [--equal-bytes]
 
 #include <rocksdb/cache.h>
 #include <rocksdb/db.h>
@@ -45,7 +46,27 @@ struct Config {
   double scale = 1.0;
   std::string markdown;
   std::string only;  // run just this workload
+  // Pads raw keys and values to the sizes of basalt's cells, to separate what the HBase cell
+  // format costs from what basalt's code costs.
+  bool equal_bytes = false;
 };
+
+// Set from Config before the workloads run.
+bool g_equal_bytes = false;
+
+// The raw side's column suffix. A basalt key adds to row and qualifier a timestamp (8 bytes),
+// a type (1) and two 2-byte terminators; `key_has_ts` says the raw key already has a timestamp.
+std::string RawColumn(bool key_has_ts = false) {
+  if (!g_equal_bytes) return "q";
+  return "q" + std::string(key_has_ts ? 5 : 13, '\x01');
+}
+
+// basalt's value header: a flags byte and an 8-byte sequence number.
+std::string RawValue() {
+  std::string v(100, 'v');
+  if (g_equal_bytes) v.append(9, '\x02');
+  return v;
+}
 
 [[noreturn]] void Die(const std::string& what) {
   std::fprintf(stderr, "core_bench: %s\n", what.c_str());
@@ -216,7 +237,7 @@ Outcome FillBatch100(const Config& cfg) {
   };
   auto raw_op = [&] {
     rocksdb::WriteBatch batch;
-    for (int i = 0; i < 100; ++i) batch.Put(UserRow(next_r++) + "q", kValue);
+    for (int i = 0; i < 100; ++i) batch.Put(UserRow(next_r++) + RawColumn(), RawValue());
     Check(rs.db()->Write(rocksdb::WriteOptions(), &batch), "raw batch");
   };
   return Compare(cfg, "fillbatch100", "puts", 100, basalt_op, raw_op);
@@ -231,7 +252,7 @@ Outcome ReadRandom(const Config& cfg) {
     rocksdb::WriteBatch raw;
     for (uint64_t i = start; i < std::min(rows, start + 1000); ++i) {
       batch.emplace_back(basalt::Put(UserRow(i)).Add("f", "q", kValue));
-      raw.Put(UserRow(i) + "q", kValue);
+      raw.Put(UserRow(i) + RawColumn(), RawValue());
     }
     Check(bs.table().Batch(batch).status(), "basalt load");
     Check(rs.db()->Write(rocksdb::WriteOptions(), &raw), "raw load");
@@ -245,7 +266,7 @@ Outcome ReadRandom(const Config& cfg) {
     if (!row.ok() || row->empty()) Die("basalt get missed");
   };
   auto raw_op = [&] {
-    auto s = rs.db()->Get(RawReadOptions(), UserRow(rng_r() % rows) + "q", &value);
+    auto s = rs.db()->Get(RawReadOptions(), UserRow(rng_r() % rows) + RawColumn(), &value);
     Check(s, "raw get");
   };
   return Compare(cfg, "readrandom", "gets", 1, basalt_op, raw_op);
@@ -263,7 +284,7 @@ Outcome ScanPrefix10(const Config& cfg) {
     for (int e = 0; e < events_per_user; ++e) {
       std::string row = EventRow(u, t0 + e * 1000);
       batch.emplace_back(basalt::Put(row).Add("f", "q", kValue));
-      raw.Put(row + "q", kValue);
+      raw.Put(row + RawColumn(), RawValue());
     }
     Check(bs.table().Batch(batch).status(), "basalt load");
     Check(rs.db()->Write(rocksdb::WriteOptions(), &raw), "raw load");
@@ -308,9 +329,9 @@ Outcome GetVersions10(const Config& cfg) {
       for (int v = 0; v < 10; ++v) {
         put.Add("f", "q", t0 + v, kValue);
         // The raw layout a user would pick: row, column, then the timestamp reversed.
-        std::string key = UserRow(i) + "q";
+        std::string key = UserRow(i) + RawColumn(/*key_has_ts=*/true);
         basalt::util::PutFixed64BE(&key, static_cast<uint64_t>(INT64_MAX - (t0 + v)));
-        raw.Put(key, kValue);
+        raw.Put(key, RawValue());
       }
       batch.emplace_back(std::move(put));
     }
@@ -327,7 +348,7 @@ Outcome GetVersions10(const Config& cfg) {
     if (!row.ok() || row->cells().size() != 10) Die("basalt get of 10 versions failed");
   };
   auto raw_op = [&] {
-    std::string prefix = UserRow(rng_r() % rows) + "q";
+    std::string prefix = UserRow(rng_r() % rows) + RawColumn(/*key_has_ts=*/true);
     std::unique_ptr<rocksdb::Iterator> it(rs.db()->NewIterator(RawReadOptions()));
     std::vector<std::pair<std::string, std::string>> versions;
     for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix); it->Next()) {
@@ -366,6 +387,8 @@ Config ParseArgs(int argc, char** argv) {
       cfg.scale = std::max(0.01, std::atof(value().c_str()));
     } else if (arg == "--markdown") {
       cfg.markdown = value();
+    } else if (arg == "--equal-bytes") {
+      cfg.equal_bytes = true;
     } else if (arg == "--only") {
       cfg.only = value();
     } else {
@@ -380,6 +403,7 @@ Config ParseArgs(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   Config cfg = ParseArgs(argc, argv);
+  g_equal_bytes = cfg.equal_bytes;
   std::filesystem::create_directories(cfg.dir);
   const std::vector<std::pair<std::string, Outcome (*)(const Config&)>> workloads = {
       {"fillbatch100", FillBatch100},

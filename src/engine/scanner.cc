@@ -241,7 +241,8 @@ bool Scanner::Next(RowResult* out) {
       row_returned_ = true;
       ++rows_returned_;
     }
-    *out = RowResult(row_, std::move(cells), !row_done);
+    // The row key is no longer needed once the row is done (StartNextRow sets the next one).
+    *out = RowResult(row_done ? std::move(row_) : row_, std::move(cells), !row_done);
     return true;
   }
 }

@@ -83,10 +83,22 @@ Result<const FamilyHandle*> FindFamily(const TableState& table, std::string_view
 }  // namespace
 
 // The cells of one Engine::Write call, built under the row locks.
+// About what a Put adds to a RocksDB write batch: per cell the escaped key with its suffix, the
+// value header, and the batch's own record framing.
+static size_t EstimatedBatchBytes(const Put& p) {
+  size_t bytes = 0;
+  for (const auto& e : p.entries()) {
+    bytes += p.row().size() + e.qualifier.size() + e.value.size() + 40;
+  }
+  return bytes;
+}
+
 class WriteTxn {
  public:
-  WriteTxn(Engine& engine, const TableState& table, bool needs_reads, int64_t now_ms)
-      : engine_(engine), table_(table), now_ms_(now_ms) {
+  // `reserve_bytes`: the expected size of the batch, so that it is allocated once.
+  WriteTxn(Engine& engine, const TableState& table, bool needs_reads, int64_t now_ms,
+           size_t reserve_bytes = 0)
+      : engine_(engine), table_(table), now_ms_(now_ms), plain_(needs_reads ? 0 : reserve_bytes) {
     if (needs_reads) {
       indexed_ = std::make_unique<rocksdb::WriteBatchWithIndex>(rocksdb::BytewiseComparator(), 0,
                                                                 /*overwrite_key=*/true);
@@ -122,6 +134,7 @@ class WriteTxn {
   const int64_t now_ms_;
   rocksdb::WriteBatch plain_;
   std::unique_ptr<rocksdb::WriteBatchWithIndex> indexed_;
+  std::string key_buf_;  // reused across cells: one allocation per transaction
 };
 
 Status WriteTxn::Check(const Put& p) const {
@@ -196,19 +209,22 @@ Status WriteTxn::Check(const RowMutations& rm) const {
 
 Status WriteTxn::Apply(const Put& p, uint64_t seq, int64_t put_now) {
   const int64_t default_ts = p.timestamp() != kLatestTimestamp ? p.timestamp() : put_now;
-  const std::string row_prefix = RowPrefix(p.row());
-  std::string key;
-  std::string value;
+  key_buf_.clear();
+  AppendEscaped(&key_buf_, p.row());  // the row prefix
+  const size_t row_prefix_size = key_buf_.size();
+  std::string header;
+  AppendValueHeader(&header, seq);
   for (const auto& e : p.entries()) {
     const FamilyHandle* f = table_.FindFamily(e.family);
-    key = row_prefix;
-    AppendQualifier(&key, e.qualifier);
-    AppendKeySuffix(&key, e.timestamp != kLatestTimestamp ? e.timestamp : default_ts,
+    key_buf_.resize(row_prefix_size);
+    AppendQualifier(&key_buf_, e.qualifier);
+    AppendKeySuffix(&key_buf_, e.timestamp != kLatestTimestamp ? e.timestamp : default_ts,
                     CellType::kPut);
-    value.clear();
-    AppendValueHeader(&value, seq);
-    value.append(e.value);
-    BASALT_RETURN_IF_ERROR(FromRocks(batch()->Put(f->cf, key, value)));
+    // The value is the header then the payload, written without concatenating them first.
+    const rocksdb::Slice key(key_buf_);
+    const rocksdb::Slice value[2] = {header, e.value};
+    BASALT_RETURN_IF_ERROR(FromRocks(
+        batch()->Put(f->cf, rocksdb::SliceParts(&key, 1), rocksdb::SliceParts(value, 2))));
   }
   return Status::OK();
 }
@@ -386,6 +402,7 @@ Status Engine::Write(const TableState& table, std::span<const MutationRef> mutat
 
   bool needs_reads = false;
   uint64_t seq_count = 0;
+  size_t reserve_bytes = 0;
   Durability durability = Durability::kSkipWal;
   std::vector<size_t> stripes;
   stripes.reserve(mutations.size());
@@ -396,6 +413,7 @@ Status Engine::Write(const TableState& table, std::span<const MutationRef> mutat
     Status s = std::visit(Overloaded{[&](const Put* p) {
                                        row = &p->row();
                                        ++seq_count;
+                                       reserve_bytes += EstimatedBatchBytes(*p);
                                        return probe.Check(*p);
                                      },
                                      [&](const Delete* d) {
@@ -439,7 +457,7 @@ Status Engine::Write(const TableState& table, std::span<const MutationRef> mutat
 
   RowLocks::Guard guard(&row_locks_, std::move(stripes));
   BASALT_ASSIGN_OR_RETURN(uint64_t seq, sequence_->Next(seq_count));
-  WriteTxn txn(*this, table, needs_reads, now);
+  WriteTxn txn(*this, table, needs_reads, now, reserve_bytes);
   if (results != nullptr) results->assign(mutations.size(), RowResult());
   for (size_t i = 0; i < mutations.size(); ++i) {
     RowResult* result = results != nullptr ? &(*results)[i] : nullptr;
