@@ -79,10 +79,21 @@ Result<RowResult> Engine::Get(const TableState& table, const basalt::Get& get) {
   spec.row_offset_per_family = get.row_offset_per_family();
 
   const std::string row_prefix = RowPrefix(get.row());
-  std::vector<PooledIterator> iters;
+  std::vector<Cell> cells;
+  auto read_family = [&](rocksdb::Iterator* it, const FamilyHandle& family) {
+    it->Seek(row_prefix);
+    auto sel = get.columns().find(family.name());
+    FamilyRowReader reader(it, family.name(), family.settings, spec,
+                           sel == get.columns().end() ? nullptr : &sel->second);
+    reader.StartRow(row_prefix, get.row());
+    reader.Read(&cells, 0);
+    BASALT_RETURN_IF_ERROR(reader.status());
+    return FromRocks(it->status());
+  };
   if (families.size() == 1) {
-    BASALT_ASSIGN_OR_RETURN(auto it, iterator_pool_->Acquire(families[0]->cf, IteratorKind::kRow));
-    iters.push_back(std::move(it));
+    BASALT_ASSIGN_OR_RETURN(PooledIterator it,
+                            iterator_pool_->Acquire(families[0]->cf, IteratorKind::kRow));
+    BASALT_RETURN_IF_ERROR(read_family(it.get(), *families[0]));
   } else {
     // One consistent view across families keeps the row atomic for the reader; pooled
     // iterators are refreshed one by one and could straddle a write.
@@ -93,19 +104,10 @@ Result<RowResult> Engine::Get(const TableState& table, const basalt::Get& get) {
     for (const auto* f : families) cfs.push_back(f->cf);
     std::vector<rocksdb::Iterator*> raw;
     BASALT_RETURN_IF_ERROR(FromRocks(db_->NewIterators(ro, cfs, &raw)));
-    for (auto* it : raw) iters.emplace_back(it);
-  }
-  std::vector<Cell> cells;
-  for (size_t i = 0; i < families.size(); ++i) {
-    rocksdb::Iterator* it = iters[i].get();
-    it->Seek(row_prefix);
-    auto sel = get.columns().find(families[i]->name());
-    FamilyRowReader reader(it, families[i]->name(), families[i]->settings, spec,
-                           sel == get.columns().end() ? nullptr : &sel->second);
-    reader.StartRow(row_prefix, get.row());
-    reader.Read(&cells, 0);
-    BASALT_RETURN_IF_ERROR(reader.status());
-    BASALT_RETURN_IF_ERROR(FromRocks(it->status()));
+    std::vector<std::unique_ptr<rocksdb::Iterator>> iters(raw.begin(), raw.end());
+    for (size_t i = 0; i < families.size(); ++i) {
+      BASALT_RETURN_IF_ERROR(read_family(iters[i].get(), *families[i]));
+    }
   }
   if (cells.empty()) return RowResult();
   return RowResult(get.row(), std::move(cells));

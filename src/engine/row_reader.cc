@@ -38,7 +38,7 @@ FamilyRowReader::FamilyRowReader(rocksdb::Iterator* it, std::string family_name,
       qualifiers_(qualifiers != nullptr && !qualifiers->empty() ? qualifiers : nullptr) {}
 
 void FamilyRowReader::StartRow(std::string_view row_prefix, const std::string& row) {
-  row_prefix_.assign(row_prefix);
+  row_prefix_ = row_prefix;
   row_ = &row;
   family_deletes_.clear();
   family_version_deletes_.clear();
@@ -137,7 +137,7 @@ bool FamilyRowReader::NextColumn() {
   } else {
     while (true) {
       if (next_qualifier_ == qualifiers_->end() || !it_->Valid()) return false;
-      column_prefix_ = row_prefix_;
+      column_prefix_.assign(row_prefix_);
       AppendQualifier(&column_prefix_, *next_qualifier_);
       ++next_qualifier_;
       int cmp = it_->key().compare(rocksdb::Slice(column_prefix_));

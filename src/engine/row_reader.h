@@ -52,6 +52,7 @@ class FamilyRowReader {
 
   // Starts a row. REQUIRES: the iterator is at the first key of the row in this family, or at
   // a key after the row (then the family has nothing for it). `row` is the unescaped row key.
+  // `row_prefix` and `row` are the caller's and must stay valid until the row has been read.
   void StartRow(std::string_view row_prefix, const std::string& row);
 
   // Appends up to `budget` cells (0: no limit) to `out`. Returns true when the family has no
@@ -93,7 +94,7 @@ class FamilyRowReader {
   const std::set<std::string>* qualifiers_;
 
   Stage stage_ = Stage::kDone;
-  std::string row_prefix_;
+  std::string_view row_prefix_;  // the caller's; see StartRow
   const std::string* row_ = nullptr;
   std::vector<Marker> family_deletes_;
   std::vector<Marker> family_version_deletes_;
