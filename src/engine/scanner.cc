@@ -199,8 +199,9 @@ void Scanner::FinishRow() {
 }
 
 bool Scanner::Next(RowResult* out) {
+  // Engine::Close, the only other thread that touches the cursors, holds the lifecycle lock
+  // exclusively; Close() comes from the owning thread (see ResultScanner), so mu_ is not needed.
   std::shared_lock<std::shared_mutex> life(engine_->lifecycle_mu_);
-  std::lock_guard<std::mutex> l(mu_);
   if (done_) return false;
   if (engine_->closed_) return Fail(Status::Aborted("the store is closed"));
   const size_t budget = scan_.batch() > 0 ? static_cast<size_t>(scan_.batch()) : 0;

@@ -61,7 +61,8 @@ class Scanner : public ResultScanner {
 
   std::shared_ptr<Engine> engine_;
   std::shared_ptr<const TableState> table_;
-  // Guards the cursors against Engine::Close; taken after the engine's lifecycle lock.
+  // Serialises Close() against Engine::Close's ReleaseIterators(). Next() relies on the
+  // engine's lifecycle lock instead.
   std::mutex mu_;
   Scan scan_;
   ReadSpec spec_;
