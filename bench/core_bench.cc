@@ -11,7 +11,7 @@
 //   getversions10  a get of the 10 versions of one cell
 //
 // Usage: basalt_core_bench [--dir DIR] [--rounds N] [--scale F] [--markdown FILE]
-//                          [--only WORKLOAD] [--equal-bytes]
+//                          [--only WORKLOAD] [--equal-bytes] [--profile-side basalt|raw]
 
 #include <rocksdb/cache.h>
 #include <rocksdb/db.h>
@@ -49,6 +49,8 @@ struct Config {
   // Pads raw keys and values to the sizes of basalt's cells, to separate what the HBase cell
   // format costs from what basalt's code costs.
   bool equal_bytes = false;
+  // For profiling: run only one side ("basalt" or "raw"); no ratio is printed.
+  std::string side;
 };
 
 // Set from Config before the workloads run.
@@ -207,6 +209,13 @@ Outcome Compare(const Config& cfg, std::string name, std::string unit, int batch
   // One warm-up call each, not measured.
   basalt_op();
   raw_op();
+  if (!cfg.side.empty()) {
+    const auto& op = cfg.side == "raw" ? raw_op : basalt_op;
+    double rate = 0;
+    for (int i = 0; i < cfg.rounds; ++i) rate = Measure(kRoundSeconds, batch, op);
+    std::printf("%-14s %s only: %.0f %s/s\n", name.c_str(), cfg.side.c_str(), rate, unit.c_str());
+    return Outcome{std::move(name), std::move(unit), rate, rate};
+  }
   for (int i = 0; i < cfg.rounds; ++i) {
     if (i % 2 == 0) {
       b.push_back(Measure(kRoundSeconds, batch, basalt_op));
@@ -387,6 +396,9 @@ Config ParseArgs(int argc, char** argv) {
       cfg.scale = std::max(0.01, std::atof(value().c_str()));
     } else if (arg == "--markdown") {
       cfg.markdown = value();
+    } else if (arg == "--profile-side") {
+      cfg.side = value();
+      if (cfg.side != "basalt" && cfg.side != "raw") Die("--profile-side takes basalt or raw");
     } else if (arg == "--equal-bytes") {
       cfg.equal_bytes = true;
     } else if (arg == "--only") {
