@@ -7,6 +7,7 @@
 #include "basalt/cell.h"              // IWYU pragma: export
 #include "basalt/check_and_mutate.h"  // IWYU pragma: export
 #include "basalt/connection.h"        // IWYU pragma: export
+#include "basalt/filter.h"            // IWYU pragma: export
 #include "basalt/get.h"               // IWYU pragma: export
 #include "basalt/mutation.h"          // IWYU pragma: export
 #include "basalt/options.h"           // IWYU pragma: export

@@ -8,6 +8,7 @@
 #include <set>
 #include <string>
 
+#include "basalt/filter.h"
 #include "basalt/types.h"
 
 namespace basalt {
@@ -60,12 +61,20 @@ class Get {
     return *this;
   }
 
+  // Cells to keep (filter.h); nullptr: all. Row-level filters decide whether the row is
+  // returned at all.
+  Get& SetFilter(FilterPtr filter) {
+    filter_ = std::move(filter);
+    return *this;
+  }
+
   const std::string& row() const { return row_; }
   const ColumnSelection& columns() const { return columns_; }
   int32_t max_versions() const { return max_versions_; }
   const TimeRange& time_range() const { return time_range_; }
   int32_t max_results_per_family() const { return max_results_per_family_; }
   int32_t row_offset_per_family() const { return row_offset_per_family_; }
+  const FilterPtr& filter() const { return filter_; }
 
  private:
   std::string row_;
@@ -74,6 +83,7 @@ class Get {
   TimeRange time_range_;
   int32_t max_results_per_family_ = -1;
   int32_t row_offset_per_family_ = 0;
+  FilterPtr filter_;
 };
 
 }  // namespace basalt

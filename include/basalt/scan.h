@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 
+#include "basalt/filter.h"
 #include "basalt/get.h"
 #include "basalt/types.h"
 
@@ -95,6 +96,11 @@ class Scan {
     raw_ = raw;
     return *this;
   }
+  // Rows and cells to keep (filter.h); nullptr: all. Evaluated by the store while it reads.
+  Scan& SetFilter(FilterPtr filter) {
+    filter_ = std::move(filter);
+    return *this;
+  }
 
   const std::string& start_row() const { return start_row_; }
   bool start_inclusive() const { return start_inclusive_; }
@@ -111,6 +117,7 @@ class Scan {
   int32_t max_results_per_family() const { return max_results_per_family_; }
   int32_t row_offset_per_family() const { return row_offset_per_family_; }
   bool raw() const { return raw_; }
+  const FilterPtr& filter() const { return filter_; }
 
  private:
   std::string start_row_;
@@ -128,6 +135,7 @@ class Scan {
   int32_t max_results_per_family_ = -1;
   int32_t row_offset_per_family_ = 0;
   bool raw_ = false;
+  FilterPtr filter_;
 };
 
 // The smallest key greater than every key that starts with `prefix`; empty when there is none
