@@ -55,8 +55,15 @@ class Scanner : public ResultScanner {
     bool in_row = false;
   };
 
+  // Positions on the next row the filter does not reject; false at the end of the scan.
   bool StartNextRow();
+  // Moves the cursors that are on the current row past it (every key of it, in the scan's
+  // direction).
   void FinishRow();
+  // Moves every cursor to the filter's hint; false when the hint is not past the current row.
+  bool SeekToHint(const filter::RowHint& hint);
+  // Applies the filter's whole-row decisions to a finished row's cells.
+  void FilterWholeRow(std::vector<Cell>* cells);
   bool Fail(Status s);
 
   std::shared_ptr<Engine> engine_;
@@ -65,6 +72,7 @@ class Scanner : public ResultScanner {
   // engine's lifecycle lock instead.
   std::mutex mu_;
   Scan scan_;
+  std::unique_ptr<filter::FilterState> filter_;  // nullptr: no filter
   ReadSpec spec_;
   ScanBounds bounds_;
   std::unique_ptr<rocksdb::Slice> lower_slice_;
