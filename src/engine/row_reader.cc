@@ -28,12 +28,17 @@ void DecodeSuffix(const rocksdb::Slice& key, int64_t* ts, uint8_t* type_code) {
 
 }  // namespace
 
-void SkipPastRow(rocksdb::Iterator* it, std::string_view row_prefix) {
-  for (int i = 0; i < kSkipNexts; ++i) {
-    if (!it->Valid() || !StartsWith(it->key(), row_prefix)) return;
+int SkipPastRow(rocksdb::Iterator* it, std::string_view row_prefix) {
+  int steps = 0;
+  for (; steps < kSkipNexts; ++steps) {
+    if (!it->Valid() || !StartsWith(it->key(), row_prefix)) return steps;
     it->Next();
   }
-  if (it->Valid() && StartsWith(it->key(), row_prefix)) it->Seek(RowPrefixEnd(row_prefix));
+  if (it->Valid() && StartsWith(it->key(), row_prefix)) {
+    it->Seek(RowPrefixEnd(row_prefix));
+    ++steps;
+  }
+  return steps;
 }
 
 FamilyRowReader::FamilyRowReader(rocksdb::Iterator* it, std::string family_name,
@@ -57,6 +62,16 @@ void FamilyRowReader::StartRow(std::string_view row_prefix, const std::string& r
 
 bool FamilyRowReader::InRow() const {
   return it_->Valid() && StartsWith(it_->key(), row_prefix_);
+}
+
+void FamilyRowReader::Step() {
+  it_->Next();
+  ++steps_;
+}
+
+void FamilyRowReader::SeekTo(std::string_view target) {
+  it_->Seek(rocksdb::Slice(target.data(), target.size()));
+  ++steps_;
 }
 
 void FamilyRowReader::Fail(Status s) {
@@ -129,7 +144,7 @@ void FamilyRowReader::ReadFamilyMarkers(std::vector<Cell>* out) {
         return;
       }
     }
-    it_->Next();
+    Step();
   }
 }
 
@@ -154,7 +169,7 @@ bool FamilyRowReader::NextColumn() {
       ++next_qualifier_;
       int cmp = it_->key().compare(rocksdb::Slice(column_prefix_));
       if (cmp < 0 && !StartsWith(it_->key(), column_prefix_)) {
-        it_->Seek(column_prefix_);
+        SeekTo(column_prefix_);
         if (!it_->Valid()) return false;
       }
       if (StartsWith(it_->key(), column_prefix_)) break;
@@ -232,7 +247,7 @@ bool FamilyRowReader::ReadColumn(std::vector<Cell>* out, size_t budget) {
       stage_ = Stage::kDone;
       return true;
     }
-    it_->Next();
+    Step();
     if (emitted && budget != 0 && out->size() - start >= budget) return false;
   }
   return true;
@@ -254,14 +269,14 @@ bool FamilyRowReader::TakeVersion(std::vector<Cell>* out, int64_t ts, CellType t
 
 void FamilyRowReader::SkipColumn() {
   for (int i = 0; i < kSkipNexts; ++i) {
-    it_->Next();
+    Step();
     if (!it_->Valid() || !StartsWith(it_->key(), column_prefix_)) return;
   }
-  it_->Seek(ColumnEnd(column_prefix_));
+  SeekTo(ColumnEnd(column_prefix_));
 }
 
 void FamilyRowReader::SkipToRowEnd() {
-  SkipPastRow(it_, row_prefix_);
+  steps_ += SkipPastRow(it_, row_prefix_);
 }
 
 bool FamilyRowReader::MaskedByFamily(int64_t ts, uint64_t seq) const {
@@ -340,7 +355,7 @@ void FamilyRowReader::Follow(After after) {
       }
       std::string target(row_prefix_);
       AppendQualifier(&target, seek_qualifier_);
-      it_->Seek(target);
+      SeekTo(target);
       return;
     }
   }

@@ -48,8 +48,8 @@ struct ReadSpec {
 };
 
 // Moves a forward iterator on a key of the row whose prefix is `row_prefix` to the first key
-// after the row (a few Nexts, then a Seek).
-void SkipPastRow(rocksdb::Iterator* it, std::string_view row_prefix);
+// after the row (a few Nexts, then a Seek). Returns the iterator steps taken.
+int SkipPastRow(rocksdb::Iterator* it, std::string_view row_prefix);
 
 class FamilyRowReader {
  public:
@@ -72,6 +72,9 @@ class FamilyRowReader {
   // Non-OK when a stored key or value did not decode, or the iterator failed.
   const Status& status() const { return status_; }
 
+  // Iterator steps (Next and Seek calls) taken so far: what the read cost in keys visited.
+  int64_t steps() const { return steps_; }
+
  private:
   enum class Stage { kMarkers, kNextColumn, kInColumn, kDone };
   // Where the reader goes after a cell was offered to the filter.
@@ -83,6 +86,8 @@ class FamilyRowReader {
   };
 
   bool InRow() const;
+  void Step();
+  void SeekTo(std::string_view target);
   void ReadFamilyMarkers(std::vector<Cell>* out);
   // Positions on the next column to read; false when the row has no more selected columns.
   bool NextColumn();
@@ -130,6 +135,7 @@ class FamilyRowReader {
   int32_t returned_ = 0;        // cells returned from this column
   std::string seek_qualifier_;  // the filter's hint for kSeekColumn
 
+  int64_t steps_ = 0;
   Status status_;
 };
 

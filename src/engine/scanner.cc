@@ -119,6 +119,7 @@ Status Scanner::Init() {
     const std::set<std::string>* qualifiers = sel == columns.end() ? nullptr : &sel->second;
     c.reader = std::make_unique<FamilyRowReader>(c.it.get(), c.family->name(), c.family->settings,
                                                  spec_, qualifiers);
+    ++steps_;
     if (scan_.reversed()) {
       if (bounds_.upper.empty()) {
         c.it->SeekToLast();
@@ -144,14 +145,30 @@ bool Scanner::Fail(Status s) {
 
 void Scanner::ReleaseIterators() {
   std::lock_guard<std::mutex> l(mu_);
-  cursors_.clear();
+  DropCursors();
   if (!done_) Fail(Status::Aborted("the store was closed while the scanner was open"));
+}
+
+void Scanner::DropCursors() {
+  for (const auto& c : cursors_) steps_ += c.reader->steps();
+  cursors_.clear();
+}
+
+ScanMetrics Scanner::metrics() const {
+  // Engine::Close may drop the cursors meanwhile; it holds the lifecycle lock exclusively.
+  std::shared_lock<std::shared_mutex> life(engine_->lifecycle_mu_);
+  ScanMetrics m;
+  m.rows_scanned = rows_scanned_;
+  m.rows_filtered = rows_scanned_ - rows_returned_;
+  m.keys_visited = steps_;
+  for (const auto& c : cursors_) m.keys_visited += c.reader->steps();
+  return m;
 }
 
 void Scanner::Close() {
   std::lock_guard<std::mutex> l(mu_);
   done_ = true;
-  cursors_.clear();
+  DropCursors();
 }
 
 bool Scanner::StartNextRow() {
@@ -181,6 +198,7 @@ bool Scanner::StartNextRow() {
       }
     }
     if (best == nullptr) return false;
+    ++rows_scanned_;
     row_prefix_ = best->row_prefix;
     row_ = RowFromPrefix(row_prefix_);
     for (auto& c : cursors_) c.in_row = c.it->Valid() && c.row_prefix == row_prefix_;
@@ -196,7 +214,10 @@ bool Scanner::StartNextRow() {
     for (auto& c : cursors_) {
       if (!c.in_row) continue;
       // A reversed cursor sits on the row's last key; rows are read forward.
-      if (scan_.reversed()) c.it->Seek(row_prefix_);
+      if (scan_.reversed()) {
+        c.it->Seek(row_prefix_);
+        ++steps_;
+      }
       c.reader->StartRow(row_prefix_, row_);
     }
     in_row_ = true;
@@ -211,13 +232,18 @@ bool Scanner::SeekToHint(const filter::RowHint& hint) {
     std::string target = hint.inclusive ? RowPrefix(hint.row) : RowEndKey(hint.row);
     if (target < RowPrefixEnd(row_prefix_)) return false;
     for (auto& c : cursors_) c.it->Seek(target);
+    steps_ += static_cast<int64_t>(cursors_.size());
   } else {
     // Every key of the rows before the hint lies below `limit`.
     std::string limit = hint.inclusive ? RowEndKey(hint.row) : RowPrefix(hint.row);
     if (limit > row_prefix_) return false;
     for (auto& c : cursors_) {
       c.it->SeekForPrev(limit);
-      if (c.it->Valid() && c.it->key().compare(limit) >= 0) c.it->Prev();
+      ++steps_;
+      if (c.it->Valid() && c.it->key().compare(limit) >= 0) {
+        c.it->Prev();
+        ++steps_;
+      }
     }
   }
   for (auto& c : cursors_) c.in_row = false;
@@ -236,8 +262,9 @@ void Scanner::FinishRow() {
     if (scan_.reversed()) {
       c.it->Seek(row_prefix_);
       if (c.it->Valid()) c.it->Prev();
+      steps_ += 2;
     } else {
-      SkipPastRow(c.it.get(), row_prefix_);
+      steps_ += SkipPastRow(c.it.get(), row_prefix_);
     }
     c.in_row = false;
   }

@@ -42,6 +42,7 @@ class Scanner : public ResultScanner {
   bool Next(RowResult* out) override;
   Status status() const override { return status_; }
   void Close() override;
+  ScanMetrics metrics() const override;
 
   // Called by Engine::Close, with every other engine call excluded: drops the iterators.
   void ReleaseIterators();
@@ -65,6 +66,8 @@ class Scanner : public ResultScanner {
   // Applies the filter's whole-row decisions to a finished row's cells.
   void FilterWholeRow(std::vector<Cell>* cells);
   bool Fail(Status s);
+  // Releases the cursors, keeping the count of their readers' steps.
+  void DropCursors();
 
   std::shared_ptr<Engine> engine_;
   std::shared_ptr<const TableState> table_;
@@ -87,6 +90,8 @@ class Scanner : public ResultScanner {
   std::string row_prefix_;
   std::string row_;
   int64_t rows_returned_ = 0;
+  int64_t rows_scanned_ = 0;
+  int64_t steps_ = 0;  // the scanner's own iterator steps; the readers count theirs
   Status status_;
 };
 

@@ -367,6 +367,49 @@ TEST_P(FilterTest, InvalidFiltersAreRejectedWithAClearError) {
   EXPECT_TRUE(ScanStatus(deep).IsInvalidArgument());
 }
 
+TEST_P(FilterTest, SeekingFiltersVisitOnlyWhatTheyNeed) {
+  Table& t = store().CreateTable("wide", {"a"});
+  std::vector<Mutation> batch;
+  for (int i = 0; i < 500; ++i) {
+    char row[16];
+    std::snprintf(row, sizeof row, "u%04d", i);
+    Put put(row);
+    for (char q = 'a'; q <= 'z'; ++q) put.Add("a", std::string(1, q), 1, "v");
+    batch.emplace_back(std::move(put));
+  }
+  ASSERT_OK(t.Batch(batch));
+  auto visited = [&](FilterPtr f, Scan scan, size_t expect_cells) {
+    auto scanner = t.GetScanner(scan.SetFilter(std::move(f)));
+    EXPECT_OK(scanner);
+    if (!scanner.ok()) return int64_t{-1};
+    size_t cells = 0;
+    RowResult r;
+    while ((*scanner)->Next(&r)) cells += r.size();
+    EXPECT_OK((*scanner)->status());
+    EXPECT_EQ(cells, expect_cells);
+    return (*scanner)->metrics().keys_visited;
+  };
+  // 10 rows of 26 cells out of 13,000 cells.
+  EXPECT_LT(visited(Make<PrefixFilter>("u015"), Scan(), 260), 400);
+  EXPECT_LT(visited(Make<PrefixFilter>("u015"), Scan().SetReversed(true), 260), 400);
+  // Rows u0007, u0017, ..., u0497: 50 rows, each found by one seek.
+  auto fuzzy = Make<FuzzyRowFilter>(
+      std::vector<FuzzyRowFilter::FuzzyKey>{{"u0007", std::string("\0\1\1\1\0", 5)}});
+  EXPECT_LT(visited(fuzzy, Scan(), 50 * 26), 50 * 32);
+  EXPECT_LT(visited(fuzzy, Scan().SetReversed(true), 50 * 26), 50 * 32);
+  // Two columns of each row: a seek into the row, a few steps and a seek out of it.
+  EXPECT_LT(visited(Make<ColumnRangeFilter>("d", true, "e", true), Scan(), 1000), 500 * 9);
+  auto all = t.GetScanner(Scan());
+  ASSERT_OK(all);
+  RowResult r;
+  while ((*all)->Next(&r)) {
+  }
+  ScanMetrics m = (*all)->metrics();
+  EXPECT_GE(m.keys_visited, 13000);
+  EXPECT_EQ(m.rows_scanned, 500);
+  EXPECT_EQ(m.rows_filtered, 0);
+}
+
 BASALT_INSTANTIATE_STORE_TEST(FilterTest);
 
 // Seeking filters against brute force: random rows and patterns, forward and reversed, must
