@@ -615,6 +615,22 @@ TEST(FilterParserTest, LongChainsAreFine) {
   EXPECT_EQ(static_cast<const FilterList&>(*f).filters().size(), 20'001u);
 }
 
+TEST(FilterParserTest, HugeArgumentListsAreNotQuadratic) {
+  constexpr int kArgs = 100'000;
+  std::string prefixes = "MultipleColumnPrefixFilter(";
+  std::string timestamps = "TimestampsFilter(";
+  for (int i = 0; i < kArgs; ++i) {
+    prefixes += (i == 0 ? "'" : ", '") + std::to_string(i) + "'";
+    timestamps += (i == 0 ? "" : ", ") + std::to_string(kArgs - i);
+  }
+  FilterPtr p = Parse(prefixes + ")");
+  ASSERT_NE(p, nullptr);
+  EXPECT_EQ(static_cast<const MultipleColumnPrefixFilter&>(*p).prefixes().size(), size_t{kArgs});
+  FilterPtr t = Parse(timestamps + ")");
+  ASSERT_NE(t, nullptr);
+  EXPECT_EQ(static_cast<const TimestampsFilter&>(*t).timestamps().size(), size_t{kArgs});
+}
+
 TEST(FilterParserTest, InputLengthIsLimited) {
   std::string at_limit = "PrefixFilter('')";
   at_limit.insert(14, kMaxFilterStringLength - at_limit.size(), 'x');

@@ -10,7 +10,7 @@
 #include <initializer_list>
 #include <limits>
 #include <memory>
-#include <optional>
+#include <set>
 #include <string>
 #include <utility>
 
@@ -221,9 +221,10 @@ Result<FilterPtr> BuildColumnPrefix(const Arguments& a) {
 // Any number of prefixes, none twice (HBase: "prefixes must be distinct").
 Result<FilterPtr> BuildMultipleColumnPrefix(const Arguments& a) {
   std::vector<std::string> prefixes;
+  std::set<std::string> seen;  // a set, so a huge list is not quadratic
   for (size_t i = 0; i < a.size(); ++i) {
     BASALT_ASSIGN_OR_RETURN(std::string prefix, a.String(i));
-    if (std::find(prefixes.begin(), prefixes.end(), prefix) != prefixes.end()) {
+    if (!seen.insert(prefix).second) {
       return a.Invalid(i, "prefix '" + Excerpt(prefix) + "' is given twice");
     }
     prefixes.push_back(std::move(prefix));
