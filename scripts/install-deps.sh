@@ -6,10 +6,9 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config git
   librocksdb-dev libgflags-dev
-  nlohmann-json3-dev libcli11-dev libfmt-dev libspdlog-dev
+  nlohmann-json3-dev libcli11-dev libfmt-dev libspdlog-dev libre2-dev
   libgtest-dev libgmock-dev googletest libbenchmark-dev
   libsqlite3-dev
-  libre2-dev
   clang-format
 )
 

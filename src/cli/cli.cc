@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "basalt/basalt.h"
+#include "basalt/filter_language.h"
 #include "cli/output.h"
 #include "util/bytes_format.h"
 
@@ -126,6 +127,13 @@ std::pair<std::string, std::string> SplitFamilySpec(const std::string& spec) {
   return {spec.substr(0, colon), spec.substr(colon + 1)};
 }
 
+// --filter: the filter language, after HBase's \xHH escapes are decoded as in every other byte
+// argument (so a filter can hold any byte); error positions count the decoded bytes.
+Result<FilterPtr> ParseFilterOption(const std::optional<std::string>& text) {
+  if (!text) return FilterPtr();
+  return ParseFilter(FromStringBinary(*text));
+}
+
 // Everything the subcommands were given on the command line.
 struct Args {
   std::string data_dir;
@@ -146,6 +154,7 @@ struct Args {
   bool raw = false;
   int64_t limit = 0;
   int32_t batch = 0;
+  std::optional<std::string> filter;
 };
 
 class Cli {
@@ -291,8 +300,10 @@ class Cli {
   }
 
   Status GetRow() {
+    BASALT_ASSIGN_OR_RETURN(FilterPtr filter, ParseFilterOption(args_.filter));
     BASALT_ASSIGN_OR_RETURN(auto table, OpenTable());
     basalt::Get get(FromStringBinary(args_.row));
+    if (filter) get.SetFilter(std::move(filter));
     for (const auto& c : args_.positional) {
       ColumnSpec col = ParseColumn(c);
       if (col.qualifier) {
@@ -309,8 +320,10 @@ class Cli {
   }
 
   Status ScanRows() {
+    BASALT_ASSIGN_OR_RETURN(FilterPtr filter, ParseFilterOption(args_.filter));
     BASALT_ASSIGN_OR_RETURN(auto table, OpenTable());
     basalt::Scan scan;
+    if (filter) scan.SetFilter(std::move(filter));
     if (!args_.start.empty()) scan.WithStartRow(FromStringBinary(args_.start));
     if (!args_.stop.empty()) scan.WithStopRow(FromStringBinary(args_.stop));
     if (!args_.prefix.empty()) scan.SetRowPrefix(FromStringBinary(args_.prefix));
@@ -470,6 +483,12 @@ int Main(int argc, char** argv) {
         ->type_name("MIN,MAX");
     s->add_option("--versions", args.versions, "versions per column (default 1)");
   };
+  auto filter_opt = [&](CLI::App* s) {
+    s->add_option("--filter", args.filter,
+                  "keep what this filter keeps, in HBase's filter language (docs/filters.md); "
+                  "\\xHH escapes are decoded first")
+        ->type_name("FILTER");
+  };
 
   CLI::App* create = sub("create", "create a table", &Cli::Create);
   table_arg(create);
@@ -515,6 +534,7 @@ int Main(int argc, char** argv) {
   get->add_option("row", args.row)->required();
   get->add_option("columns", args.positional, "FAMILY or FAMILY:QUALIFIER (default: all)");
   time_opts(get);
+  filter_opt(get);
 
   CLI::App* scan = sub("scan", "read rows in key order", &Cli::ScanRows);
   table_arg(scan);
@@ -527,6 +547,7 @@ int Main(int argc, char** argv) {
   scan->add_option("--batch", args.batch, "at most this many cells per result");
   scan->add_flag("--raw", args.raw, "every stored cell, delete markers included");
   time_opts(scan);
+  filter_opt(scan);
 
   CLI::App* del =
       sub("delete", "delete a row, a family, or a column's versions", &Cli::DeleteCells);
