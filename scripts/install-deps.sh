@@ -6,7 +6,8 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config git
   librocksdb-dev libgflags-dev
-  nlohmann-json3-dev libcli11-dev libfmt-dev libspdlog-dev libre2-dev
+  nlohmann-json3-dev libcli11-dev libfmt-dev libspdlog-dev libboost-dev
+  python3-pytest python3-requests libre2-dev
   libgtest-dev libgmock-dev googletest libbenchmark-dev
   libsqlite3-dev
   clang-format

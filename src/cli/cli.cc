@@ -16,6 +16,7 @@
 #include "basalt/basalt.h"
 #include "basalt/filter_language.h"
 #include "cli/output.h"
+#include "server/serve.h"
 #include "util/bytes_format.h"
 
 namespace basalt::cli {
@@ -566,11 +567,44 @@ int Main(int argc, char** argv) {
   table_arg(count);
   count->add_option("--prefix", args.prefix, "only rows starting with this");
 
+  // serve: runs the HTTP server instead of one command. Flags win over the config file.
+  server::http::ServerConfig serve_config;
+  std::string serve_config_file;
+  std::optional<std::string> serve_bind, serve_access_log;
+  std::optional<uint16_t> serve_port;
+  std::optional<uint64_t> serve_max_body;
+  CLI::App* serve = app.add_subcommand(
+      "serve", "serve HBase's REST API (and /metrics) over HTTP on the store in --data");
+  serve->add_option("--bind", serve_bind, "address to listen on (default 127.0.0.1)");
+  serve->add_option("--port", serve_port, "port (default 8080; 0 picks a free one)");
+  serve->add_option("--config", serve_config_file, "a JSON file with the same keys");
+  serve->add_option("--access-log", serve_access_log, "access log file (default: stderr)");
+  serve->add_option("--max-body", serve_max_body, "largest request body, bytes (default 8 MiB)");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     int code = app.exit(e);
     return code == 0 ? 0 : 2;
+  }
+
+  if (serve->parsed()) {
+    Status st;
+    if (!serve_config_file.empty()) {
+      st = server::http::LoadConfigFile(serve_config_file, &serve_config);
+    }
+    bool data_flag = app.get_option("--data")->count() > 0;
+    if (data_flag || serve_config.data.empty()) serve_config.data = args.data_dir;
+    if (serve_bind) serve_config.bind = *serve_bind;
+    if (serve_port) serve_config.port = *serve_port;
+    if (serve_access_log) serve_config.access_log = *serve_access_log;
+    if (serve_max_body) serve_config.max_body = *serve_max_body;
+    if (st.ok()) st = server::Serve(serve_config);
+    if (!st.ok()) {
+      std::cerr << "error: " << st.ToString() << "\n";
+      return 1;
+    }
+    return 0;
   }
 
   Output out(std::cout, args.json);

@@ -1,0 +1,338 @@
+#include "server/http/http_server.h"
+
+#include <boost/asio/bind_executor.hpp>
+#include <boost/asio/dispatch.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/signal_set.hpp>
+#include <boost/asio/strand.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <chrono>
+#include <condition_variable>
+#include <csignal>
+#include <optional>
+#include <thread>
+#include <vector>
+
+#include "server/http/status_mapping.h"
+#include "server/http/url.h"
+
+namespace basalt::server::http {
+
+namespace net = boost::asio;
+namespace beast = boost::beast;
+namespace bh = boost::beast::http;
+using tcp = boost::asio::ip::tcp;
+using Clock = std::chrono::steady_clock;
+
+struct HttpServer::Impl {
+  net::io_context ioc;
+  tcp::acceptor acceptor{ioc};
+  net::signal_set signals{ioc, SIGINT, SIGTERM};
+};
+
+// One connection: reads requests one after another (keep-alive), hands each to the server and
+// writes the response. Lives on its own strand.
+class Session : public std::enable_shared_from_this<Session> {
+ public:
+  Session(tcp::socket socket, HttpServer& server) : stream_(std::move(socket)), server_(server) {
+    beast::error_code ec;
+    auto ep = stream_.socket().remote_endpoint(ec);
+    if (!ec) remote_ = ep.address().to_string() + ":" + std::to_string(ep.port());
+  }
+
+  ~Session() {
+    server_.metrics().ConnectionClosed();
+    server_.Unregister(this);
+  }
+
+  void Start() {
+    server_.metrics().ConnectionOpened();
+    net::dispatch(stream_.get_executor(),
+                  beast::bind_front_handler(&Session::ReadHeader, shared_from_this()));
+  }
+
+  // Called on shutdown: a connection waiting for its next request is closed now; one in the
+  // middle of a request finishes it first.
+  void StopIfIdle() {
+    net::dispatch(stream_.get_executor(), [self = shared_from_this()] {
+      if (self->idle_) {
+        beast::error_code ec;
+        self->stream_.socket().shutdown(tcp::socket::shutdown_both, ec);
+        self->stream_.socket().close(ec);
+      }
+    });
+  }
+
+ private:
+  void ReadHeader() {
+    if (server_.stopping()) return Close();
+    const ServerConfig& cfg = server_.config();
+    parser_.emplace();
+    parser_->header_limit(cfg.max_header);
+    parser_->body_limit(cfg.max_body);
+    idle_ = buffer_.size() == 0;
+    stream_.expires_after(std::chrono::seconds(cfg.idle_timeout_seconds));
+    bh::async_read_header(stream_, buffer_, *parser_,
+                          beast::bind_front_handler(&Session::OnHeader, shared_from_this()));
+  }
+
+  void OnHeader(beast::error_code ec, size_t) {
+    idle_ = false;
+    if (ec == bh::error::header_limit) {
+      return SendLimitError(
+          bh::status::request_header_fields_too_large,
+          "request header larger than " + std::to_string(server_.config().max_header) + " bytes");
+    }
+    if (ec == bh::error::body_limit) return SendBodyTooLarge();
+    if (ec) return Close();  // end of stream, timeout, reset, bad request line
+    started_ = Clock::now();
+    stream_.expires_after(std::chrono::seconds(server_.config().read_timeout_seconds));
+    bh::async_read(stream_, buffer_, *parser_,
+                   beast::bind_front_handler(&Session::OnBody, shared_from_this()));
+  }
+
+  void OnBody(beast::error_code ec, size_t) {
+    if (ec == bh::error::body_limit) return SendBodyTooLarge();
+    if (ec) return Close();
+    stream_.expires_never();
+    const Request& req = parser_->get();
+    std::string route;
+    Response res = server_.Handle(req, remote_, &route);
+    bool keep_alive = req.keep_alive() && !server_.stopping();
+    res.keep_alive(keep_alive);
+    Write(std::move(res), std::string(req.method_string()), std::string(req.target()), route,
+          !keep_alive);
+  }
+
+  void SendBodyTooLarge() {
+    SendLimitError(
+        bh::status::payload_too_large,
+        "request body larger than " + std::to_string(server_.config().max_body) + " bytes");
+  }
+
+  // Answers a request that broke a limit, then closes the connection (its remaining bytes
+  // cannot be parsed). The handler never saw the request, so nothing was written.
+  void SendLimitError(bh::status status, const std::string& message) {
+    started_ = Clock::now();
+    Response res{status, 11};
+    res.set(bh::field::content_type, "text/plain");
+    res.body() = message + "\r\n";
+    res.keep_alive(false);
+    res.prepare_payload();
+    std::string method, target;
+    if (parser_ && parser_->is_header_done()) {
+      method = std::string(parser_->get().method_string());
+      target = std::string(parser_->get().target());
+    }
+    server_.metrics().ObserveRequest("", method, static_cast<int>(status), 0);
+    Write(std::move(res), method, target, "", /*close=*/true);
+  }
+
+  void Write(Response res, std::string method, std::string target, std::string route, bool close) {
+    auto res_ptr = std::make_shared<Response>(std::move(res));
+    AccessLogEntry entry{std::move(method),
+                         std::move(target),
+                         std::move(route),
+                         static_cast<int>(res_ptr->result_int()),
+                         res_ptr->body().size(),
+                         0,
+                         remote_};
+    stream_.expires_after(std::chrono::seconds(server_.config().read_timeout_seconds));
+    bh::async_write(
+        stream_, *res_ptr,
+        [self = shared_from_this(), res_ptr, entry = std::move(entry), close](beast::error_code ec,
+                                                                              size_t) mutable {
+          entry.duration_ms =
+              std::chrono::duration<double, std::milli>(Clock::now() - self->started_).count();
+          self->server_.access_log().Write(entry);
+          if (ec || close) return self->CloseAfterWrite();
+          self->ReadHeader();
+        });
+  }
+
+  // Half-closes, then reads and drops what the client still sends for a short while, so that
+  // it sees the response rather than a connection reset.
+  void CloseAfterWrite() {
+    beast::error_code ec;
+    stream_.socket().shutdown(tcp::socket::shutdown_send, ec);
+    stream_.expires_after(std::chrono::seconds(2));
+    Drain();
+  }
+
+  void Drain() {
+    drain_buf_.resize(64 * 1024);
+    stream_.async_read_some(net::buffer(drain_buf_),
+                            [self = shared_from_this()](beast::error_code ec, size_t n) {
+                              self->drained_ += n;
+                              if (ec || self->drained_ > (uint64_t{64} << 20)) {
+                                return self->Close();
+                              }
+                              self->Drain();
+                            });
+  }
+
+  void Close() {
+    beast::error_code ec;
+    stream_.socket().shutdown(tcp::socket::shutdown_both, ec);
+    stream_.socket().close(ec);
+  }
+
+  beast::tcp_stream stream_;
+  HttpServer& server_;
+  beast::flat_buffer buffer_;
+  std::optional<bh::request_parser<bh::string_body>> parser_;
+  std::string remote_;
+  Clock::time_point started_;
+  bool idle_ = false;
+  std::vector<char> drain_buf_;
+  uint64_t drained_ = 0;
+};
+
+HttpServer::HttpServer(const ServerConfig& config, const Router& router, Metrics& metrics,
+                       AccessLog& access_log)
+    : config_(config),
+      router_(router),
+      metrics_(metrics),
+      access_log_(access_log),
+      impl_(std::make_unique<Impl>()) {}
+
+HttpServer::~HttpServer() = default;
+
+Status HttpServer::Listen() {
+  beast::error_code ec;
+  auto address = net::ip::make_address(config_.bind, ec);
+  if (ec) return Status::InvalidArgument("bad bind address '" + config_.bind + "'");
+  tcp::endpoint endpoint(address, config_.port);
+  std::string where = config_.bind + ":" + std::to_string(config_.port);
+  tcp::acceptor& acceptor = impl_->acceptor;
+  acceptor.open(endpoint.protocol(), ec);
+  if (!ec) acceptor.set_option(net::socket_base::reuse_address(true), ec);
+  if (!ec) acceptor.bind(endpoint, ec);
+  if (!ec) acceptor.listen(net::socket_base::max_listen_connections, ec);
+  if (ec) return Status::IOError("cannot listen on " + where + ": " + ec.message());
+  port_ = acceptor.local_endpoint().port();
+  return Status::OK();
+}
+
+void HttpServer::Accept() {
+  impl_->acceptor.async_accept(
+      net::make_strand(impl_->ioc), [this](beast::error_code ec, tcp::socket socket) {
+        if (ec) {
+          if (!impl_->acceptor.is_open()) return;
+        } else {
+          auto session = std::make_shared<Session>(std::move(socket), *this);
+          Register(session);
+          session->Start();
+        }
+        Accept();
+      });
+}
+
+void HttpServer::Register(const std::shared_ptr<Session>& session) {
+  std::lock_guard<std::mutex> lock(sessions_mu_);
+  sessions_[session.get()] = session;
+}
+
+void HttpServer::Unregister(Session* session) {
+  std::lock_guard<std::mutex> lock(sessions_mu_);
+  sessions_.erase(session);
+}
+
+void HttpServer::Run() {
+  impl_->signals.async_wait([this](beast::error_code ec, int) {
+    if (!ec) BeginShutdown();
+  });
+  Accept();
+  unsigned threads = config_.threads;
+  if (threads == 0) threads = std::max(4u, 2 * std::thread::hardware_concurrency());
+  std::vector<std::thread> pool;
+  for (unsigned i = 0; i + 1 < threads; ++i) {
+    pool.emplace_back([this] { impl_->ioc.run(); });
+  }
+  // The watchdog cuts off what is still running shutdown_timeout_seconds after the signal.
+  std::mutex mu;
+  std::condition_variable cv;
+  bool done = false;
+  std::thread watchdog([&] {
+    std::unique_lock<std::mutex> lock(mu);
+    std::optional<Clock::time_point> deadline;
+    while (!done) {
+      cv.wait_for(lock, std::chrono::milliseconds(100));
+      if (stopping_.load() && !deadline) {
+        deadline = Clock::now() + std::chrono::seconds(config_.shutdown_timeout_seconds);
+      }
+      if (deadline && Clock::now() > *deadline) {
+        impl_->ioc.stop();
+        return;
+      }
+    }
+  });
+  impl_->ioc.run();
+  for (auto& t : pool) t.join();
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    done = true;
+  }
+  cv.notify_all();
+  watchdog.join();
+}
+
+void HttpServer::Stop() {
+  net::post(impl_->ioc, [this] { BeginShutdown(); });
+}
+
+void HttpServer::BeginShutdown() {
+  if (stopping_.exchange(true)) return;
+  beast::error_code ec;
+  impl_->acceptor.close(ec);
+  impl_->signals.cancel(ec);
+  std::vector<std::shared_ptr<Session>> live;
+  {
+    std::lock_guard<std::mutex> lock(sessions_mu_);
+    for (auto& [ptr, weak] : sessions_) {
+      if (auto s = weak.lock()) live.push_back(std::move(s));
+    }
+  }
+  for (auto& s : live) s->StopIfIdle();
+}
+
+Response HttpServer::Handle(const Request& request, const std::string& remote, std::string* route) {
+  auto start = Clock::now();
+  std::string_view target(request.target().data(), request.target().size());
+  size_t q = target.find('?');
+  std::string_view path = target.substr(0, q);
+  Response res;
+  Router::Match match = router_.Find(request.method(), path);
+  auto query = ParseQuery(q == std::string_view::npos ? std::string_view() : target.substr(q + 1));
+  if (!query.ok()) {
+    res = ErrorResponse(request, query.status());
+  } else if (match.handler != nullptr) {
+    RequestContext ctx{request, std::move(match.params), std::move(*query), remote};
+    try {
+      res = (*match.handler)(ctx);
+    } catch (const std::exception& e) {
+      // Handlers return errors as values; an exception here is a bug, not a client error.
+      res = ErrorResponse(request, Status::Internal(e.what()));
+    }
+  } else if (!match.allowed.empty()) {
+    res = MakeResponse(request, bh::status::method_not_allowed, "text/plain",
+                       "Method not allowed\r\n");
+    std::string allow;
+    for (Verb v : match.allowed) {
+      if (!allow.empty()) allow += ", ";
+      allow += std::string(bh::to_string(v));
+    }
+    res.set(bh::field::allow, allow);
+  } else {
+    res = MakeResponse(request, bh::status::not_found, "text/plain", "Not found\r\n");
+  }
+  *route = match.pattern;
+  res.set(bh::field::server, "basalt");
+  double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  metrics_.ObserveRequest(match.pattern, std::string(request.method_string()),
+                          static_cast<int>(res.result_int()), seconds);
+  return res;
+}
+
+}  // namespace basalt::server::http

@@ -1,0 +1,78 @@
+// HttpServer: HTTP/1.1 on Boost.Beast, with keep-alive, header and body limits, read and idle
+// timeouts, an access log, metrics per route, and graceful shutdown.
+//
+// One io_context is run by a small pool of threads; each connection is served on its own strand,
+// one request at a time, and handlers run on the pool (they may block on the store).
+//
+//   HttpServer server(config, router, metrics, access_log);
+//   BASALT_RETURN_IF_ERROR(server.Listen());     // binds; the port is now known
+//   server.Run();   // serves until SIGTERM / SIGINT or Stop(), then drains and returns
+//
+// Shutdown: the listening socket closes at once; idle keep-alive connections are closed;
+// requests already being read or handled finish and get their response (with
+// "Connection: close"); after config.shutdown_timeout_seconds whatever is left is cut off.
+
+#ifndef BASALT_SERVER_HTTP_HTTP_SERVER_H_
+#define BASALT_SERVER_HTTP_HTTP_SERVER_H_
+
+#include <atomic>
+#include <map>
+#include <memory>
+#include <mutex>
+
+#include "basalt/status.h"
+#include "server/http/access_log.h"
+#include "server/http/metrics.h"
+#include "server/http/router.h"
+#include "server/http/server_config.h"
+
+namespace basalt::server::http {
+
+class Session;
+
+class HttpServer {
+ public:
+  // All references must outlive the server.
+  HttpServer(const ServerConfig& config, const Router& router, Metrics& metrics,
+             AccessLog& access_log);
+  ~HttpServer();
+
+  // Binds and listens. IOError (one line: the address and the reason) when that fails.
+  Status Listen();
+  // The port listened on (after Listen).
+  uint16_t port() const { return port_; }
+  // Serves until a signal or Stop(); returns after the in-flight requests are done.
+  // REQUIRES: Listen() succeeded.
+  void Run();
+  // Starts the graceful shutdown; callable from any thread.
+  void Stop();
+
+  // Used by sessions.
+  const ServerConfig& config() const { return config_; }
+  bool stopping() const { return stopping_.load(); }
+  // Routes and handles one request; records metrics. Never throws.
+  Response Handle(const Request& request, const std::string& remote, std::string* route);
+  void Register(const std::shared_ptr<Session>& session);
+  void Unregister(Session* session);
+  Metrics& metrics() { return metrics_; }
+  AccessLog& access_log() { return access_log_; }
+
+ private:
+  struct Impl;
+  void Accept();
+  void BeginShutdown();
+
+  const ServerConfig& config_;
+  const Router& router_;
+  Metrics& metrics_;
+  AccessLog& access_log_;
+  std::unique_ptr<Impl> impl_;
+  uint16_t port_ = 0;
+  std::atomic<bool> stopping_{false};
+  std::mutex sessions_mu_;
+  std::map<Session*, std::weak_ptr<Session>> sessions_;  // guarded by sessions_mu_
+};
+
+}  // namespace basalt::server::http
+
+#endif  // BASALT_SERVER_HTTP_HTTP_SERVER_H_

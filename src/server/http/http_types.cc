@@ -1,0 +1,29 @@
+#include "server/http/http_types.h"
+
+namespace basalt::server::http {
+
+std::optional<std::string> RequestContext::Query(const std::string& name) const {
+  for (const auto& [k, v] : query) {
+    if (k == name) return v;
+  }
+  return std::nullopt;
+}
+
+std::vector<std::string> RequestContext::QueryAll(const std::string& name) const {
+  std::vector<std::string> out;
+  for (const auto& [k, v] : query) {
+    if (k == name) out.push_back(v);
+  }
+  return out;
+}
+
+Response MakeResponse(const Request& request, boost::beast::http::status status,
+                      std::string content_type, std::string body) {
+  Response res{status, request.version()};
+  if (!content_type.empty()) res.set(boost::beast::http::field::content_type, content_type);
+  res.body() = std::move(body);
+  res.prepare_payload();
+  return res;
+}
+
+}  // namespace basalt::server::http

@@ -1,0 +1,49 @@
+// The request and response types every handler of the HTTP layer sees.
+
+#ifndef BASALT_SERVER_HTTP_HTTP_TYPES_H_
+#define BASALT_SERVER_HTTP_HTTP_TYPES_H_
+
+#include <boost/beast/http.hpp>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace basalt::server::http {
+
+using Request = boost::beast::http::request<boost::beast::http::string_body>;
+using Response = boost::beast::http::response<boost::beast::http::string_body>;
+using Verb = boost::beast::http::verb;
+
+// One request as a handler sees it: the raw Beast request, the path parameters the route
+// captured and the decoded query string.
+struct RequestContext {
+  const Request& request;
+  // Path parameters by name, exactly as they appear in the target (still percent-encoded: a
+  // handler decides how to split before decoding, as HBase's RowSpec does with ',').
+  std::map<std::string, std::string> params;
+  // The query string, percent-decoded ('+' is a space), in order; repeated names are kept.
+  std::vector<std::pair<std::string, std::string>> query;
+  // The remote address, "ip:port".
+  std::string remote;
+
+  // The first value of query parameter `name`.
+  std::optional<std::string> Query(const std::string& name) const;
+  // Every value of query parameter `name`, in order.
+  std::vector<std::string> QueryAll(const std::string& name) const;
+  // A path parameter (REQUIRES: the route declares it).
+  const std::string& Param(const std::string& name) const { return params.at(name); }
+};
+
+// Handlers return the whole response; they never throw.
+using Handler = std::function<Response(const RequestContext&)>;
+
+// A response with `status`, `content_type` and `body`, for the version of `request`.
+Response MakeResponse(const Request& request, boost::beast::http::status status,
+                      std::string content_type, std::string body);
+
+}  // namespace basalt::server::http
+
+#endif  // BASALT_SERVER_HTTP_HTTP_TYPES_H_

@@ -1,0 +1,98 @@
+#include "server/http/metrics.h"
+
+#include <sstream>
+
+namespace basalt::server::http {
+namespace {
+
+std::string StatusClass(int status) {
+  return std::to_string(status / 100) + "xx";
+}
+
+// Label values escape backslash, double quote and newline.
+std::string Escape(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '\\' || c == '"') {
+      out.push_back('\\');
+      out.push_back(c);
+    } else if (c == '\n') {
+      out += "\\n";
+    } else {
+      out.push_back(c);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+void Metrics::ObserveRequest(const std::string& route, const std::string& method, int status,
+                             double seconds) {
+  Key key{route.empty() ? "unmatched" : route, method, StatusClass(status)};
+  std::lock_guard<std::mutex> lock(mu_);
+  Series& s = series_[key];
+  ++s.count;
+  s.sum += seconds;
+  for (size_t i = 0; i < kBuckets.size(); ++i) {
+    if (seconds <= kBuckets[i]) {
+      ++s.buckets[i];
+      break;
+    }
+  }
+}
+
+void Metrics::AddGauge(std::string name, std::string help, std::function<int64_t()> read) {
+  gauges_.push_back({std::move(name), std::move(help), std::move(read)});
+}
+
+std::string Metrics::Render() const {
+  std::ostringstream out;
+  std::map<Key, Series> copy;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    copy = series_;
+  }
+  auto labels = [](const Key& k) {
+    return "route=\"" + Escape(std::get<0>(k)) + "\",method=\"" + Escape(std::get<1>(k)) +
+           "\",status=\"" + std::get<2>(k) + "\"";
+  };
+  out << "# HELP basalt_http_requests_total HTTP requests served, by route pattern, method and "
+         "status class.\n# TYPE basalt_http_requests_total counter\n";
+  for (const auto& [k, s] : copy) {
+    out << "basalt_http_requests_total{" << labels(k) << "} " << s.count << "\n";
+  }
+  out << "# HELP basalt_http_request_errors_total Requests answered with a 4xx or 5xx status.\n"
+         "# TYPE basalt_http_request_errors_total counter\n";
+  for (const auto& [k, s] : copy) {
+    const std::string& cls = std::get<2>(k);
+    if (cls == "4xx" || cls == "5xx") {
+      out << "basalt_http_request_errors_total{" << labels(k) << "} " << s.count << "\n";
+    }
+  }
+  out << "# HELP basalt_http_request_duration_seconds Time from the end of the request to the "
+         "response being ready.\n# TYPE basalt_http_request_duration_seconds histogram\n";
+  for (const auto& [k, s] : copy) {
+    uint64_t cumulative = 0;
+    for (size_t i = 0; i < kBuckets.size(); ++i) {
+      cumulative += s.buckets[i];
+      out << "basalt_http_request_duration_seconds_bucket{" << labels(k) << ",le=\"" << kBuckets[i]
+          << "\"} " << cumulative << "\n";
+    }
+    out << "basalt_http_request_duration_seconds_bucket{" << labels(k) << ",le=\"+Inf\"} "
+        << s.count << "\n";
+    out << "basalt_http_request_duration_seconds_sum{" << labels(k) << "} " << s.sum << "\n";
+    out << "basalt_http_request_duration_seconds_count{" << labels(k) << "} " << s.count << "\n";
+  }
+  out << "# HELP basalt_http_open_connections HTTP connections open now.\n"
+         "# TYPE basalt_http_open_connections gauge\n"
+      << "basalt_http_open_connections " << open_connections_.load(std::memory_order_relaxed)
+      << "\n";
+  for (const Gauge& g : gauges_) {
+    out << "# HELP " << g.name << " " << g.help << "\n# TYPE " << g.name << " gauge\n"
+        << g.name << " " << g.read() << "\n";
+  }
+  return out.str();
+}
+
+}  // namespace basalt::server::http

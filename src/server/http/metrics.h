@@ -1,0 +1,60 @@
+// Metrics: request counters and latency histograms per route pattern, rendered in Prometheus'
+// text exposition format (version 0.0.4).
+//
+// Thread safety: every method may be called from many threads.
+
+#ifndef BASALT_SERVER_HTTP_METRICS_H_
+#define BASALT_SERVER_HTTP_METRICS_H_
+
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <string>
+#include <tuple>
+#include <vector>
+
+namespace basalt::server::http {
+
+class Metrics {
+ public:
+  // Counts one finished request. `route` is the route pattern ("" when no route matched,
+  // reported as "unmatched"); `status` the HTTP status code sent.
+  void ObserveRequest(const std::string& route, const std::string& method, int status,
+                      double seconds);
+
+  void ConnectionOpened() { open_connections_.fetch_add(1, std::memory_order_relaxed); }
+  void ConnectionClosed() { open_connections_.fetch_sub(1, std::memory_order_relaxed); }
+
+  // A gauge whose value is read when metrics are rendered (e.g. open REST scanners).
+  // REQUIRES: called before serving.
+  void AddGauge(std::string name, std::string help, std::function<int64_t()> read);
+
+  // The Prometheus text format.
+  std::string Render() const;
+
+ private:
+  static constexpr std::array<double, 10> kBuckets = {0.0005, 0.001, 0.0025, 0.005, 0.01,
+                                                      0.025,  0.05,  0.1,    0.5,   1.0};
+  struct Series {
+    uint64_t count = 0;
+    double sum = 0;
+    std::array<uint64_t, kBuckets.size()> buckets{};  // cumulative at render time
+  };
+  using Key = std::tuple<std::string, std::string, std::string>;  // route, method, class
+
+  mutable std::mutex mu_;
+  std::map<Key, Series> series_;  // guarded by mu_
+  std::atomic<int64_t> open_connections_{0};
+  struct Gauge {
+    std::string name, help;
+    std::function<int64_t()> read;
+  };
+  std::vector<Gauge> gauges_;
+};
+
+}  // namespace basalt::server::http
+
+#endif  // BASALT_SERVER_HTTP_METRICS_H_

@@ -1,0 +1,84 @@
+#include "server/http/router.h"
+
+#include <algorithm>
+
+namespace basalt::server::http {
+namespace {
+
+std::vector<std::string_view> SplitPath(std::string_view path) {
+  std::vector<std::string_view> out;
+  size_t i = 0;
+  while (i < path.size()) {
+    if (path[i] == '/') {
+      ++i;
+      continue;
+    }
+    size_t end = path.find('/', i);
+    if (end == std::string_view::npos) end = path.size();
+    out.push_back(path.substr(i, end - i));
+    i = end;
+  }
+  return out;
+}
+
+}  // namespace
+
+void Router::Add(Verb method, std::string pattern, Handler handler) {
+  Route route{method, pattern, {}, std::move(handler)};
+  for (std::string_view s : SplitPath(pattern)) {
+    if (s.size() >= 2 && s.front() == '{' && s.back() == '}') {
+      route.segments.push_back({false, std::string(s.substr(1, s.size() - 2))});
+    } else {
+      route.segments.push_back({true, std::string(s)});
+    }
+  }
+  routes_.push_back(std::move(route));
+}
+
+Router::Match Router::Find(Verb method, std::string_view path) const {
+  std::vector<std::string_view> parts = SplitPath(path);
+  const Route* best = nullptr;
+  std::vector<bool> best_score;
+  std::vector<Verb> allowed;
+  std::vector<bool> allowed_score;
+  for (const Route& route : routes_) {
+    if (route.segments.size() != parts.size()) continue;
+    std::vector<bool> score;
+    bool ok = true;
+    for (size_t i = 0; i < parts.size() && ok; ++i) {
+      const Segment& seg = route.segments[i];
+      if (seg.literal) {
+        ok = seg.text == parts[i];
+      }
+      score.push_back(seg.literal);
+    }
+    if (!ok) continue;
+    // Only the most specific pattern counts, for this method and for the Allow list.
+    if (allowed.empty() || score > allowed_score) {
+      allowed = {route.method};
+      allowed_score = score;
+    } else if (score == allowed_score) {
+      allowed.push_back(route.method);
+    }
+    if (route.method != method) continue;
+    if (best == nullptr || score > best_score) {
+      best = &route;
+      best_score = score;
+    }
+  }
+  Match match;
+  if (best != nullptr && best_score == allowed_score) {
+    match.handler = &best->handler;
+    match.pattern = best->pattern;
+    for (size_t i = 0; i < parts.size(); ++i) {
+      if (!best->segments[i].literal) {
+        match.params[best->segments[i].text] = std::string(parts[i]);
+      }
+    }
+    return match;
+  }
+  match.allowed = std::move(allowed);
+  return match;
+}
+
+}  // namespace basalt::server::http

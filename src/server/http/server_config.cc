@@ -1,0 +1,76 @@
+#include "server/http/server_config.h"
+
+#include <fstream>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+namespace basalt::server::http {
+namespace {
+
+template <typename T>
+Status ReadUnsigned(const nlohmann::json& v, const std::string& key, T* out) {
+  if (!v.is_number_integer() || v.get<int64_t>() < 0 ||
+      static_cast<uint64_t>(v.get<int64_t>()) > std::numeric_limits<T>::max()) {
+    return Status::InvalidArgument("config key '" + key + "' must be a non-negative integer");
+  }
+  *out = static_cast<T>(v.get<int64_t>());
+  return Status::OK();
+}
+
+Status ReadString(const nlohmann::json& v, const std::string& key, std::string* out) {
+  if (!v.is_string()) return Status::InvalidArgument("config key '" + key + "' must be a string");
+  *out = v.get<std::string>();
+  return Status::OK();
+}
+
+}  // namespace
+
+Status LoadConfigFile(const std::string& path, ServerConfig* config) {
+  std::ifstream in(path);
+  if (!in) return Status::IOError("cannot read config file '" + path + "'");
+  std::stringstream text;
+  text << in.rdbuf();
+  nlohmann::json j = nlohmann::json::parse(text.str(), nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded() || !j.is_object()) {
+    return Status::InvalidArgument("config file '" + path + "' is not a JSON object");
+  }
+  for (const auto& [raw_key, v] : j.items()) {
+    std::string key = raw_key;
+    for (char& c : key) {
+      if (c == '-') c = '_';
+    }
+    Status s;
+    if (key == "data") {
+      s = ReadString(v, key, &config->data);
+    } else if (key == "bind") {
+      s = ReadString(v, key, &config->bind);
+    } else if (key == "port") {
+      s = ReadUnsigned(v, key, &config->port);
+    } else if (key == "access_log") {
+      s = ReadString(v, key, &config->access_log);
+    } else if (key == "max_body") {
+      s = ReadUnsigned(v, key, &config->max_body);
+    } else if (key == "max_header") {
+      s = ReadUnsigned(v, key, &config->max_header);
+    } else if (key == "read_timeout_seconds") {
+      s = ReadUnsigned(v, key, &config->read_timeout_seconds);
+    } else if (key == "idle_timeout_seconds") {
+      s = ReadUnsigned(v, key, &config->idle_timeout_seconds);
+    } else if (key == "shutdown_timeout_seconds") {
+      s = ReadUnsigned(v, key, &config->shutdown_timeout_seconds);
+    } else if (key == "threads") {
+      s = ReadUnsigned(v, key, &config->threads);
+    } else if (key == "scanner_ttl_seconds") {
+      s = ReadUnsigned(v, key, &config->scanner_ttl_seconds);
+    } else if (key == "max_scanners") {
+      s = ReadUnsigned(v, key, &config->max_scanners);
+    } else {
+      s = Status::InvalidArgument("unknown config key '" + raw_key + "'");
+    }
+    BASALT_RETURN_IF_ERROR(s.WithContext(path));
+  }
+  return Status::OK();
+}
+
+}  // namespace basalt::server::http

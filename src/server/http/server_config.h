@@ -1,0 +1,36 @@
+// ServerConfig: what `basalt serve` is told, from its JSON config file and its flags.
+
+#ifndef BASALT_SERVER_HTTP_SERVER_CONFIG_H_
+#define BASALT_SERVER_HTTP_SERVER_CONFIG_H_
+
+#include <cstdint>
+#include <string>
+
+#include "basalt/status.h"
+
+namespace basalt::server::http {
+
+struct ServerConfig {
+  std::string data;  // data directory (required)
+  std::string bind = "127.0.0.1";
+  uint16_t port = 8080;                    // 0: any free port (the ready line says which)
+  std::string access_log;                  // empty: stderr
+  uint64_t max_body = 8 * 1024 * 1024;     // bytes; larger request bodies get 413
+  uint32_t max_header = 16 * 1024;         // bytes; larger request headers get 431
+  uint32_t read_timeout_seconds = 30;      // to read one request once it has started
+  uint32_t idle_timeout_seconds = 60;      // a keep-alive connection with no request is closed
+  uint32_t shutdown_timeout_seconds = 10;  // in-flight requests get this long on SIGTERM
+  uint32_t threads = 0;                    // 0: from the number of cores
+  uint32_t scanner_ttl_seconds = 3600;     // an idle REST scanner is dropped after this
+  uint32_t max_scanners = 10000;           // open REST scanners at once
+};
+
+// Reads a JSON object whose keys are the field names above, with '-' or '_' ("max-body" and
+// "max_body" are the same key); keys not given keep their current value in `*config`.
+// InvalidArgument on malformed JSON, an unknown key or a value of the wrong type or range;
+// IOError when the file cannot be read.
+Status LoadConfigFile(const std::string& path, ServerConfig* config);
+
+}  // namespace basalt::server::http
+
+#endif  // BASALT_SERVER_HTTP_SERVER_CONFIG_H_

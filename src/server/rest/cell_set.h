@@ -1,0 +1,48 @@
+// HBase REST's CellSet in JSON: rows of cells, bytes in base64.
+//
+//   {"Row":[{"key":"cm93MQ==","Cell":[{"column":"Y2Y6YQ==","timestamp":1700000000000,
+//                                      "$":"dmFsdWU="}]}]}
+//
+// `column` is "family:qualifier" ("family" or "family:" name the family).
+
+#ifndef BASALT_SERVER_REST_CELL_SET_H_
+#define BASALT_SERVER_REST_CELL_SET_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "basalt/row_result.h"
+#include "basalt/status.h"
+
+namespace basalt::server::rest {
+
+struct CellModel {
+  std::optional<std::string> column;  // "family:qualifier", decoded; nullopt when absent
+  std::optional<int64_t> timestamp;
+  std::string value;  // decoded
+};
+
+struct RowModel {
+  std::optional<std::string> key;  // decoded; nullopt when absent
+  std::vector<CellModel> cells;
+};
+
+// Parses a CellSet body. InvalidArgument on malformed JSON, a wrong shape, bad base64 or a
+// negative timestamp.
+Result<std::vector<RowModel>> ParseCellSet(const std::string& body);
+
+// The JSON of `rows` (rows without cells are left out).
+std::string CellSetJson(const std::vector<RowResult>& rows);
+
+// Splits "family:qualifier" at the first ':'; "family" gives no qualifier.
+struct ColumnName {
+  std::string family;
+  std::optional<std::string> qualifier;
+};
+ColumnName SplitColumn(const std::string& column);
+
+}  // namespace basalt::server::rest
+
+#endif  // BASALT_SERVER_REST_CELL_SET_H_

@@ -1,0 +1,392 @@
+// Rows and cells: GET / PUT / POST / DELETE /{table}/{rowspec}[/{columns}[/{time}]], the
+// stateless scan /{table}/{prefix}*, check-and-put / check-and-delete, and multiget.
+
+#include <climits>
+
+#include "basalt/filter_language.h"
+#include "server/rest/base64.h"
+#include "server/rest/cell_set.h"
+#include "server/rest/rest_service.h"
+#include "server/rest/rest_util.h"
+
+namespace basalt::server::rest {
+
+namespace bh = boost::beast::http;
+
+namespace {
+
+// HBase's RowSpec: the path after the table.
+struct RowSpec {
+  enum class Kind { kRow, kRange, kPrefix } kind = Kind::kRow;
+  std::string row;  // the row, the range start, or the prefix
+  std::string end;  // the range end (exclusive)
+  std::vector<ColumnName> columns;
+  std::optional<TimeRange> time;
+  int32_t versions = 1;
+};
+
+Result<RowSpec> ParseRowSpec(const http::RequestContext& ctx) {
+  RowSpec spec;
+  std::string raw_row = ctx.Param("row");
+  if (!raw_row.empty() && raw_row.back() == '*') {
+    spec.kind = RowSpec::Kind::kPrefix;
+    BASALT_ASSIGN_OR_RETURN(spec.row, DecodeSegment(raw_row.substr(0, raw_row.size() - 1)));
+  } else if (raw_row.find(',') != std::string::npos) {
+    spec.kind = RowSpec::Kind::kRange;
+    BASALT_ASSIGN_OR_RETURN(auto parts, SplitDecoded(raw_row));
+    if (parts.size() != 2) return Status::InvalidArgument("a row range is START,END");
+    spec.row = parts[0];
+    spec.end = parts[1];
+  } else {
+    BASALT_ASSIGN_OR_RETURN(spec.row, DecodeSegment(raw_row));
+  }
+  auto cols = ctx.params.find("columns");
+  if (cols != ctx.params.end()) {
+    BASALT_ASSIGN_OR_RETURN(auto names, SplitDecoded(cols->second));
+    for (const auto& n : names) {
+      if (n.empty()) return Status::InvalidArgument("empty column in the path");
+      spec.columns.push_back(SplitColumn(n));
+    }
+  }
+  auto time = ctx.params.find("time");
+  if (time != ctx.params.end()) {
+    BASALT_ASSIGN_OR_RETURN(auto parts, SplitDecoded(time->second));
+    if (parts.size() > 2) return Status::InvalidArgument("a time is TS or START,END");
+    BASALT_ASSIGN_OR_RETURN(int64_t a, ParseInt64(parts[0], "timestamp"));
+    if (a < 0) return Status::InvalidArgument("timestamp must not be negative");
+    if (parts.size() == 1) {
+      spec.time = TimeRange::At(a);
+    } else {
+      BASALT_ASSIGN_OR_RETURN(int64_t b, ParseInt64(parts[1], "end timestamp"));
+      if (b < a) return Status::InvalidArgument("time range end is before its start");
+      spec.time = TimeRange{a, b};
+    }
+  }
+  if (auto v = ctx.Query("v")) {
+    BASALT_ASSIGN_OR_RETURN(int64_t n, ParseInt64(*v, "v"));
+    if (n < 1 || n > INT32_MAX) return Status::InvalidArgument("v must be at least 1");
+    spec.versions = static_cast<int32_t>(n);
+  }
+  return spec;
+}
+
+template <typename Read>
+void SelectColumns(const std::vector<ColumnName>& columns, Read* read) {
+  for (const auto& c : columns) {
+    if (c.qualifier) {
+      read->AddColumn(c.family, *c.qualifier);
+    } else {
+      read->AddFamily(c.family);
+    }
+  }
+}
+
+Result<std::vector<RowResult>> ReadRowSpec(Table& table, const RowSpec& spec) {
+  if (spec.kind == RowSpec::Kind::kRow) {
+    Get get(spec.row);
+    SelectColumns(spec.columns, &get);
+    get.ReadVersions(spec.versions);
+    if (spec.time) get.SetTimeRange(spec.time->min, spec.time->max);
+    BASALT_ASSIGN_OR_RETURN(RowResult r, table.Get(get));
+    std::vector<RowResult> out;
+    if (!r.empty()) out.push_back(std::move(r));
+    return out;
+  }
+  Scan scan;
+  if (spec.kind == RowSpec::Kind::kPrefix) {
+    scan.SetRowPrefix(spec.row);
+  } else {
+    scan.WithStartRow(spec.row).WithStopRow(spec.end);
+  }
+  SelectColumns(spec.columns, &scan);
+  scan.ReadVersions(spec.versions);
+  if (spec.time) scan.SetTimeRange(spec.time->min, spec.time->max);
+  BASALT_ASSIGN_OR_RETURN(auto scanner, table.GetScanner(scan));
+  std::vector<RowResult> out;
+  RowResult r;
+  while (scanner->Next(&r)) out.push_back(std::move(r));
+  BASALT_RETURN_IF_ERROR(scanner->status());
+  return out;
+}
+
+// TableScanResource: GET /{table}/{prefix}* with query parameters.
+Result<std::vector<RowResult>> StatelessScan(Table& table, const std::string& prefix,
+                                             const http::RequestContext& ctx) {
+  Scan scan;
+  if (!prefix.empty()) scan.SetRowPrefix(prefix);
+  if (auto v = ctx.Query("startrow")) scan.WithStartRow(*v);
+  if (auto v = ctx.Query("endrow")) scan.WithStopRow(*v);
+  for (const auto& c : ctx.QueryAll("column")) {
+    ColumnName col = SplitColumn(c);
+    if (col.qualifier) {
+      scan.AddColumn(col.family, *col.qualifier);
+    } else {
+      scan.AddFamily(col.family);
+    }
+  }
+  int64_t start = 0, end = kLatestTimestamp;
+  if (auto v = ctx.Query("starttime")) {
+    BASALT_ASSIGN_OR_RETURN(start, ParseInt64(*v, "starttime"));
+  }
+  if (auto v = ctx.Query("endtime")) {
+    BASALT_ASSIGN_OR_RETURN(end, ParseInt64(*v, "endtime"));
+  }
+  if (start < 0 || end < start) return Status::InvalidArgument("bad starttime / endtime");
+  scan.SetTimeRange(start, end);
+  if (auto v = ctx.Query("maxversions")) {
+    BASALT_ASSIGN_OR_RETURN(int64_t n, ParseInt64(*v, "maxversions"));
+    if (n < 1 || n > INT32_MAX) return Status::InvalidArgument("maxversions must be at least 1");
+    scan.ReadVersions(static_cast<int32_t>(n));
+  }
+  if (auto v = ctx.Query("batchsize")) {
+    BASALT_ASSIGN_OR_RETURN(int64_t n, ParseInt64(*v, "batchsize"));
+    if (n < 0 || n > INT32_MAX) return Status::InvalidArgument("bad batchsize");
+    scan.SetBatch(static_cast<int32_t>(n));
+  }
+  if (auto v = ctx.Query("limit")) {
+    BASALT_ASSIGN_OR_RETURN(int64_t n, ParseInt64(*v, "limit"));
+    if (n < 0) return Status::InvalidArgument("limit must not be negative");
+    scan.SetLimit(n);
+  }
+  if (auto v = ctx.Query("reversed")) scan.SetReversed(*v == "true");
+  if (auto v = ctx.Query("filter")) {
+    BASALT_ASSIGN_OR_RETURN(FilterPtr f, ParseFilter(*v));
+    scan.SetFilter(std::move(f));
+  }
+  BASALT_ASSIGN_OR_RETURN(auto scanner, table.GetScanner(scan));
+  std::vector<RowResult> out;
+  RowResult r;
+  while (scanner->Next(&r)) out.push_back(std::move(r));
+  BASALT_RETURN_IF_ERROR(scanner->status());
+  return out;
+}
+
+// Writes to a store call this on errors: a family the table lacks is the client's mistake.
+Status AsWriteError(const Status& s) {
+  if (s.IsNotFound()) return Status::InvalidArgument(s.message());
+  return s;
+}
+
+}  // namespace
+
+RestService::Response RestService::GetRows(const Ctx& ctx) {
+  const auto& req = ctx.request;
+  bool octet = WantsOctetStream(req);
+  if (!octet && !AcceptsJson(req)) return NotAcceptable(req);
+  auto table = OpenTable(conn_, ctx);
+  if (!table.ok()) return Error(req, table.status());
+  auto spec = ParseRowSpec(ctx);
+  if (!spec.ok()) return Error(req, spec.status());
+  if (spec->kind == RowSpec::Kind::kPrefix && spec->columns.empty() && !spec->time) {
+    auto rows = StatelessScan(**table, spec->row, ctx);
+    if (!rows.ok()) return Error(req, rows.status());
+    return JsonOk(req, CellSetJson(*rows));
+  }
+  if (octet && (spec->kind != RowSpec::Kind::kRow || spec->columns.size() != 1)) {
+    return Error(req, Status::InvalidArgument("Default 'GET' method only works if there is "
+                                              "exactly 1 column in the row spec"));
+  }
+  auto rows = ReadRowSpec(**table, *spec);
+  if (!rows.ok()) return Error(req, rows.status());
+  if (rows->empty()) return NotFound(req);
+  if (octet) {
+    const Cell& cell = rows->front().cells().front();
+    auto res = http::MakeResponse(req, bh::status::ok, "application/octet-stream", cell.value);
+    res.set("X-Timestamp", std::to_string(cell.timestamp));
+    return res;
+  }
+  return JsonOk(req, CellSetJson(*rows));
+}
+
+RestService::Response RestService::PutRows(const Ctx& ctx) {
+  const auto& req = ctx.request;
+  BodyType type = RequestBodyType(req);
+  if (type == BodyType::kOther) {
+    return http::MakeResponse(req, bh::status::unsupported_media_type, "text/plain",
+                              "Unsupported media type: send application/json or "
+                              "application/octet-stream\r\n");
+  }
+  auto table = OpenTable(conn_, ctx);
+  if (!table.ok()) return Error(req, table.status());
+  auto spec = ParseRowSpec(ctx);
+  if (!spec.ok()) return Error(req, spec.status());
+  if (spec->kind != RowSpec::Kind::kRow) {
+    return Error(req, Status::InvalidArgument("writes need a single row in the path"));
+  }
+  if (spec->columns.size() > 1) {
+    return Error(req, Status::InvalidArgument("writes take at most one column in the path"));
+  }
+  std::optional<std::string> path_column;
+  if (!spec->columns.empty()) {
+    const ColumnName& c = spec->columns.front();
+    path_column = c.family + ":" + c.qualifier.value_or("");
+  }
+  int64_t path_ts = spec->time ? spec->time->min : kLatestTimestamp;
+
+  std::vector<RowModel> rows;
+  if (type == BodyType::kOctetStream) {
+    RowModel row;
+    auto header = [&](const char* name) -> std::optional<std::string> {
+      auto it = req.find(name);
+      if (it == req.end()) return std::nullopt;
+      return std::string(it->value());
+    };
+    row.key = header("X-Row").value_or(spec->row);
+    CellModel cell;
+    cell.column = header("X-Column");
+    if (!cell.column) cell.column = path_column;
+    if (auto ts = header("X-Timestamp")) {
+      auto v = ParseInt64(*ts, "X-Timestamp");
+      if (!v.ok()) return Error(req, v.status());
+      if (*v < 0) return Error(req, Status::InvalidArgument("X-Timestamp must not be negative"));
+      cell.timestamp = *v;
+    }
+    cell.value = req.body();
+    row.cells.push_back(std::move(cell));
+    rows.push_back(std::move(row));
+  } else {
+    auto parsed = ParseCellSet(req.body());
+    if (!parsed.ok()) return Error(req, parsed.status());
+    rows = std::move(*parsed);
+  }
+
+  // Resolve every row and column before writing anything.
+  for (auto& row : rows) {
+    if (!row.key) row.key = spec->row;
+    if (row.key->empty()) return Error(req, Status::InvalidArgument("empty row key"));
+    for (auto& cell : row.cells) {
+      if (!cell.column) cell.column = path_column;
+      if (!cell.column) return Error(req, Status::InvalidArgument("a cell without a column"));
+      if (!cell.timestamp && path_ts != kLatestTimestamp) cell.timestamp = path_ts;
+    }
+  }
+
+  auto check = ctx.Query("check");
+  if (check) {
+    if (rows.size() != 1 || rows[0].cells.empty()) {
+      return Error(req, Status::InvalidArgument("check=" + *check + " takes exactly one Row"));
+    }
+    const RowModel& row = rows[0];
+    const CellModel& check_cell = row.cells.back();
+    ColumnName check_col = SplitColumn(*check_cell.column);
+    CheckAndMutate cam(*row.key);
+    std::optional<std::string> expected;
+    if (!check_cell.value.empty()) expected = check_cell.value;
+    cam.IfMatches(check_col.family, check_col.qualifier.value_or(""), CompareOp::kEqual, expected);
+    if (*check == "put") {
+      if (row.cells.size() < 2) {
+        return Error(req, Status::InvalidArgument("check=put needs the cells to put and then "
+                                                  "the cell to check"));
+      }
+      Put put(*row.key);
+      bool same_column = false;
+      for (size_t i = 0; i + 1 < row.cells.size(); ++i) {
+        const CellModel& c = row.cells[i];
+        ColumnName col = SplitColumn(*c.column);
+        put.Add(col.family, col.qualifier.value_or(""), c.timestamp.value_or(kLatestTimestamp),
+                c.value);
+        if (*c.column == *check_cell.column) same_column = true;
+      }
+      if (!same_column) {
+        return Error(req, Status::InvalidArgument("The column to put and check do not match."));
+      }
+      cam.Then(std::move(put));
+    } else if (*check == "delete") {
+      Delete del(*row.key);
+      if (row.cells.size() == 1) {
+        del.AddColumns(check_col.family, check_col.qualifier.value_or(""));
+      }
+      for (size_t i = 0; i + 1 < row.cells.size(); ++i) {
+        const CellModel& c = row.cells[i];
+        ColumnName col = SplitColumn(*c.column);
+        if (!col.qualifier) {
+          del.AddFamily(col.family, c.timestamp.value_or(kLatestTimestamp));
+        } else {
+          del.AddColumn(col.family, *col.qualifier, c.timestamp.value_or(kLatestTimestamp));
+        }
+      }
+      cam.Then(std::move(del));
+    } else {
+      return Error(req, Status::InvalidArgument("unsupported check '" + *check +
+                                                "' (basalt does put and delete)"));
+    }
+    auto passed = (*table)->CheckAndMutate(cam);
+    if (!passed.ok()) return Error(req, AsWriteError(passed.status()));
+    return Empty(req, *passed ? bh::status::ok : bh::status::not_modified);
+  }
+
+  std::vector<Mutation> mutations;
+  for (const auto& row : rows) {
+    if (row.cells.empty()) continue;
+    Put put(*row.key);
+    for (const auto& c : row.cells) {
+      ColumnName col = SplitColumn(*c.column);
+      put.Add(col.family, col.qualifier.value_or(""), c.timestamp.value_or(kLatestTimestamp),
+              c.value);
+    }
+    mutations.emplace_back(std::move(put));
+  }
+  if (mutations.empty()) return Error(req, Status::InvalidArgument("no cells to write"));
+  auto written = (*table)->Batch(mutations);
+  if (!written.ok()) return Error(req, AsWriteError(written.status()));
+  return Empty(req, bh::status::ok);
+}
+
+RestService::Response RestService::DeleteRows(const Ctx& ctx) {
+  const auto& req = ctx.request;
+  auto table = OpenTable(conn_, ctx);
+  if (!table.ok()) return Error(req, table.status());
+  auto spec = ParseRowSpec(ctx);
+  if (!spec.ok()) return Error(req, spec.status());
+  if (spec->kind != RowSpec::Kind::kRow) {
+    return Error(req, Status::InvalidArgument("deletes need a single row in the path"));
+  }
+  int64_t ts = spec->time ? spec->time->min : kLatestTimestamp;
+  Delete del(spec->row, ts);
+  for (const auto& c : spec->columns) {
+    if (c.qualifier) {
+      del.AddColumns(c.family, *c.qualifier, ts);
+    } else {
+      del.AddFamily(c.family, ts);
+    }
+  }
+  Status s = (*table)->Delete(del);
+  if (!s.ok()) return Error(req, AsWriteError(s));
+  return Empty(req, bh::status::ok);
+}
+
+RestService::Response RestService::MultiGet(const Ctx& ctx) {
+  const auto& req = ctx.request;
+  if (!AcceptsJson(req)) return NotAcceptable(req);
+  auto table = OpenTable(conn_, ctx);
+  if (!table.ok()) return Error(req, table.status());
+  std::vector<ColumnName> columns;
+  auto cols = ctx.params.find("columns");
+  if (cols != ctx.params.end()) {
+    auto names = SplitDecoded(cols->second);
+    if (!names.ok()) return Error(req, names.status());
+    for (const auto& n : *names) columns.push_back(SplitColumn(n));
+  }
+  int32_t versions = 1;
+  if (auto v = ctx.Query("v")) {
+    auto n = ParseInt64(*v, "v");
+    if (!n.ok()) return Error(req, n.status());
+    if (*n < 1 || *n > INT32_MAX) return Error(req, Status::InvalidArgument("bad v"));
+    versions = static_cast<int32_t>(*n);
+  }
+  std::vector<Get> gets;
+  for (const auto& row : ctx.QueryAll("row")) {
+    Get get(row);
+    SelectColumns(columns, &get);
+    get.ReadVersions(versions);
+    gets.push_back(std::move(get));
+  }
+  if (gets.empty()) return Error(req, Status::InvalidArgument("multiget needs ?row=..."));
+  auto rows = (*table)->Get(gets);
+  if (!rows.ok()) return Error(req, rows.status());
+  std::erase_if(*rows, [](const RowResult& r) { return r.empty(); });
+  if (rows->empty()) return NotFound(req, "No rows found.");
+  return JsonOk(req, CellSetJson(*rows));
+}
+
+}  // namespace basalt::server::rest

@@ -1,0 +1,217 @@
+#include "server/rest/rest_service.h"
+
+#include <sys/utsname.h>
+
+#include <chrono>
+#include <nlohmann/json.hpp>
+
+#include "server/rest/base64.h"
+#include "server/rest/rest_util.h"
+
+namespace basalt::server::rest {
+
+namespace bh = boost::beast::http;
+using http::Verb;
+using nlohmann::json;
+
+RestService::RestService(Connection& conn, ScannerRegistry& scanners, std::string listen_address)
+    : conn_(conn),
+      scanners_(scanners),
+      listen_address_(std::move(listen_address)),
+      start_ms_(std::chrono::duration_cast<std::chrono::milliseconds>(
+                    std::chrono::system_clock::now().time_since_epoch())
+                    .count()) {}
+
+void RestService::RegisterRoutes(http::Router* router) {
+  auto add = [&](Verb verb, const char* pattern, Response (RestService::*method)(const Ctx&)) {
+    router->Add(verb, pattern, [this, method](const Ctx& ctx) { return (this->*method)(ctx); });
+  };
+  add(Verb::get, "/", &RestService::ListTables);
+  add(Verb::get, "/version", &RestService::Version);
+  add(Verb::get, "/version/rest", &RestService::Version);
+  add(Verb::get, "/version/cluster", &RestService::ClusterVersion);
+  add(Verb::get, "/status/cluster", &RestService::ClusterStatus);
+  add(Verb::get, "/namespaces", &RestService::ListNamespaces);
+  add(Verb::get, "/namespaces/{ns}", &RestService::GetNamespace);
+  router->Add(Verb::post, "/namespaces/{ns}",
+              [this](const Ctx& ctx) { return CreateOrUpdateNamespace(ctx, false); });
+  router->Add(Verb::put, "/namespaces/{ns}",
+              [this](const Ctx& ctx) { return CreateOrUpdateNamespace(ctx, true); });
+  add(Verb::delete_, "/namespaces/{ns}", &RestService::DeleteNamespace);
+  add(Verb::get, "/namespaces/{ns}/tables", &RestService::NamespaceTables);
+
+  add(Verb::get, "/{table}/schema", &RestService::GetSchema);
+  router->Add(Verb::put, "/{table}/schema",
+              [this](const Ctx& ctx) { return PutSchema(ctx, true); });
+  router->Add(Verb::post, "/{table}/schema",
+              [this](const Ctx& ctx) { return PutSchema(ctx, false); });
+  add(Verb::delete_, "/{table}/schema", &RestService::DeleteSchema);
+  add(Verb::get, "/{table}/regions", &RestService::Regions);
+  add(Verb::get, "/{table}/exists", &RestService::Exists);
+
+  add(Verb::get, "/{table}/multiget", &RestService::MultiGet);
+  add(Verb::get, "/{table}/multiget/{columns}", &RestService::MultiGet);
+
+  add(Verb::post, "/{table}/scanner", &RestService::CreateScanner);
+  add(Verb::put, "/{table}/scanner", &RestService::CreateScanner);
+  add(Verb::get, "/{table}/scanner/{id}", &RestService::NextScannerChunk);
+  add(Verb::delete_, "/{table}/scanner/{id}", &RestService::DeleteScanner);
+
+  for (const char* pattern :
+       {"/{table}/{row}", "/{table}/{row}/{columns}", "/{table}/{row}/{columns}/{time}"}) {
+    add(Verb::get, pattern, &RestService::GetRows);
+    add(Verb::put, pattern, &RestService::PutRows);
+    add(Verb::post, pattern, &RestService::PutRows);
+    add(Verb::delete_, pattern, &RestService::DeleteRows);
+  }
+}
+
+RestService::Response RestService::ListTables(const Ctx& ctx) {
+  if (!AcceptsJson(ctx.request)) return NotAcceptable(ctx.request);
+  auto tables = conn_.admin().ListTables("");
+  if (!tables.ok()) return Error(ctx.request, tables.status());
+  json list = json::array();
+  for (const TableName& t : *tables) list.push_back({{"name", t.ToString()}});
+  return JsonOk(ctx.request, Dump(json{{"table", list}}));
+}
+
+RestService::Response RestService::Version(const Ctx& ctx) {
+  if (!AcceptsJson(ctx.request)) return NotAcceptable(ctx.request);
+  struct utsname u {};
+  std::string os = "unknown";
+  if (uname(&u) == 0) os = std::string(u.sysname) + " " + u.release + " " + u.machine;
+  return JsonOk(ctx.request, Dump(json{{"REST", "0.0.3"},
+                                       {"JVM", "none (basalt is C++)"},
+                                       {"OS", os},
+                                       {"Server", "basalt/0.1.0"},
+                                       {"Jersey", "none"}}));
+}
+
+RestService::Response RestService::ClusterVersion(const Ctx& ctx) {
+  if (!AcceptsJson(ctx.request)) return NotAcceptable(ctx.request);
+  return JsonOk(ctx.request, Dump(json{{"Version", "basalt-0.1.0"}}));
+}
+
+RestService::Response RestService::ClusterStatus(const Ctx& ctx) {
+  if (!AcceptsJson(ctx.request)) return NotAcceptable(ctx.request);
+  auto tables = conn_.admin().ListTables("");
+  if (!tables.ok()) return Error(ctx.request, tables.status());
+  json regions = json::array();
+  for (const TableName& t : *tables) {
+    auto info = conn_.admin().DescribeTable(t);
+    if (!info.ok()) continue;  // dropped meanwhile
+    std::vector<std::string> bounds = {""};
+    for (const auto& k : info->split_keys) bounds.push_back(k);
+    for (size_t i = 0; i < bounds.size(); ++i) {
+      std::string name = t.ToString() + "," + bounds[i] + "," + std::to_string(i);
+      regions.push_back({{"name", Base64Encode(name)},
+                         {"stores", info->descriptor.families.size()},
+                         {"storefiles", 0},
+                         {"storefileSizeMB", 0},
+                         {"memstoreSizeMB", 0},
+                         {"storefileIndexSizeMB", 0},
+                         {"readRequestsCount", 0},
+                         {"writeRequestsCount", 0}});
+    }
+  }
+  size_t n = regions.size();
+  json node = {{"name", listen_address_}, {"startCode", start_ms_}, {"requests", 0},
+               {"heapSizeMB", 0},         {"maxHeapSizeMB", 0},     {"Region", regions}};
+  return JsonOk(ctx.request, Dump(json{{"regions", n},
+                                       {"requests", 0},
+                                       {"averageLoad", static_cast<double>(n)},
+                                       {"LiveNodes", json::array({node})},
+                                       {"DeadNodes", json::array()}}));
+}
+
+RestService::Response RestService::ListNamespaces(const Ctx& ctx) {
+  if (!AcceptsJson(ctx.request)) return NotAcceptable(ctx.request);
+  auto namespaces = conn_.admin().ListNamespaces();
+  if (!namespaces.ok()) return Error(ctx.request, namespaces.status());
+  json list = json::array();
+  for (const auto& ns : *namespaces) list.push_back(ns.name);
+  return JsonOk(ctx.request, Dump(json{{"Namespace", list}}));
+}
+
+RestService::Response RestService::GetNamespace(const Ctx& ctx) {
+  if (!AcceptsJson(ctx.request)) return NotAcceptable(ctx.request);
+  auto name = DecodeSegment(ctx.Param("ns"));
+  if (!name.ok()) return Error(ctx.request, name.status());
+  auto ns = conn_.admin().GetNamespace(*name);
+  if (!ns.ok()) return Error(ctx.request, ns.status());
+  json props = json::object();
+  for (const auto& [k, v] : ns->configuration) props[k] = v;
+  return JsonOk(ctx.request, Dump(json{{"properties", props}}));
+}
+
+RestService::Response RestService::CreateOrUpdateNamespace(const Ctx& ctx, bool update_existing) {
+  const auto& req = ctx.request;
+  auto name = DecodeSegment(ctx.Param("ns"));
+  if (!name.ok()) return Error(req, name.status());
+  NamespaceDescriptor desc{*name, {}};
+  if (!req.body().empty()) {
+    if (RequestBodyType(req) != BodyType::kJson) {
+      return http::MakeResponse(req, bh::status::unsupported_media_type, "text/plain",
+                                "Unsupported media type: send application/json\r\n");
+    }
+    json j = json::parse(req.body(), nullptr, /*allow_exceptions=*/false);
+    if (j.is_discarded() || !j.is_object()) {
+      return Error(req, Status::InvalidArgument("malformed JSON in the request body"));
+    }
+    if (j.contains("properties")) {
+      if (!j["properties"].is_object()) {
+        return Error(req, Status::InvalidArgument("properties must be an object"));
+      }
+      for (const auto& [k, v] : j["properties"].items()) {
+        if (!v.is_string()) {
+          return Error(req, Status::InvalidArgument("property values must be strings"));
+        }
+        desc.configuration[k] = v.get<std::string>();
+      }
+    }
+  }
+  auto existing = conn_.admin().GetNamespace(*name);
+  if (!existing.ok() && !existing.status().IsNotFound()) return Error(req, existing.status());
+  bool exists = existing.ok();
+  if (!update_existing && exists) {
+    return http::MakeResponse(req, bh::status::forbidden, "text/plain",
+                              "Namespace '" + *name +
+                                  "' already exists.  Use REST PUT to alter the existing "
+                                  "namespace.\r\n");
+  }
+  if (update_existing && !exists) {
+    return http::MakeResponse(
+        req, bh::status::forbidden, "text/plain",
+        "Namespace '" + *name + "' does not exist. Use REST POST to create the namespace.\r\n");
+  }
+  if (exists) {
+    if (existing->configuration == desc.configuration) return Empty(req, bh::status::ok);
+    return Error(req, Status::NotSupported("basalt cannot change a namespace's properties yet"));
+  }
+  Status s = conn_.admin().CreateNamespace(desc);
+  if (!s.ok()) return Error(req, s);
+  return Empty(req, bh::status::created);
+}
+
+RestService::Response RestService::DeleteNamespace(const Ctx& ctx) {
+  auto name = DecodeSegment(ctx.Param("ns"));
+  if (!name.ok()) return Error(ctx.request, name.status());
+  Status s = conn_.admin().DeleteNamespace(*name);
+  if (!s.ok()) return Error(ctx.request, s);
+  return Empty(ctx.request, bh::status::ok);
+}
+
+RestService::Response RestService::NamespaceTables(const Ctx& ctx) {
+  if (!AcceptsJson(ctx.request)) return NotAcceptable(ctx.request);
+  auto name = DecodeSegment(ctx.Param("ns"));
+  if (!name.ok()) return Error(ctx.request, name.status());
+  auto ns = conn_.admin().GetNamespace(*name);
+  if (!ns.ok()) return Error(ctx.request, ns.status());
+  auto tables = conn_.admin().ListTables(*name);
+  if (!tables.ok()) return Error(ctx.request, tables.status());
+  json list = json::array();
+  for (const TableName& t : *tables) list.push_back({{"name", t.qualifier}});
+  return JsonOk(ctx.request, Dump(json{{"table", list}}));
+}
+
+}  // namespace basalt::server::rest

@@ -1,0 +1,72 @@
+#include "server/serve.h"
+
+#include <chrono>
+#include <condition_variable>
+#include <iostream>
+#include <mutex>
+#include <thread>
+
+#include "basalt/connection.h"
+#include "server/http/access_log.h"
+#include "server/http/http_server.h"
+#include "server/http/metrics.h"
+#include "server/http/router.h"
+#include "server/rest/rest_service.h"
+#include "server/rest/scanners.h"
+
+namespace basalt::server {
+
+Status Serve(const http::ServerConfig& config) {
+  if (config.data.empty()) return Status::InvalidArgument("serve needs --data DIR");
+  BASALT_ASSIGN_OR_RETURN(auto access_log, http::AccessLog::Open(config.access_log));
+  BASALT_ASSIGN_OR_RETURN(std::unique_ptr<Connection> conn, Connection::Open(config.data));
+
+  http::Router router;
+  http::Metrics metrics;
+  rest::ScannerRegistry scanners(std::chrono::seconds(config.scanner_ttl_seconds),
+                                 config.max_scanners);
+  http::HttpServer server(config, router, metrics, *access_log);
+  Status s = server.Listen();
+  if (!s.ok()) {
+    conn->Close().PermitUncheckedError();
+    return s;
+  }
+  std::string address = config.bind + ":" + std::to_string(server.port());
+
+  metrics.AddGauge("basalt_rest_open_scanners", "REST scanners open now.",
+                   [&scanners] { return scanners.size(); });
+  router.Add(http::Verb::get, "/metrics", [&metrics](const http::RequestContext& ctx) {
+    return http::MakeResponse(ctx.request, boost::beast::http::status::ok,
+                              "text/plain; version=0.0.4", metrics.Render());
+  });
+  rest::RestService rest(*conn, scanners, address);
+  rest.RegisterRoutes(&router);
+
+  // Idle scanners expire in the background.
+  std::mutex mu;
+  std::condition_variable cv;
+  bool done = false;
+  std::thread expirer([&] {
+    std::unique_lock<std::mutex> lock(mu);
+    while (!cv.wait_for(lock, std::chrono::seconds(1), [&] { return done; })) {
+      scanners.Expire();
+    }
+  });
+
+  std::cout << "basalt serve: listening on http://" << address << std::endl;
+  server.Run();
+
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    done = true;
+  }
+  cv.notify_all();
+  expirer.join();
+  scanners.Clear();  // scanners hold Tables, which must go before the Connection
+  access_log->Flush();
+  BASALT_RETURN_IF_ERROR(conn->Close());
+  std::cout << "basalt serve: stopped" << std::endl;
+  return Status::OK();
+}
+
+}  // namespace basalt::server
