@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# The main job: installs what is missing, builds, and runs the basalt CLI on the embedded store in
-# ./data (or $BASALT_DATA). Arguments are passed to `basalt`; with none, a short tour runs.
+# The main job: installs what is missing, builds, and serves the store in ./data (or $BASALT_DATA)
+# over HTTP: `basalt serve` with HBase's REST API on 127.0.0.1:8080 (stop it with Ctrl-C).
+# With arguments, runs the basalt CLI on the same store instead (`scripts/run.sh list`,
+# `scripts/run.sh serve --port 9090`, ...).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -12,13 +14,4 @@ bin="build/release/basalt"
 if [ $# -gt 0 ]; then
   exec "$bin" --data "$data" "$@"
 fi
-
-echo "basalt: embedded store in $data"
-"$bin" --data "$data" list
-echo
-echo "Try:"
-echo "  scripts/run.sh create users info:versions=3 follows"
-echo "  scripts/run.sh put users alice info:name Alice"
-echo "  scripts/run.sh get users alice"
-echo "  scripts/run.sh scan users --limit 10"
-echo "  scripts/run.sh --help"
+exec "$bin" serve --data "$data"

@@ -27,8 +27,11 @@ using Clock = std::chrono::steady_clock;
 
 struct HttpServer::Impl {
   net::io_context ioc;
-  tcp::acceptor acceptor{ioc};
-  net::signal_set signals{ioc, SIGINT, SIGTERM};
+  // The acceptor, the signals and the shutdown share one strand: an acceptor is not safe to
+  // close on one thread while another starts an accept.
+  net::strand<net::io_context::executor_type> strand = net::make_strand(ioc);
+  tcp::acceptor acceptor{strand};
+  net::signal_set signals{strand, SIGINT, SIGTERM};
 };
 
 // One connection: reads requests one after another (keep-alive), hands each to the server and
@@ -197,7 +200,11 @@ HttpServer::HttpServer(const ServerConfig& config, const Router& router, Metrics
       access_log_(access_log),
       impl_(std::make_unique<Impl>()) {}
 
-HttpServer::~HttpServer() = default;
+HttpServer::~HttpServer() {
+  // Handlers still queued (after a cut-off shutdown) hold sessions, which unregister from this
+  // server when destroyed: destroy them while the rest of the server is alive.
+  impl_.reset();
+}
 
 Status HttpServer::Listen() {
   beast::error_code ec;
@@ -216,11 +223,11 @@ Status HttpServer::Listen() {
 }
 
 void HttpServer::Accept() {
+  // The completion runs on the acceptor's strand (the handler binds no executor of its own).
   impl_->acceptor.async_accept(
       net::make_strand(impl_->ioc), [this](beast::error_code ec, tcp::socket socket) {
-        if (ec) {
-          if (!impl_->acceptor.is_open()) return;
-        } else {
+        if (stopping_.load() || !impl_->acceptor.is_open()) return;  // drops `socket`
+        if (!ec) {
           auto session = std::make_shared<Session>(std::move(socket), *this);
           Register(session);
           session->Start();
@@ -279,7 +286,7 @@ void HttpServer::Run() {
 }
 
 void HttpServer::Stop() {
-  net::post(impl_->ioc, [this] { BeginShutdown(); });
+  net::post(impl_->strand, [this] { BeginShutdown(); });
 }
 
 void HttpServer::BeginShutdown() {

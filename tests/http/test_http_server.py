@@ -1,0 +1,161 @@
+"""The HTTP server itself: keep-alive, concurrency, metrics, access log, bind errors,
+config file, graceful shutdown."""
+
+import http.client
+import json
+import os
+import socket
+import subprocess
+import tempfile
+import threading
+import time
+
+import pytest
+import requests
+
+from conftest import Server, b64, rows_of
+
+
+def test_keep_alive_serves_several_requests_on_one_connection(server, table):
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+    ports = set()
+    for i in range(5):
+        body = json.dumps({"Row": [{"key": b64(f"k{i}"), "Cell": [
+            {"column": b64("cf:a"), "$": b64(str(i))}]}]})
+        conn.request("PUT", f"/{table}/k{i}", body=body,
+                     headers={"Content-Type": "application/json"})
+        r = conn.getresponse()
+        r.read()
+        assert r.status == 200
+        ports.add(conn.sock.getsockname()[1])
+        conn.request("GET", f"/{table}/k{i}", headers={"Accept": "application/json"})
+        r = conn.getresponse()
+        assert r.status == 200
+        assert rows_of(json.loads(r.read()))[f"k{i}".encode()][0][1] == str(i).encode()
+    assert len(ports) == 1  # one TCP connection throughout
+    conn.close()
+
+
+def test_concurrent_clients(url, table):
+    errors = []
+
+    def worker(t):
+        try:
+            with requests.Session() as s:
+                for i in range(20):
+                    key = f"c{t}_{i}"
+                    body = {"Row": [{"key": b64(key), "Cell": [
+                        {"column": b64("cf:a"), "$": b64(key)}]}]}
+                    r = s.put(f"{url}/{table}/{key}", json=body)
+                    assert r.status_code == 200, r.text
+                    r = s.get(f"{url}/{table}/{key}")
+                    assert rows_of(r.json())[key.encode()][0][1] == key.encode()
+        except Exception as e:  # noqa: BLE001 - reported below
+            errors.append(repr(e))
+
+    threads = [threading.Thread(target=worker, args=(t,)) for t in range(6)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join(timeout=60)
+    assert errors == []
+    r = requests.get(f"{url}/{table}/c*")
+    assert len(rows_of(r.json())) == 120
+
+
+def test_metrics_by_route_template_and_status_class(url, table):
+    requests.get(f"{url}/{table}/some-row-1")
+    requests.get(f"{url}/{table}/some-row-2")
+    text = requests.get(url + "/metrics").text
+    assert 'basalt_http_requests_total{route="/{table}/{row}",method="GET",status="4xx"}' in text
+    assert "some-row" not in text  # raw URLs never become labels
+    assert "basalt_http_request_duration_seconds_bucket{" in text
+    assert 'basalt_http_request_errors_total{route="/{table}/{row}"' in text
+    assert "basalt_http_open_connections " in text
+    assert "basalt_rest_open_scanners " in text
+
+
+def test_access_log_has_one_json_line_per_request(server, url):
+    requests.get(url + "/version?probe=accesslog")
+    deadline = time.time() + 5
+    while True:
+        with open(server.log_path) as f:
+            lines = [json.loads(line) for line in f if line.strip()]
+        hits = [e for e in lines if e["target"] == "/version?probe=accesslog"]
+        if hits or time.time() > deadline:
+            break
+        time.sleep(0.1)
+    assert len(hits) == 1
+    e = hits[0]
+    assert (e["method"], e["status"], e["route"]) == ("GET", 200, "/version")
+    assert e["bytes"] > 0 and e["duration_ms"] >= 0 and e["remote"].startswith("127.0.0.1:")
+    assert "time" in e
+
+
+def test_port_in_use_is_a_one_line_error_and_exit_1(binary, server):
+    with tempfile.TemporaryDirectory() as tmp:
+        p = subprocess.run([binary, "serve", "--data", os.path.join(tmp, "d"),
+                            "--port", str(server.port)],
+                           capture_output=True, text=True, timeout=30)
+    assert p.returncode == 1
+    lines = p.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error:") and str(server.port) in lines[0]
+
+
+def test_bad_config_file_is_an_error(binary):
+    with tempfile.TemporaryDirectory() as tmp:
+        cfg = os.path.join(tmp, "c.json")
+        with open(cfg, "w") as f:
+            f.write('{"port": "eighty"}')
+        p = subprocess.run([binary, "serve", "--data", os.path.join(tmp, "d"), "--config", cfg],
+                           capture_output=True, text=True, timeout=30)
+    assert p.returncode == 1 and "port" in p.stderr
+
+
+def test_sigterm_with_requests_in_flight_exits_0_and_keeps_data(binary):
+    with tempfile.TemporaryDirectory() as tmp:
+        data = os.path.join(tmp, "data")
+        s = Server(binary, data)
+        assert requests.put(s.url + "/g/schema",
+                            json={"ColumnSchema": [{"name": "cf"}]}).status_code == 201
+        acked = []
+        stop = threading.Event()
+
+        def writer(t):
+            with requests.Session() as sess:
+                for i in range(10_000):
+                    if stop.is_set():
+                        return
+                    key = f"w{t}_{i}"
+                    body = {"Row": [{"key": b64(key), "Cell": [
+                        {"column": b64("cf:a"), "$": b64(key)}]}]}
+                    try:
+                        r = sess.put(f"{s.url}/g/{key}", json=body, timeout=10)
+                    except requests.RequestException:
+                        return  # the server went away: expected after SIGTERM
+                    if r.status_code == 200:
+                        acked.append(key)
+
+        threads = [threading.Thread(target=writer, args=(t,)) for t in range(4)]
+        for th in threads:
+            th.start()
+        deadline = time.time() + 10
+        while len(acked) < 50 and time.time() < deadline:
+            time.sleep(0.01)
+        assert len(acked) >= 50
+        assert s.stop(timeout=30) == 0
+        stop.set()
+        for th in threads:
+            th.join(timeout=30)
+        out = s.proc.stdout.read()
+        assert "stopped" in out
+
+        # Reopen the same directory: every acknowledged write is there.
+        s2 = Server(binary, data)
+        try:
+            r = requests.get(s2.url + "/g/w*")
+            assert r.status_code == 200
+            found = {k.decode() for k in rows_of(r.json())}
+            assert set(acked) <= found
+        finally:
+            assert s2.stop() == 0
