@@ -8,6 +8,7 @@
 #include "basalt/check_and_mutate.h"  // IWYU pragma: export
 #include "basalt/connection.h"        // IWYU pragma: export
 #include "basalt/filter.h"            // IWYU pragma: export
+#include "basalt/filter_language.h"   // IWYU pragma: export
 #include "basalt/get.h"               // IWYU pragma: export
 #include "basalt/mutation.h"          // IWYU pragma: export
 #include "basalt/options.h"           // IWYU pragma: export
