@@ -13,6 +13,7 @@
 #include "basalt/options.h"           // IWYU pragma: export
 #include "basalt/paging.h"            // IWYU pragma: export
 #include "basalt/row_result.h"        // IWYU pragma: export
+#include "basalt/salting.h"           // IWYU pragma: export
 #include "basalt/scan.h"              // IWYU pragma: export
 #include "basalt/schema.h"            // IWYU pragma: export
 #include "basalt/status.h"            // IWYU pragma: export
