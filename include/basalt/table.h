@@ -27,6 +27,15 @@
 
 namespace basalt {
 
+// What a scan did so far, in the spirit of HBase's ScanMetrics. A field a backend cannot count
+// is -1.
+struct ScanMetrics {
+  int64_t rows_scanned = -1;   // rows the store positioned on, including rows it did not return
+  int64_t rows_filtered = -1;  // rows scanned but not returned: a filter dropped them, or none
+                               // of their cells was visible
+  int64_t keys_visited = -1;   // storage iterator steps (seeks and nexts): the cost of the scan
+};
+
 // Streams the rows of a Scan. Rows are produced as the caller asks for them; nothing is
 // buffered beyond the current row.
 class ResultScanner {
@@ -42,6 +51,9 @@ class ResultScanner {
 
   // Releases the scanner's resources early; Next() then returns false. Idempotent.
   virtual void Close() = 0;
+
+  // Counters of the work done so far. Default: nothing counted.
+  virtual ScanMetrics metrics() const { return {}; }
 };
 
 class Table {

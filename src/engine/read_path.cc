@@ -9,6 +9,7 @@
 #include "engine/rocksdb_status.h"
 #include "engine/row_reader.h"
 #include "engine/scanner.h"
+#include "filter/filter_state.h"
 #include "util/clock.h"
 
 namespace basalt::engine {
@@ -78,6 +79,20 @@ Result<RowResult> Engine::Get(const TableState& table, const basalt::Get& get) {
   spec.max_results_per_family = get.max_results_per_family();
   spec.row_offset_per_family = get.row_offset_per_family();
 
+  // A Get is a one-row scan for the filter: row verdicts first, whole-row verdicts last.
+  std::unique_ptr<filter::FilterState> filter;
+  if (get.filter() != nullptr) {
+    BASALT_ASSIGN_OR_RETURN(filter, filter::Compile(*get.filter(), /*reversed=*/false));
+    if (filter->FilterAllRemaining()) return RowResult();
+    filter->Reset();
+    filter::RowHint hint;
+    if (filter->FilterRowKey(get.row(), &hint) != filter::RowVerdict::kInclude) {
+      return RowResult();
+    }
+    spec.filter = filter.get();
+  }
+  auto filter_done = [&] { return filter != nullptr && filter->FilterAllRemaining(); };
+
   const std::string row_prefix = RowPrefix(get.row());
   std::vector<Cell> cells;
   auto read_family = [&](rocksdb::Iterator* it, const FamilyHandle& family) {
@@ -105,9 +120,13 @@ Result<RowResult> Engine::Get(const TableState& table, const basalt::Get& get) {
     std::vector<rocksdb::Iterator*> raw;
     BASALT_RETURN_IF_ERROR(FromRocks(db_->NewIterators(ro, cfs, &raw)));
     std::vector<std::unique_ptr<rocksdb::Iterator>> iters(raw.begin(), raw.end());
-    for (size_t i = 0; i < families.size(); ++i) {
+    for (size_t i = 0; i < families.size() && !filter_done(); ++i) {
       BASALT_RETURN_IF_ERROR(read_family(iters[i].get(), *families[i]));
     }
+  }
+  if (filter != nullptr && filter->HasFilterRow()) {
+    filter->FilterRowCells(&cells);
+    if (!cells.empty() && filter->FilterRow()) cells.clear();
   }
   if (cells.empty()) return RowResult();
   return RowResult(get.row(), std::move(cells));

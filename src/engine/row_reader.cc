@@ -28,6 +28,19 @@ void DecodeSuffix(const rocksdb::Slice& key, int64_t* ts, uint8_t* type_code) {
 
 }  // namespace
 
+int SkipPastRow(rocksdb::Iterator* it, std::string_view row_prefix) {
+  int steps = 0;
+  for (; steps < kSkipNexts; ++steps) {
+    if (!it->Valid() || !StartsWith(it->key(), row_prefix)) return steps;
+    it->Next();
+  }
+  if (it->Valid() && StartsWith(it->key(), row_prefix)) {
+    it->Seek(RowPrefixEnd(row_prefix));
+    ++steps;
+  }
+  return steps;
+}
+
 FamilyRowReader::FamilyRowReader(rocksdb::Iterator* it, std::string family_name,
                                  const FamilySettings& settings, const ReadSpec& spec,
                                  const std::set<std::string>* qualifiers)
@@ -51,6 +64,16 @@ bool FamilyRowReader::InRow() const {
   return it_->Valid() && StartsWith(it_->key(), row_prefix_);
 }
 
+void FamilyRowReader::Step() {
+  it_->Next();
+  ++steps_;
+}
+
+void FamilyRowReader::SeekTo(std::string_view target) {
+  it_->Seek(rocksdb::Slice(target.data(), target.size()));
+  ++steps_;
+}
+
 void FamilyRowReader::Fail(Status s) {
   if (status_.ok()) status_ = std::move(s);
   stage_ = Stage::kDone;
@@ -62,7 +85,7 @@ bool FamilyRowReader::Read(std::vector<Cell>* out, size_t budget) {
     switch (stage_) {
       case Stage::kMarkers:
         ReadFamilyMarkers(out);
-        stage_ = Stage::kNextColumn;
+        if (stage_ == Stage::kMarkers) stage_ = Stage::kNextColumn;
         break;
       case Stage::kNextColumn:
         if (!NextColumn()) {
@@ -103,9 +126,13 @@ void FamilyRowReader::ReadFamilyMarkers(std::vector<Cell>* out) {
       return;
     }
     if (spec_.raw) {
-      if (spec_.time_range.Contains(ts) && TakeFamilySlot()) {
+      if (spec_.time_range.Contains(ts)) {
         qualifier_.clear();
-        Emit(out, ts, static_cast<CellType>(type), {});
+        bool counted;
+        if (Offer(out, ts, static_cast<CellType>(type), {}, &counted) == After::kEndFamily) {
+          stage_ = Stage::kDone;
+          return;
+        }
       }
     } else if (!IgnoreMarker(ts)) {
       if (type == static_cast<uint8_t>(CellType::kDeleteFamily)) {
@@ -117,7 +144,7 @@ void FamilyRowReader::ReadFamilyMarkers(std::vector<Cell>* out) {
         return;
       }
     }
-    it_->Next();
+    Step();
   }
 }
 
@@ -142,7 +169,7 @@ bool FamilyRowReader::NextColumn() {
       ++next_qualifier_;
       int cmp = it_->key().compare(rocksdb::Slice(column_prefix_));
       if (cmp < 0 && !StartsWith(it_->key(), column_prefix_)) {
-        it_->Seek(column_prefix_);
+        SeekTo(column_prefix_);
         if (!it_->Valid()) return false;
       }
       if (StartsWith(it_->key(), column_prefix_)) break;
@@ -179,15 +206,9 @@ bool FamilyRowReader::ReadColumn(std::vector<Cell>* out, size_t budget) {
         SkipColumn();
         return true;
       }
-      if (ts < range.max) {
-        if (TakeFamilySlot()) {
-          Emit(out, ts, static_cast<CellType>(type), value.payload);
-          emitted = true;
-        }
-        if (++returned_ >= spec_.max_versions) {
-          SkipColumn();
-          return true;
-        }
+      if (ts < range.max &&
+          TakeVersion(out, ts, static_cast<CellType>(type), value.payload, &emitted)) {
+        return true;
       }
     } else if (type == static_cast<uint8_t>(CellType::kDeleteColumn)) {
       if (!IgnoreMarker(ts)) column_delete_seq_ = std::max(column_delete_seq_, value.seq);
@@ -212,15 +233,8 @@ bool FamilyRowReader::ReadColumn(std::vector<Cell>* out, size_t budget) {
           SkipColumn();  // every older version is beyond the limit too
           return true;
         }
-        if (ts < range.max) {
-          if (TakeFamilySlot()) {
-            Emit(out, ts, CellType::kPut, value.payload);
-            emitted = true;
-          }
-          if (++returned_ >= spec_.max_versions) {
-            SkipColumn();
-            return true;
-          }
+        if (ts < range.max && TakeVersion(out, ts, CellType::kPut, value.payload, &emitted)) {
+          return true;
         }
       }
     } else {
@@ -233,26 +247,36 @@ bool FamilyRowReader::ReadColumn(std::vector<Cell>* out, size_t budget) {
       stage_ = Stage::kDone;
       return true;
     }
-    it_->Next();
+    Step();
     if (emitted && budget != 0 && out->size() - start >= budget) return false;
   }
   return true;
 }
 
+bool FamilyRowReader::TakeVersion(std::vector<Cell>* out, int64_t ts, CellType type,
+                                  std::string_view payload, bool* emitted) {
+  const size_t before = out->size();
+  bool counted;
+  After after = Offer(out, ts, type, payload, &counted);
+  *emitted = out->size() > before;
+  if (counted && ++returned_ >= spec_.max_versions && after == After::kNextVersion) {
+    after = After::kNextColumn;  // every older version is beyond the read's limit
+  }
+  if (after == After::kNextVersion) return false;
+  Follow(after);
+  return true;
+}
+
 void FamilyRowReader::SkipColumn() {
   for (int i = 0; i < kSkipNexts; ++i) {
-    it_->Next();
+    Step();
     if (!it_->Valid() || !StartsWith(it_->key(), column_prefix_)) return;
   }
-  it_->Seek(ColumnEnd(column_prefix_));
+  SeekTo(ColumnEnd(column_prefix_));
 }
 
 void FamilyRowReader::SkipToRowEnd() {
-  for (int i = 0; i < kSkipNexts; ++i) {
-    if (!InRow()) return;
-    it_->Next();
-  }
-  if (InRow()) it_->Seek(RowPrefixEnd(row_prefix_));
+  steps_ += SkipPastRow(it_, row_prefix_);
 }
 
 bool FamilyRowReader::MaskedByFamily(int64_t ts, uint64_t seq) const {
@@ -277,8 +301,68 @@ bool FamilyRowReader::TakeFamilySlot() {
          index < spec_.row_offset_per_family + spec_.max_results_per_family;
 }
 
-void FamilyRowReader::Emit(std::vector<Cell>* out, int64_t ts, CellType type,
-                           std::string_view payload) {
+FamilyRowReader::After FamilyRowReader::Offer(std::vector<Cell>* out, int64_t ts, CellType type,
+                                              std::string_view payload, bool* counted) {
+  filter::FilterState* filter = spec_.filter;
+  if (filter == nullptr) {
+    *counted = true;
+    if (TakeFamilySlot()) Emit(out, ts, type, payload);
+    return After::kNextVersion;
+  }
+  // The filter judges the cell as the caller would see it; take it back if it is left out.
+  Cell& cell = Emit(out, ts, type, payload);
+  filter::CellVerdict verdict = filter->FilterCell(cell, &seek_qualifier_);
+  *counted = filter::IsInclude(verdict);
+  if (*counted && TakeFamilySlot()) {
+    filter->TransformCell(&cell);
+  } else {
+    out->pop_back();
+  }
+  // A filter that is done with the whole scan (ColumnCountGetFilter, WhileMatchFilter) is also
+  // done with this row: the caller stops reading the row's other families too.
+  if (filter->FilterAllRemaining()) return After::kEndFamily;
+  switch (verdict) {
+    case filter::CellVerdict::kInclude:
+    case filter::CellVerdict::kSkip:
+      return After::kNextVersion;
+    case filter::CellVerdict::kIncludeAndNextColumn:
+    case filter::CellVerdict::kNextColumn:
+      return After::kNextColumn;
+    case filter::CellVerdict::kSeekColumn:
+      return After::kSeekColumn;
+    case filter::CellVerdict::kIncludeAndNextRow:
+    case filter::CellVerdict::kNextRow:
+      return After::kEndFamily;
+  }
+  return After::kNextVersion;
+}
+
+void FamilyRowReader::Follow(After after) {
+  switch (after) {
+    case After::kNextVersion:
+      return;
+    case After::kNextColumn:
+      SkipColumn();
+      return;
+    case After::kEndFamily:
+      stage_ = Stage::kDone;
+      return;
+    case After::kSeekColumn: {
+      // Only forward: a hint at or before this column means "the next column".
+      if (seek_qualifier_ <= qualifier_) {
+        SkipColumn();
+        return;
+      }
+      std::string target(row_prefix_);
+      AppendQualifier(&target, seek_qualifier_);
+      SeekTo(target);
+      return;
+    }
+  }
+}
+
+Cell& FamilyRowReader::Emit(std::vector<Cell>* out, int64_t ts, CellType type,
+                            std::string_view payload) {
   Cell& c = out->emplace_back();
   c.row = *row_;
   c.family = family_;
@@ -286,6 +370,7 @@ void FamilyRowReader::Emit(std::vector<Cell>* out, int64_t ts, CellType type,
   c.timestamp = ts;
   c.type = type;
   c.value.assign(payload);
+  return c;
 }
 
 }  // namespace basalt::engine

@@ -28,6 +28,7 @@
 #include "basalt/status.h"
 #include "basalt/types.h"
 #include "engine/family_settings.h"
+#include "filter/filter_state.h"
 
 namespace rocksdb {
 class Iterator;
@@ -42,7 +43,13 @@ struct ReadSpec {
   int64_t now_ms = 0;
   int32_t max_results_per_family = -1;  // < 0: no limit
   int32_t row_offset_per_family = 0;
+  // The read's filter, shared by every family of the row; nullptr: none. Not owned.
+  filter::FilterState* filter = nullptr;
 };
+
+// Moves a forward iterator on a key of the row whose prefix is `row_prefix` to the first key
+// after the row (a few Nexts, then a Seek). Returns the iterator steps taken.
+int SkipPastRow(rocksdb::Iterator* it, std::string_view row_prefix);
 
 class FamilyRowReader {
  public:
@@ -65,8 +72,13 @@ class FamilyRowReader {
   // Non-OK when a stored key or value did not decode, or the iterator failed.
   const Status& status() const { return status_; }
 
+  // Iterator steps (Next and Seek calls) taken so far: what the read cost in keys visited.
+  int64_t steps() const { return steps_; }
+
  private:
   enum class Stage { kMarkers, kNextColumn, kInColumn, kDone };
+  // Where the reader goes after a cell was offered to the filter.
+  enum class After { kNextVersion, kNextColumn, kSeekColumn, kEndFamily };
 
   struct Marker {
     int64_t ts;
@@ -74,6 +86,8 @@ class FamilyRowReader {
   };
 
   bool InRow() const;
+  void Step();
+  void SeekTo(std::string_view target);
   void ReadFamilyMarkers(std::vector<Cell>* out);
   // Positions on the next column to read; false when the row has no more selected columns.
   bool NextColumn();
@@ -84,7 +98,17 @@ class FamilyRowReader {
   bool IgnoreMarker(int64_t marker_ts) const;
   // Counts a cell against the per-family offset and limit; false when it must not be emitted.
   bool TakeFamilySlot();
-  void Emit(std::vector<Cell>* out, int64_t ts, CellType type, std::string_view payload);
+  // Offers a version in the read's time range to the filter and the limits, and moves on as
+  // they say; true when the column is done.
+  bool TakeVersion(std::vector<Cell>* out, int64_t ts, CellType type, std::string_view payload,
+                   bool* emitted);
+  // Emits the cell unless the filter (or the per-family offset and limit) leaves it out.
+  // `*counted`: the filter kept it, so it counts against the read's max versions.
+  After Offer(std::vector<Cell>* out, int64_t ts, CellType type, std::string_view payload,
+              bool* counted);
+  // Acts on a filter's After other than kNextVersion.
+  void Follow(After after);
+  Cell& Emit(std::vector<Cell>* out, int64_t ts, CellType type, std::string_view payload);
   void Fail(Status s);
 
   rocksdb::Iterator* it_;
@@ -107,9 +131,11 @@ class FamilyRowReader {
   uint64_t column_delete_seq_ = 0;  // max seq of DeleteColumn markers seen in this column
   int64_t version_delete_ts_ = -1;  // timestamp of the last Delete (one version) marker seen
   uint64_t version_delete_seq_ = 0;
-  int32_t rank_ = 0;      // unmasked Puts seen
-  int32_t returned_ = 0;  // cells returned from this column
+  int32_t rank_ = 0;            // unmasked Puts seen
+  int32_t returned_ = 0;        // cells returned from this column
+  std::string seek_qualifier_;  // the filter's hint for kSeekColumn
 
+  int64_t steps_ = 0;
   Status status_;
 };
 

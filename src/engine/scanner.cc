@@ -73,6 +73,14 @@ Scanner::~Scanner() {
 }
 
 Status Scanner::Init() {
+  if (scan_.filter() != nullptr) {
+    BASALT_ASSIGN_OR_RETURN(filter_, filter::Compile(*scan_.filter(), scan_.reversed()));
+    if (scan_.batch() > 0 && filter_->HasFilterRow()) {
+      return Status::InvalidArgument(
+          "this filter decides on whole rows and cannot be used with a scan batch size");
+    }
+    spec_.filter = filter_.get();
+  }
   if (bounds_.empty) {
     done_ = true;
     return Status::OK();
@@ -111,6 +119,7 @@ Status Scanner::Init() {
     const std::set<std::string>* qualifiers = sel == columns.end() ? nullptr : &sel->second;
     c.reader = std::make_unique<FamilyRowReader>(c.it.get(), c.family->name(), c.family->settings,
                                                  spec_, qualifiers);
+    ++steps_;
     if (scan_.reversed()) {
       if (bounds_.upper.empty()) {
         c.it->SeekToLast();
@@ -136,52 +145,115 @@ bool Scanner::Fail(Status s) {
 
 void Scanner::ReleaseIterators() {
   std::lock_guard<std::mutex> l(mu_);
-  cursors_.clear();
+  DropCursors();
   if (!done_) Fail(Status::Aborted("the store was closed while the scanner was open"));
+}
+
+void Scanner::DropCursors() {
+  for (const auto& c : cursors_) steps_ += c.reader->steps();
+  cursors_.clear();
+}
+
+ScanMetrics Scanner::metrics() const {
+  // Engine::Close may drop the cursors meanwhile; it holds the lifecycle lock exclusively.
+  std::shared_lock<std::shared_mutex> life(engine_->lifecycle_mu_);
+  ScanMetrics m;
+  m.rows_scanned = rows_scanned_;
+  m.rows_filtered = rows_scanned_ - rows_returned_;
+  m.keys_visited = steps_;
+  for (const auto& c : cursors_) m.keys_visited += c.reader->steps();
+  return m;
 }
 
 void Scanner::Close() {
   std::lock_guard<std::mutex> l(mu_);
   done_ = true;
-  cursors_.clear();
+  DropCursors();
 }
 
 bool Scanner::StartNextRow() {
-  const Cursor* best = nullptr;
-  for (auto& c : cursors_) {
-    c.in_row = false;
-    if (!c.it->Valid()) {
-      if (!c.it->status().ok()) return Fail(FromRocks(c.it->status()));
-      continue;
+  while (true) {
+    if (filter_ != nullptr && filter_->FilterAllRemaining()) return false;
+    const Cursor* best = nullptr;
+    for (auto& c : cursors_) {
+      c.in_row = false;
+      if (!c.it->Valid()) {
+        if (!c.it->status().ok()) return Fail(FromRocks(c.it->status()));
+        continue;
+      }
+      rocksdb::Slice key = c.it->key();
+      // Pooled iterators carry no bounds: the scan's range is enforced here.
+      if (!scan_.reversed() ? !bounds_.upper.empty() && key.compare(bounds_.upper) >= 0
+                            : !bounds_.lower.empty() && key.compare(bounds_.lower) < 0) {
+        continue;
+      }
+      size_t len = RowPrefixLength({key.data(), key.size()});
+      if (len == 0) {
+        return Fail(Status::Corruption("undecodable key in family " + c.family->name()));
+      }
+      c.row_prefix.assign(key.data(), len);
+      if (best == nullptr ||
+          (scan_.reversed() ? c.row_prefix > best->row_prefix : c.row_prefix < best->row_prefix)) {
+        best = &c;
+      }
     }
-    rocksdb::Slice key = c.it->key();
-    // Pooled iterators carry no bounds: the scan's range is enforced here.
-    if (!scan_.reversed() ? !bounds_.upper.empty() && key.compare(bounds_.upper) >= 0
-                          : !bounds_.lower.empty() && key.compare(bounds_.lower) < 0) {
-      continue;
+    if (best == nullptr) return false;
+    ++rows_scanned_;
+    row_prefix_ = best->row_prefix;
+    row_ = RowFromPrefix(row_prefix_);
+    for (auto& c : cursors_) c.in_row = c.it->Valid() && c.row_prefix == row_prefix_;
+    if (filter_ != nullptr) {
+      filter_->Reset();
+      filter::RowHint hint;
+      filter::RowVerdict verdict = filter_->FilterRowKey(row_, &hint);
+      if (verdict != filter::RowVerdict::kInclude) {
+        if (verdict == filter::RowVerdict::kSkip || !SeekToHint(hint)) FinishRow();
+        continue;
+      }
     }
-    size_t len = RowPrefixLength({key.data(), key.size()});
-    if (len == 0) return Fail(Status::Corruption("undecodable key in family " + c.family->name()));
-    c.row_prefix.assign(key.data(), len);
-    if (best == nullptr ||
-        (scan_.reversed() ? c.row_prefix > best->row_prefix : c.row_prefix < best->row_prefix)) {
-      best = &c;
+    for (auto& c : cursors_) {
+      if (!c.in_row) continue;
+      // A reversed cursor sits on the row's last key; rows are read forward.
+      if (scan_.reversed()) {
+        c.it->Seek(row_prefix_);
+        ++steps_;
+      }
+      c.reader->StartRow(row_prefix_, row_);
+    }
+    in_row_ = true;
+    row_returned_ = false;
+    next_cursor_ = 0;
+    return true;
+  }
+}
+
+bool Scanner::SeekToHint(const filter::RowHint& hint) {
+  if (!scan_.reversed()) {
+    std::string target = hint.inclusive ? RowPrefix(hint.row) : RowEndKey(hint.row);
+    if (target < RowPrefixEnd(row_prefix_)) return false;
+    for (auto& c : cursors_) c.it->Seek(target);
+    steps_ += static_cast<int64_t>(cursors_.size());
+  } else {
+    // Every key of the rows before the hint lies below `limit`.
+    std::string limit = hint.inclusive ? RowEndKey(hint.row) : RowPrefix(hint.row);
+    if (limit > row_prefix_) return false;
+    for (auto& c : cursors_) {
+      c.it->SeekForPrev(limit);
+      ++steps_;
+      if (c.it->Valid() && c.it->key().compare(limit) >= 0) {
+        c.it->Prev();
+        ++steps_;
+      }
     }
   }
-  if (best == nullptr) return false;
-  row_prefix_ = best->row_prefix;
-  row_ = RowFromPrefix(row_prefix_);
-  for (auto& c : cursors_) {
-    if (!c.it->Valid() || c.row_prefix != row_prefix_) continue;
-    c.in_row = true;
-    // A reversed cursor sits on the row's last key; rows are read forward.
-    if (scan_.reversed()) c.it->Seek(row_prefix_);
-    c.reader->StartRow(row_prefix_, row_);
-  }
-  in_row_ = true;
-  row_returned_ = false;
-  next_cursor_ = 0;
+  for (auto& c : cursors_) c.in_row = false;
   return true;
+}
+
+void Scanner::FilterWholeRow(std::vector<Cell>* cells) {
+  if (filter_ == nullptr || !filter_->HasFilterRow()) return;
+  filter_->FilterRowCells(cells);
+  if (!cells->empty() && filter_->FilterRow()) cells->clear();
 }
 
 void Scanner::FinishRow() {
@@ -190,8 +262,9 @@ void Scanner::FinishRow() {
     if (scan_.reversed()) {
       c.it->Seek(row_prefix_);
       if (c.it->Valid()) c.it->Prev();
+      steps_ += 2;
     } else {
-      c.reader->SkipToRowEnd();
+      steps_ += SkipPastRow(c.it.get(), row_prefix_);
     }
     c.in_row = false;
   }
@@ -235,8 +308,13 @@ bool Scanner::Next(RowResult* out) {
         row_done = false;
         break;
       }
+      // A filter done with the scan is done with the rest of this row too.
+      if (filter_ != nullptr && filter_->FilterAllRemaining()) break;
     }
-    if (row_done) FinishRow();
+    if (row_done) {
+      FinishRow();
+      FilterWholeRow(&cells);
+    }
     if (cells.empty()) continue;
     if (!row_returned_) {
       row_returned_ = true;

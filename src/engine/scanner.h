@@ -42,6 +42,7 @@ class Scanner : public ResultScanner {
   bool Next(RowResult* out) override;
   Status status() const override { return status_; }
   void Close() override;
+  ScanMetrics metrics() const override;
 
   // Called by Engine::Close, with every other engine call excluded: drops the iterators.
   void ReleaseIterators();
@@ -55,9 +56,18 @@ class Scanner : public ResultScanner {
     bool in_row = false;
   };
 
+  // Positions on the next row the filter does not reject; false at the end of the scan.
   bool StartNextRow();
+  // Moves the cursors that are on the current row past it (every key of it, in the scan's
+  // direction).
   void FinishRow();
+  // Moves every cursor to the filter's hint; false when the hint is not past the current row.
+  bool SeekToHint(const filter::RowHint& hint);
+  // Applies the filter's whole-row decisions to a finished row's cells.
+  void FilterWholeRow(std::vector<Cell>* cells);
   bool Fail(Status s);
+  // Releases the cursors, keeping the count of their readers' steps.
+  void DropCursors();
 
   std::shared_ptr<Engine> engine_;
   std::shared_ptr<const TableState> table_;
@@ -65,6 +75,7 @@ class Scanner : public ResultScanner {
   // engine's lifecycle lock instead.
   std::mutex mu_;
   Scan scan_;
+  std::unique_ptr<filter::FilterState> filter_;  // nullptr: no filter
   ReadSpec spec_;
   ScanBounds bounds_;
   std::unique_ptr<rocksdb::Slice> lower_slice_;
@@ -79,6 +90,8 @@ class Scanner : public ResultScanner {
   std::string row_prefix_;
   std::string row_;
   int64_t rows_returned_ = 0;
+  int64_t rows_scanned_ = 0;
+  int64_t steps_ = 0;  // the scanner's own iterator steps; the readers count theirs
   Status status_;
 };
 

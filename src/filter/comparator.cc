@@ -1,0 +1,110 @@
+#include "filter/comparator.h"
+
+#include <re2/re2.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "util/coding.h"
+
+namespace basalt::filter {
+namespace {
+
+char AsciiLower(char c) {
+  return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+}
+
+int CompareBytes(std::string_view a, std::string_view b) {
+  size_t n = std::min(a.size(), b.size());
+  int c = n == 0 ? 0 : std::memcmp(a.data(), b.data(), n);
+  if (c != 0) return c;
+  return a.size() < b.size() ? -1 : a.size() > b.size() ? 1 : 0;
+}
+
+// `cmp` is stored <=> operand.
+bool OpHolds(CompareOp op, int cmp) {
+  switch (op) {
+    case CompareOp::kLess:
+      return cmp < 0;
+    case CompareOp::kLessOrEqual:
+      return cmp <= 0;
+    case CompareOp::kEqual:
+      return cmp == 0;
+    case CompareOp::kNotEqual:
+      return cmp != 0;
+    case CompareOp::kGreaterOrEqual:
+      return cmp >= 0;
+    case CompareOp::kGreater:
+      return cmp > 0;
+    case CompareOp::kNoOp:
+      return false;
+  }
+  return false;
+}
+
+}  // namespace
+
+CompiledComparator::CompiledComparator(const ByteComparator& comparator, CompareOp op)
+    : kind_(comparator.kind()), op_(op), operand_(comparator.operand()) {}
+
+CompiledComparator::CompiledComparator(CompiledComparator&&) noexcept = default;
+CompiledComparator& CompiledComparator::operator=(CompiledComparator&&) noexcept = default;
+CompiledComparator::~CompiledComparator() = default;
+
+Result<CompiledComparator> CompiledComparator::Compile(const ByteComparator& comparator,
+                                                       CompareOp op) {
+  const bool matcher = comparator.kind() == ByteComparator::Kind::kRegexString ||
+                       comparator.kind() == ByteComparator::Kind::kSubstring;
+  if (matcher && op != CompareOp::kEqual && op != CompareOp::kNotEqual) {
+    return Status::InvalidArgument(std::string(ByteComparator::TypeName(comparator.kind())) +
+                                   " comparators take only = and !=, not " +
+                                   std::string(CompareOpName(op)));
+  }
+  if (comparator.kind() == ByteComparator::Kind::kLong && comparator.operand().size() != 8) {
+    return Status::InvalidArgument("a long comparator needs an 8-byte operand");
+  }
+  CompiledComparator c(comparator, op);
+  if (c.kind_ == ByteComparator::Kind::kSubstring) {
+    std::transform(c.operand_.begin(), c.operand_.end(), c.operand_.begin(), AsciiLower);
+  } else if (c.kind_ == ByteComparator::Kind::kRegexString) {
+    // Java's RegexStringComparator matches with find() and DOTALL; RE2 runs in linear time,
+    // so a hostile pattern cannot stall the read path.
+    RE2::Options options;
+    options.set_dot_nl(true);
+    options.set_log_errors(false);
+    options.set_encoding(RE2::Options::EncodingLatin1);
+    c.regex_ = std::make_unique<re2::RE2>(c.operand_, options);
+    if (!c.regex_->ok()) {
+      return Status::InvalidArgument("bad regular expression '" + c.operand_ +
+                                     "': " + c.regex_->error());
+    }
+  }
+  return c;
+}
+
+bool CompiledComparator::Passes(std::string_view stored) const {
+  switch (kind_) {
+    case ByteComparator::Kind::kBinary:
+      return OpHolds(op_, CompareBytes(stored, operand_));
+    case ByteComparator::Kind::kBinaryPrefix:
+      return OpHolds(op_, CompareBytes(stored.substr(0, operand_.size()), operand_));
+    case ByteComparator::Kind::kRegexString: {
+      bool found = RE2::PartialMatch(re2::StringPiece(stored.data(), stored.size()), *regex_);
+      return OpHolds(op_, found ? 0 : 1);
+    }
+    case ByteComparator::Kind::kSubstring: {
+      auto it = std::search(stored.begin(), stored.end(), operand_.begin(), operand_.end(),
+                            [](char a, char b) { return AsciiLower(a) == b; });
+      return OpHolds(op_, it != stored.end() || operand_.empty() ? 0 : 1);
+    }
+    case ByteComparator::Kind::kLong: {
+      if (stored.size() != 8) return false;
+      auto a = static_cast<int64_t>(util::DecodeFixed64BE(stored.data()));
+      auto b = static_cast<int64_t>(util::DecodeFixed64BE(operand_.data()));
+      return OpHolds(op_, a < b ? -1 : a > b ? 1 : 0);
+    }
+  }
+  return false;
+}
+
+}  // namespace basalt::filter
