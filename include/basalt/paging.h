@@ -1,5 +1,6 @@
 // Paging through a scan: pages of rows with an opaque cursor (the right way), and offset + limit
-// (SQL's LIMIT n OFFSET m, for callers that must address "page k" directly).
+// (SQL's LIMIT n OFFSET m, for callers that must address "page k" directly). Paging through
+// the columns of one wide row, with the same kind of cursor.
 //
 //   Scan scan = Scan().SetRowPrefix(user).SetReversed(true);
 //   auto page = ReadPage(table, scan, 10);                  // the first 10 rows
@@ -20,6 +21,7 @@
 #include <string_view>
 #include <vector>
 
+#include "basalt/get.h"
 #include "basalt/row_result.h"
 #include "basalt/scan.h"
 #include "basalt/status.h"
@@ -78,6 +80,43 @@ Result<Page> ReadPage(Table& table, const Scan& scan, int32_t page_size,
 // Errors: InvalidArgument when offset < 0 or limit < 0; otherwise those of the scan.
 Result<std::vector<RowResult>> ReadOffsetPage(Table& table, const Scan& scan, int64_t offset,
                                               int64_t limit);
+
+// One page of the columns of one row.
+struct ColumnPage {
+  // The page's cells: every version the Get reads of each of the page's columns, in HBase's
+  // order. Empty (with an empty row key) when the row has no more columns.
+  RowResult row;
+  // Text for the next ReadColumnPage call, as Page::cursor. Empty when no column followed this
+  // page when it was read.
+  std::string cursor;
+};
+
+// Reads the next page of at most `page_size` columns (qualifiers) of one family of one row, for
+// rows too wide to read at once (note 001's wide layout, an inbox row): the first columns when
+// `cursor` is empty, else the columns strictly after the last qualifier of the page that
+// returned `cursor`. Pass the same Get with every page.
+//
+// REQUIRES of `get`: exactly one family selected (Get::AddFamily, or AddColumn for some of its
+// qualifiers), and no per-family limit or offset (the pager sets the limit itself).
+//
+// Each page is one Get with ColumnRangeFilter(last qualifier, exclusive) (and the Get's own
+// filter, ANDed after it) and a per-family cell limit that reads one column ahead, so the last
+// page says so. The guarantees of ReadPage hold for columns: no repeats, no skips of columns
+// present for the whole walk, qualifiers strictly increasing. HBase's ColumnPaginationFilter
+// with a growing offset re-reads every earlier column per page and shifts when columns change
+// (HBASE-5104); the cursor does neither.
+//
+// The cursor holds the last qualifier and a fingerprint of the table, row, family and selected
+// qualifiers; versions, time range and filter may change between pages.
+//
+// Errors: InvalidArgument for page_size < 1, a Get that breaks the REQUIRES above, or a
+// malformed or foreign cursor (a row cursor, or one made for another row or family); otherwise
+// those of Table::Get.
+//
+// Cost: one Get reading at most (page_size + 1) * ReadVersions cells; with ReadAllVersions there
+// is no cell bound and a page reads the rest of the row from the cursor on.
+Result<ColumnPage> ReadColumnPage(Table& table, const Get& get, int32_t page_size,
+                                  std::string_view cursor = {});
 
 }  // namespace basalt
 

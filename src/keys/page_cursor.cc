@@ -82,9 +82,11 @@ Status CheckCursorMatches(const PageCursor& cursor, CursorKind kind, bool revers
                                    : "made by a forward scan, replayed on a reversed scan");
   }
   if (cursor.fingerprint != fingerprint) {
-    return Invalid(
-        "made by a different scan (table, bounds, prefix or limit differ); pass the same scan "
-        "with each page");
+    return Invalid(kind == CursorKind::kRows
+                       ? "made by a different scan (table, bounds, prefix or limit differ); pass "
+                         "the same scan with each page"
+                       : "made for a different row (table, row, family or columns differ); pass "
+                         "the same Get with each page");
   }
   return Status::OK();
 }

@@ -1,5 +1,6 @@
 // Paging (paging.h): cursor pages forward and reversed, within bounds and limits, across writes
-// between pages, with bad and foreign cursors; and offset + limit.
+// between pages, with bad and foreign cursors; offset + limit; and column pages inside a wide
+// row.
 
 #include <gtest/gtest.h>
 
@@ -8,6 +9,7 @@
 #include <vector>
 
 #include "basalt/paging.h"
+#include "basalt/salting.h"
 #include "support/test_store.h"
 
 namespace basalt::testing {
@@ -310,6 +312,164 @@ TEST_P(PagingTest, OffsetShiftsWhenRowsArriveButTheCursorDoesNot) {
 }
 
 BASALT_INSTANTIATE_STORE_TEST(PagingTest);
+
+std::string Qualifier(int i) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "q%02d", i);
+  return buf;
+}
+
+// A wide row "w": family "f" (3 versions kept) with columns q00..q29, each at timestamps 1 and 2;
+// family "g" with one column, which column paging of "f" never shows.
+class ColumnPagingTest : public StoreTest {
+ protected:
+  void SetUp() override {
+    StoreTest::SetUp();
+    TableDescriptor desc(TableName("default", "t"));
+    FamilyDescriptor f;
+    f.name = "f";
+    f.max_versions = 3;
+    desc.AddFamily(f);
+    desc.AddFamily(FamilyDescriptor("g"));
+    Table& t = store().CreateTable(desc);
+    Put wide("w");
+    for (int i = 0; i < 30; ++i) {
+      wide.Add("f", Qualifier(i), 1, "old").Add("f", Qualifier(i), 2, "new" + Qualifier(i));
+    }
+    wide.Add("g", "other", 1, "x");
+    ASSERT_OK(t.Put(wide));
+    store().Reopen();
+  }
+
+  Table& table() { return store().table("t"); }
+
+  // The qualifiers of a whole walk, and the number of pages.
+  Strings Walk(Table& t, const Get& get, int32_t page_size, int* pages_out = nullptr) {
+    Strings out;
+    std::string cursor;
+    int pages = 0;
+    do {
+      auto page = ReadColumnPage(t, get, page_size, cursor);
+      EXPECT_OK(page);
+      if (!page.ok() || ++pages > 200) break;
+      for (const Cell& c : page->row.cells()) {
+        EXPECT_EQ(c.row, "w");
+        EXPECT_EQ(c.family, get.columns().begin()->first);
+        if (out.empty() || out.back() != c.qualifier) out.push_back(c.qualifier);
+      }
+      cursor = page->cursor;
+    } while (!cursor.empty());
+    if (pages_out != nullptr) *pages_out = pages;
+    return out;
+  }
+
+  Strings Qualifiers(int from, int to) {
+    Strings out;
+    for (int i = from; i < to; ++i) out.push_back(Qualifier(i));
+    return out;
+  }
+};
+
+TEST_P(ColumnPagingTest, PagesCoverEveryColumnOnceInOrder) {
+  for (int32_t size : {1, 3, 7, 29, 30, 31, 100}) {
+    int pages = 0;
+    EXPECT_EQ(Walk(table(), Get("w").AddFamily("f"), size, &pages), Qualifiers(0, 30)) << size;
+    EXPECT_EQ(pages, (30 + size - 1) / size) << size;  // the last page says so: no empty page
+  }
+}
+
+TEST_P(ColumnPagingTest, PageHoldsEveryVersionTheGetReads) {
+  auto page = ReadColumnPage(table(), Get("w").AddFamily("f").ReadVersions(2), 2);
+  ASSERT_OK(page);
+  EXPECT_EQ(page->row.row(), "w");
+  EXPECT_EQ(Describe(page->row),
+            (Strings{"f:q00@2=newq00", "f:q00@1=old", "f:q01@2=newq01", "f:q01@1=old"}));
+  EXPECT_FALSE(page->cursor.empty());
+  EXPECT_EQ(Walk(table(), Get("w").AddFamily("f").ReadAllVersions(), 4), Qualifiers(0, 30));
+  EXPECT_EQ(Walk(table(), Get("w").AddFamily("f").ReadVersions(3), 4), Qualifiers(0, 30));
+}
+
+TEST_P(ColumnPagingTest, SelectedColumnsAndTheGetsFilterNarrowTheWalk) {
+  Get some = Get("w").AddColumn("f", Qualifier(3)).AddColumn("f", Qualifier(17));
+  some.AddColumn("f", Qualifier(25));
+  EXPECT_EQ(Walk(table(), some, 1), (Strings{Qualifier(3), Qualifier(17), Qualifier(25)}));
+  EXPECT_EQ(Walk(table(),
+                 Get("w").AddFamily("f").SetFilter(std::make_shared<ColumnPrefixFilter>("q1")), 3),
+            Qualifiers(10, 20));
+}
+
+TEST_P(ColumnPagingTest, ColumnsWrittenBetweenPagesNeitherRepeatNorSkip) {
+  Get get = Get("w").AddFamily("f");
+  auto first = ReadColumnPage(table(), get, 5);  // q00..q04
+  ASSERT_OK(first);
+  ASSERT_OK(table().Put(Put("w").Add("f", "q00a", 1, "v")));             // behind the cursor
+  ASSERT_OK(table().Delete(Delete("w").AddColumns("f", Qualifier(4))));  // the cursor's column
+  ASSERT_OK(table().Put(Put("w").Add("f", "q04a", 1, "v")));             // just after the cursor
+  ASSERT_OK(table().Delete(Delete("w").AddColumns("f", Qualifier(5))));  // the next column
+  auto second = ReadColumnPage(table(), get, 3, first->cursor);
+  ASSERT_OK(second);
+  Strings got;
+  for (const Cell& c : second->row.cells()) got.push_back(c.qualifier);
+  EXPECT_EQ(got, (Strings{"q04a", Qualifier(6), Qualifier(7)}));
+}
+
+TEST_P(ColumnPagingTest, EmptyQualifierIsPagedPastLikeAnyOther) {
+  ASSERT_OK(table().Put(Put("w").Add("f", "", 1, "empty")));
+  Strings expected = {""};
+  for (const auto& q : Qualifiers(0, 30)) expected.push_back(q);
+  EXPECT_EQ(Walk(table(), Get("w").AddFamily("f"), 1), expected);
+}
+
+TEST_P(ColumnPagingTest, MissingRowGivesAnEmptyPage) {
+  auto page = ReadColumnPage(table(), Get("nope").AddFamily("f"), 3);
+  ASSERT_OK(page);
+  EXPECT_TRUE(page->row.empty());
+  EXPECT_TRUE(page->cursor.empty());
+}
+
+TEST_P(ColumnPagingTest, WorksOnASaltedTable) {
+  auto salted = SaltedTable::Wrap(table(), 4);
+  ASSERT_OK(salted);
+  Put wide("w");
+  for (int i = 0; i < 12; ++i) wide.Add("f", Qualifier(i), 1, "v");
+  ASSERT_OK(salted->Put(wide));
+  EXPECT_EQ(Walk(*salted, Get("w").AddFamily("f"), 5), Qualifiers(0, 12));
+}
+
+TEST_P(ColumnPagingTest, BadRequestsAndForeignCursorsAreInvalidArgument) {
+  Get get = Get("w").AddFamily("f");
+  EXPECT_TRUE(ReadColumnPage(table(), get, 0).status().IsInvalidArgument());
+  EXPECT_TRUE(ReadColumnPage(table(), Get("w"), 3).status().IsInvalidArgument());
+  EXPECT_TRUE(ReadColumnPage(table(), Get("w").AddFamily("f").AddFamily("g"), 3)
+                  .status()
+                  .IsInvalidArgument());
+  EXPECT_TRUE(ReadColumnPage(table(), Get("w").AddFamily("f").SetMaxResultsPerColumnFamily(2), 3)
+                  .status()
+                  .IsInvalidArgument());
+  EXPECT_TRUE(ReadColumnPage(table(), Get("w").AddFamily("f").SetRowOffsetPerColumnFamily(2), 3)
+                  .status()
+                  .IsInvalidArgument());
+
+  auto first = ReadColumnPage(table(), get, 3);
+  ASSERT_OK(first);
+  auto other_row = ReadColumnPage(table(), Get("v").AddFamily("f"), 3, first->cursor);
+  EXPECT_TRUE(HasMessage(other_row.status(), "different row")) << other_row.status().ToString();
+  auto other_family = ReadColumnPage(table(), Get("w").AddFamily("g"), 3, first->cursor);
+  EXPECT_TRUE(HasMessage(other_family.status(), "different row"));
+  auto truncated = ReadColumnPage(table(), get, 3, first->cursor.substr(3));
+  EXPECT_TRUE(HasMessage(truncated.status(), "page cursor"));
+
+  // Row and column cursors are not interchangeable.
+  auto rows = ReadPage(table(), Scan(), 1);
+  ASSERT_OK(table().Put(Put("x").Add("f", "q", "v")));
+  rows = ReadPage(table(), Scan(), 1);
+  ASSERT_OK(rows);
+  ASSERT_FALSE(rows->cursor.empty());
+  EXPECT_TRUE(HasMessage(ReadColumnPage(table(), get, 3, rows->cursor).status(), "row cursor"));
+  EXPECT_TRUE(HasMessage(ReadPage(table(), Scan(), 1, first->cursor).status(), "column cursor"));
+}
+
+BASALT_INSTANTIATE_STORE_TEST(ColumnPagingTest);
 
 }  // namespace
 }  // namespace basalt::testing
