@@ -89,6 +89,21 @@ bool BucketMergeScanner::Next(RowResult* out) {
   return true;
 }
 
+ScanMetrics BucketMergeScanner::metrics() const {
+  ScanMetrics sum;
+  auto add = [](int64_t* total, int64_t part) {
+    if (part < 0) return;
+    *total = *total < 0 ? part : *total + part;
+  };
+  for (const auto& s : scanners_) {
+    ScanMetrics m = s->metrics();
+    add(&sum.rows_scanned, m.rows_scanned);
+    add(&sum.rows_filtered, m.rows_filtered);
+    add(&sum.keys_visited, m.keys_visited);
+  }
+  return sum;
+}
+
 void BucketMergeScanner::Close() {
   done_ = true;
   heap_.clear();

@@ -31,6 +31,8 @@ class BucketMergeScanner final : public ResultScanner {
   bool Next(RowResult* out) override;
   Status status() const override { return status_; }
   void Close() override;
+  // The sum over the bucket scanners; a counter stays -1 when no bucket counts it.
+  ScanMetrics metrics() const override;
 
  private:
   struct Head {

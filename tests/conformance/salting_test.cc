@@ -284,6 +284,56 @@ TEST_P(SaltingTest, ReadingWithAnotherBucketCountIsCorruption) {
   EXPECT_TRUE((*scanner)->status().IsCorruption()) << (*scanner)->status().ToString();
 }
 
+TEST_P(SaltingTest, RowKeyFiltersDecideOnOriginalKeys) {
+  FillBoth(16);
+  SaltedTable salted = Salted(16);
+  Table& plain = store().table("plain");
+  auto fuzzy = std::make_shared<FuzzyRowFilter>(
+      std::vector<FuzzyRowFilter::FuzzyKey>{{"u00#e005", std::string("\0\1\1\0\0\0\0\0", 8)}});
+  std::vector<FilterPtr> filters = {
+      std::make_shared<PrefixFilter>("u03#"),
+      std::make_shared<RowFilter>(CompareOp::kLess, ByteComparator::Binary("u01#e004")),
+      std::make_shared<RowFilter>(CompareOp::kGreaterOrEqual, ByteComparator::Binary("u08#e015")),
+      std::make_shared<RowFilter>(CompareOp::kEqual, ByteComparator::BinaryPrefix("u05#e01")),
+      std::make_shared<InclusiveStopFilter>("u00#e010"),
+      fuzzy,
+      FilterList::Or({std::make_shared<PrefixFilter>("u02#e00"), fuzzy}),
+      FilterList::And({std::make_shared<PrefixFilter>("u04"), std::make_shared<KeyOnlyFilter>()}),
+  };
+  for (size_t i = 0; i < filters.size(); ++i) {
+    for (bool reversed : {false, true}) {
+      Scan scan = Scan().SetFilter(filters[i]).SetReversed(reversed);
+      Strings expected = ScanRows(plain, scan);
+      EXPECT_FALSE(expected.empty()) << "filter " << i;
+      EXPECT_EQ(ScanRows(salted, scan), expected)
+          << "filter " << i << (reversed ? " reversed" : "");
+    }
+  }
+  auto hit = salted.Get(Get("u03#e004").SetFilter(filters[0]));
+  auto miss = salted.Get(Get("u04#e004").SetFilter(filters[0]));
+  ASSERT_OK(hit);
+  ASSERT_OK(miss);
+  EXPECT_EQ(hit->row(), "u03#e004");
+  EXPECT_TRUE(miss->empty());
+  auto regex = salted.Get(Get("u03#e004")
+                              .SetFilter(std::make_shared<RowFilter>(
+                                  CompareOp::kEqual, ByteComparator::RegexString("^u03"))));
+  EXPECT_TRUE(regex.status().IsInvalidArgument()) << regex.status().ToString();
+}
+
+TEST_P(SaltingTest, MetricsAddUpOverBuckets) {
+  FillBoth(4);
+  auto scanner = Salted(4).GetScanner(Scan().SetRowPrefix("u01#"));
+  ASSERT_OK(scanner);
+  RowResult r;
+  int rows = 0;
+  while ((*scanner)->Next(&r)) ++rows;
+  EXPECT_EQ(rows, 20);
+  ScanMetrics m = (*scanner)->metrics();
+  EXPECT_GE(m.rows_scanned, 20);
+  EXPECT_GE(m.keys_visited, 20);
+}
+
 TEST_P(SaltingTest, ScanEndingFiltersAreRejectedInSaltedScans) {
   auto scanner = Salted().GetScanner(Scan().SetFilter(std::make_shared<PageFilter>(10)));
   EXPECT_TRUE(scanner.status().IsInvalidArgument()) << scanner.status().ToString();
