@@ -8,7 +8,7 @@ packages=(
   librocksdb-dev libgflags-dev
   nlohmann-json3-dev libcli11-dev libfmt-dev libspdlog-dev libre2-dev
   libgtest-dev libgmock-dev googletest libbenchmark-dev
-  libsqlite3-dev
+  libsqlite3-dev libxxhash-dev
   clang-format
 )
 

@@ -12,7 +12,9 @@
 #include "basalt/get.h"               // IWYU pragma: export
 #include "basalt/mutation.h"          // IWYU pragma: export
 #include "basalt/options.h"           // IWYU pragma: export
+#include "basalt/paging.h"            // IWYU pragma: export
 #include "basalt/row_result.h"        // IWYU pragma: export
+#include "basalt/salting.h"           // IWYU pragma: export
 #include "basalt/scan.h"              // IWYU pragma: export
 #include "basalt/schema.h"            // IWYU pragma: export
 #include "basalt/status.h"            // IWYU pragma: export
