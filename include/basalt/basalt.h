@@ -8,6 +8,7 @@
 #include "basalt/check_and_mutate.h"  // IWYU pragma: export
 #include "basalt/connection.h"        // IWYU pragma: export
 #include "basalt/get.h"               // IWYU pragma: export
+#include "basalt/key_spread.h"        // IWYU pragma: export
 #include "basalt/keys.h"              // IWYU pragma: export
 #include "basalt/mutation.h"          // IWYU pragma: export
 #include "basalt/options.h"           // IWYU pragma: export
