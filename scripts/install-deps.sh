@@ -11,6 +11,7 @@ packages=(
   libsqlite3-dev
   libxxhash-dev
   clang-format
+  clang libclang-rt-14-dev
 )
 
 missing=()
