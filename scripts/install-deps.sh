@@ -10,6 +10,7 @@ packages=(
   libgtest-dev libgmock-dev googletest libbenchmark-dev
   libsqlite3-dev libxxhash-dev
   clang-format
+  clang libclang-rt-14-dev
 )
 
 missing=()

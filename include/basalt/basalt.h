@@ -10,6 +10,8 @@
 #include "basalt/filter.h"            // IWYU pragma: export
 #include "basalt/filter_language.h"   // IWYU pragma: export
 #include "basalt/get.h"               // IWYU pragma: export
+#include "basalt/key_spread.h"        // IWYU pragma: export
+#include "basalt/keys.h"              // IWYU pragma: export
 #include "basalt/mutation.h"          // IWYU pragma: export
 #include "basalt/options.h"           // IWYU pragma: export
 #include "basalt/paging.h"            // IWYU pragma: export

@@ -2,11 +2,10 @@
 // and reads are rebuilt field by field through their public builders, so nothing here depends
 // on the backend.
 
-#include <xxhash.h>
-
 #include <utility>
 #include <variant>
 
+#include "basalt/key_spread.h"
 #include "basalt/salting.h"
 #include "keys/bucket_merge.h"
 #include "keys/salted_filter.h"
@@ -153,7 +152,12 @@ Result<basalt::Scan> BucketScan(const basalt::Scan& scan, int bucket) {
 // The one place that maps a key to its bucket.
 uint8_t SaltBucket(std::string_view row, int buckets) {
   if (buckets <= 1) return 0;  // also keeps a broken REQUIRES from dividing by zero
-  return static_cast<uint8_t>(XXH3_64bits(row.data(), row.size()) % static_cast<uint64_t>(buckets));
+  // The keys layer's XXH3 prefix, all 8 bytes: big-endian, so it decodes to XXH3_64bits(row).
+  Result<std::string> hash = HashPrefix(row, 8, HashKind::kXxh3);
+  if (!hash.ok() || hash->size() != 8) return 0;  // cannot happen: 8 bytes of XXH3 are valid
+  uint64_t h = 0;
+  for (char c : *hash) h = (h << 8) | static_cast<uint8_t>(c);
+  return static_cast<uint8_t>(h % static_cast<uint64_t>(buckets));
 }
 
 Result<SaltedTable> SaltedTable::Wrap(Table& table, int buckets) {
