@@ -9,8 +9,9 @@ packages=(
   nlohmann-json3-dev libcli11-dev libfmt-dev libspdlog-dev libboost-dev
   python3-pytest python3-requests libre2-dev
   libgtest-dev libgmock-dev googletest libbenchmark-dev
-  libsqlite3-dev
+  libsqlite3-dev libxxhash-dev
   clang-format
+  clang libclang-rt-14-dev
 )
 
 missing=()

@@ -3,7 +3,8 @@
 #   1. builds everything (warnings are errors) and runs every test with CTest;
 #   2. builds the tests with ASan+UBSan and runs them;
 #   3. builds the concurrency tests with TSan and runs them;
-#   4. checks that the tree is clang-formatted.
+#   4. builds the libFuzzer targets with clang and runs each for 20 seconds;
+#   5. checks that the tree is clang-formatted.
 # Fails on the first failing step.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -28,6 +29,9 @@ scripts/build.sh tsan --target basalt_concurrency_tests
 step "concurrency tests (tsan)"
 TSAN_OPTIONS="halt_on_error=1 ignore_noninstrumented_modules=1 suppressions=$PWD/tests/tsan.supp" \
   ctest --test-dir build/tsan --output-on-failure --timeout 900 -L concurrency
+
+step "fuzz (bounded)"
+scripts/fuzz.sh 20
 
 step "format"
 scripts/check-format.sh

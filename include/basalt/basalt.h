@@ -8,10 +8,15 @@
 #include "basalt/check_and_mutate.h"  // IWYU pragma: export
 #include "basalt/connection.h"        // IWYU pragma: export
 #include "basalt/filter.h"            // IWYU pragma: export
+#include "basalt/filter_language.h"   // IWYU pragma: export
 #include "basalt/get.h"               // IWYU pragma: export
+#include "basalt/key_spread.h"        // IWYU pragma: export
+#include "basalt/keys.h"              // IWYU pragma: export
 #include "basalt/mutation.h"          // IWYU pragma: export
 #include "basalt/options.h"           // IWYU pragma: export
+#include "basalt/paging.h"            // IWYU pragma: export
 #include "basalt/row_result.h"        // IWYU pragma: export
+#include "basalt/salting.h"           // IWYU pragma: export
 #include "basalt/scan.h"              // IWYU pragma: export
 #include "basalt/schema.h"            // IWYU pragma: export
 #include "basalt/status.h"            // IWYU pragma: export

@@ -67,16 +67,21 @@ Result<CompiledComparator> CompiledComparator::Compile(const ByteComparator& com
   if (c.kind_ == ByteComparator::Kind::kSubstring) {
     std::transform(c.operand_.begin(), c.operand_.end(), c.operand_.begin(), AsciiLower);
   } else if (c.kind_ == ByteComparator::Kind::kRegexString) {
-    // Java's RegexStringComparator matches with find() and DOTALL; RE2 runs in linear time,
-    // so a hostile pattern cannot stall the read path.
+    // Java's RegexStringComparator decodes UTF-8 and matches with find() and DOTALL; RE2 runs
+    // in linear time, so a hostile pattern cannot stall the read path. A pattern that is not
+    // UTF-8 (raw bytes) is matched byte by byte, as Latin-1; the parser accepts the same set.
     RE2::Options options;
     options.set_dot_nl(true);
     options.set_log_errors(false);
-    options.set_encoding(RE2::Options::EncodingLatin1);
     c.regex_ = std::make_unique<re2::RE2>(c.operand_, options);
     if (!c.regex_->ok()) {
-      return Status::InvalidArgument("bad regular expression '" + c.operand_ +
-                                     "': " + c.regex_->error());
+      options.set_encoding(RE2::Options::EncodingLatin1);
+      auto latin1 = std::make_unique<re2::RE2>(c.operand_, options);
+      if (!latin1->ok()) {
+        return Status::InvalidArgument("bad regular expression '" + c.operand_ +
+                                       "': " + c.regex_->error());
+      }
+      c.regex_ = std::move(latin1);
     }
   }
   return c;

@@ -1,0 +1,81 @@
+// FollowGraph: who follows whom (seed notes 003 and 004), on the public table API only, so it
+// runs unchanged on every backend.
+//
+// Layouts (chosen when the graph is opened; both give the same answers):
+//   kTall  as note 003 recommends: table <prefix>_follows with row hash(follower) + hash(followed)
+//          (fixed length), and the reverse in <prefix>_followers; a check or an unfollow is one
+//          Get or Delete; lists are prefix scans.
+//   kWide  one row per user in <prefix>_users with families "follows" and "fans" (qualifier =
+//          the other user), as note 003's first design.
+// Exact following/follower counts are kept as counters beside the edges.
+//
+// Follow and unfollow are idempotent; self-follows and unknown users (when a user check is
+// configured) are rejected with InvalidArgument / NotFound. Both directions and the counters are
+// written in one atomic Table::Batch where the backend makes batches atomic (embedded); where it
+// does not (HBase over Thrift2), the follower's side is the record: Follow writes it first and
+// Unfollow deletes it first, and Repair() brings the reverse side and the counts in line with it.
+//
+// Thread safety: all methods may be called concurrently; counts stay exact.
+
+#ifndef BASALT_RECIPES_FOLLOW_GRAPH_H_
+#define BASALT_RECIPES_FOLLOW_GRAPH_H_
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "basalt/connection.h"
+#include "basalt/status.h"
+
+namespace basalt::recipes {
+
+// A page of user names and the cursor of the next page (empty when there is none).
+struct UserPage {
+  std::vector<std::string> users;
+  std::string cursor;
+};
+
+struct FollowGraphOptions {
+  enum class Layout : uint8_t { kTall, kWide };
+  Layout layout = Layout::kTall;
+  // Tables are "<table_prefix>_..." in `name_space`; created on Open when missing.
+  std::string name_space = "default";
+  std::string table_prefix = "follow";
+  // When set, Follow rejects users for which it returns false (NotFound).
+  std::function<Result<bool>(std::string_view user)> user_exists;
+};
+
+class FollowGraph {
+ public:
+  // Opens (creating the tables if needed) a graph on `conn`, which must outlive it.
+  static Result<std::unique_ptr<FollowGraph>> Open(Connection& conn,
+                                                   FollowGraphOptions options = {});
+  virtual ~FollowGraph() = default;
+
+  // Idempotent: following twice is one edge.
+  virtual Status Follow(std::string_view follower, std::string_view followed) = 0;
+  // Idempotent: unfollowing a non-edge changes nothing.
+  virtual Status Unfollow(std::string_view follower, std::string_view followed) = 0;
+  virtual Result<bool> IsFollowing(std::string_view follower, std::string_view followed) = 0;
+
+  // Users that `user` follows / that follow `user`, in a stable order, `page_size` at a time.
+  virtual Result<UserPage> Following(std::string_view user, int32_t page_size,
+                                     std::string_view cursor = {}) = 0;
+  virtual Result<UserPage> Followers(std::string_view user, int32_t page_size,
+                                     std::string_view cursor = {}) = 0;
+
+  virtual Result<int64_t> FollowingCount(std::string_view user) = 0;
+  virtual Result<int64_t> FollowerCount(std::string_view user) = 0;
+
+  // Brings `user`'s edges in line with the record: a reverse edge (in the followed user's list
+  // of followers) is added for each of user's follows and removed where the follow is gone, for
+  // edges from and to `user`; the counts are recomputed. Returns the edges it fixed.
+  virtual Result<int64_t> Repair(std::string_view user) = 0;
+};
+
+}  // namespace basalt::recipes
+
+#endif  // BASALT_RECIPES_FOLLOW_GRAPH_H_

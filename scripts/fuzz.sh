@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets with clang in build/fuzz (BASALT_FUZZ=ON: only the layers they
+# need, with -fsanitize=fuzzer,address,undefined) and runs every tests/fuzz/*_fuzzer.cc for
+# SECONDS each (default 30), one after another, over a temporary copy of its seed corpus
+# tests/fuzz/corpus/<name without _fuzzer>/ (the committed corpus never grows by itself), with
+# tests/fuzz/<name without _fuzzer>.dict as its dictionary when there is one.
+# Fails when a fuzzer finds a crash, a leak or a broken property; the input that did it is kept
+# in build/fuzz/artifacts/.
+#   scripts/fuzz.sh [SECONDS]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+seconds="${1:-30}"
+build=build/fuzz
+
+CC=clang CXX=clang++ cmake -S . -B "$build" -G Ninja -DBASALT_FUZZ=ON \
+  -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
+  >/dev/null
+cmake --build "$build" -j "$(nproc)" --target basalt_fuzzers
+
+mkdir -p "$build/artifacts"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+shopt -s nullglob
+fuzzers=(tests/fuzz/*_fuzzer.cc)
+if [ ${#fuzzers[@]} -eq 0 ]; then
+  echo "no fuzzers in tests/fuzz" >&2
+  exit 1
+fi
+for src in "${fuzzers[@]}"; do
+  name=$(basename "$src" .cc)
+  corpus="$work/${name%_fuzzer}"
+  mkdir -p "$corpus"
+  seeds="tests/fuzz/corpus/${name%_fuzzer}"
+  if [ -d "$seeds" ]; then cp -r "$seeds/." "$corpus/"; fi
+  echo "==== $name: ${seconds}s over $(ls "$corpus" | wc -l) seeds ===="
+  # One input may take at most 10 s; -error_exitcode makes every finding fail this script.
+  log="$work/$name.log"
+  # A dictionary of the input's tokens, when the fuzzer has one: tests/fuzz/<name>.dict.
+  dict=()
+  if [ -f "tests/fuzz/${name%_fuzzer}.dict" ]; then dict=(-dict="tests/fuzz/${name%_fuzzer}.dict"); fi
+  status=0
+  "$build/tests/fuzz/$name" "$corpus" "${dict[@]}" -max_total_time="$seconds" -timeout=10 \
+    -rss_limit_mb=2048 -print_final_stats=1 -error_exitcode=77 \
+    -artifact_prefix="$build/artifacts/$name-" >"$log" 2>&1 || status=$?
+  if [ "$status" -ne 0 ]; then
+    tail -n 80 "$log"
+    echo "$name failed (exit $status); the input is in $build/artifacts/; reproduce with" \
+      "$build/tests/fuzz/$name <input>" >&2
+    exit 1
+  fi
+  grep -E '^(#[0-9]+[[:space:]]+(INITED|DONE) |stat::number_of_executed_units|Done [0-9]+ runs)' \
+    "$log" || true
+done
+echo "fuzzers passed"
