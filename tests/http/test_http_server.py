@@ -159,3 +159,23 @@ def test_sigterm_with_requests_in_flight_exits_0_and_keeps_data(binary):
             assert set(acked) <= found
         finally:
             assert s2.stop() == 0
+
+
+def test_idle_and_slow_connections_are_closed_after_their_timeouts(binary):
+    with tempfile.TemporaryDirectory() as tmp:
+        s = Server(binary, os.path.join(tmp, "data"),
+                   config={"idle_timeout_seconds": 1, "read_timeout_seconds": 1})
+        try:
+            idle = socket.create_connection(("127.0.0.1", s.port), timeout=10)
+            slow = socket.create_connection(("127.0.0.1", s.port), timeout=10)
+            slow.sendall(b"GET /version HTTP/1.1\r\nHost: x\r\n")  # never finishes its header
+            start = time.time()
+            assert idle.recv(1024) == b""  # closed by the server
+            assert slow.recv(1024) == b""
+            assert time.time() - start < 8
+            idle.close()
+            slow.close()
+            # The server still serves new connections.
+            assert requests.get(s.url + "/version").status_code == 200
+        finally:
+            assert s.stop() == 0

@@ -91,6 +91,16 @@ Result<ByteComparator> Comparator(const json& j) {
   return Bad("unsupported comparator type '" + type + "'");
 }
 
+// As in HBase and the filter language: regexstring and substring only say equal or not.
+Status CheckOpFits(CompareOp op, const ByteComparator& c) {
+  bool text = c.kind() == ByteComparator::Kind::kRegexString ||
+              c.kind() == ByteComparator::Kind::kSubstring;
+  if (text && op != CompareOp::kEqual && op != CompareOp::kNotEqual) {
+    return Bad("RegexStringComparator and SubstringComparator take only EQUAL and NOT_EQUAL");
+  }
+  return Status::OK();
+}
+
 Result<FilterPtr> Convert(const json& j, int depth);
 
 Result<FilterPtr> Child(const json& j, int depth) {
@@ -135,6 +145,7 @@ Result<FilterPtr> Convert(const json& j, int depth) {
     if (j.contains("comparator") && !j["comparator"].is_null()) {
       BASALT_ASSIGN_OR_RETURN(op, Op(j));
       BASALT_ASSIGN_OR_RETURN(comparator, Comparator(j));
+      BASALT_RETURN_IF_ERROR(CheckOpFits(op, *comparator));
     }
     return FilterPtr(std::make_shared<DependentColumnFilter>(
         std::move(family), std::move(qualifier), drop, op, std::move(comparator)));
@@ -143,6 +154,7 @@ Result<FilterPtr> Convert(const json& j, int depth) {
       type == "ValueFilter") {
     BASALT_ASSIGN_OR_RETURN(CompareOp op, Op(j));
     BASALT_ASSIGN_OR_RETURN(ByteComparator c, Comparator(j));
+    BASALT_RETURN_IF_ERROR(CheckOpFits(op, c));
     if (type == "FamilyFilter") return FilterPtr(std::make_shared<FamilyFilter>(op, c));
     if (type == "QualifierFilter") return FilterPtr(std::make_shared<QualifierFilter>(op, c));
     if (type == "RowFilter") return FilterPtr(std::make_shared<RowFilter>(op, c));
@@ -213,6 +225,7 @@ Result<FilterPtr> Convert(const json& j, int depth) {
     BASALT_ASSIGN_OR_RETURN(std::string qualifier, OptionalBytes(j, "qualifier"));
     BASALT_ASSIGN_OR_RETURN(CompareOp op, Op(j));
     BASALT_ASSIGN_OR_RETURN(ByteComparator c, Comparator(j));
+    BASALT_RETURN_IF_ERROR(CheckOpFits(op, c));
     BASALT_ASSIGN_OR_RETURN(bool if_missing, Bool(j, "ifMissing", false));
     BASALT_ASSIGN_OR_RETURN(bool latest, Bool(j, "latestVersion", true));
     if (type == "SingleColumnValueFilter") {
