@@ -164,3 +164,25 @@ def test_check_and_delete(url, table):
     assert requests.post(f"{url}/{table}/c2?check=delete", json=check).status_code == 200
     assert requests.get(f"{url}/{table}/c2/cf:s").status_code == 404
     assert requests.get(f"{url}/{table}/c2/cf:t").status_code == 200
+
+
+def test_increment_and_append(url, table):
+    def body(col, value):
+        return {"Row": [{"key": b64("ctr"), "Cell": [{"column": b64(col), "$": b64(value)}]}]}
+    r = requests.post(f"{url}/{table}/ctr?check=increment&returnResult=true",
+                      json=body("cf:n", "5"))
+    assert r.status_code == 200, r.text
+    assert rows_of(r.json())[b"ctr"][0][1] == (5).to_bytes(8, "big")
+    assert requests.post(f"{url}/{table}/ctr?check=increment", json=body("cf:n", "-2")).status_code == 200
+    got = rows_of(requests.get(f"{url}/{table}/ctr/cf:n").json())
+    assert got[b"ctr"][0][1] == (3).to_bytes(8, "big")
+    # A non-numeric amount writes nothing.
+    r = requests.post(f"{url}/{table}/ctr?check=increment", json=body("cf:n", "lots"))
+    assert r.status_code == 400
+    got = rows_of(requests.get(f"{url}/{table}/ctr/cf:n").json())
+    assert got[b"ctr"][0][1] == (3).to_bytes(8, "big")
+    requests.post(f"{url}/{table}/ctr?check=append", json=body("cf:s", "ab"))
+    r = requests.post(f"{url}/{table}/ctr?check=append&returnResult=true", json=body("cf:s", "cd"))
+    assert r.status_code == 200
+    assert rows_of(r.json())[b"ctr"][0][1] == b"abcd"
+    assert requests.post(f"{url}/{table}/ctr?check=bogus", json=body("cf:s", "x")).status_code == 400

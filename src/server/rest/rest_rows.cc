@@ -262,6 +262,39 @@ RestService::Response RestService::PutRows(const Ctx& ctx) {
   }
 
   auto check = ctx.Query("check");
+  if (check && (*check == "increment" || *check == "append")) {
+    // Newer HBase: one Row; each Cell names a column and holds the amount (a decimal string)
+    // or the bytes to append. returnResult=true answers the new values (304 when none).
+    if (rows.size() != 1 || rows[0].cells.empty()) {
+      return Error(req, Status::InvalidArgument("check=" + *check + " takes exactly one Row"));
+    }
+    const RowModel& row = rows[0];
+    bool return_result = ctx.Query("returnResult").value_or("false") == "true";
+    Result<RowResult> result = Status::Internal("unreachable");
+    if (*check == "increment") {
+      Increment inc(*row.key);
+      for (const auto& c : row.cells) {
+        ColumnName col = SplitColumn(*c.column);
+        auto amount = ParseInt64(c.value, "increment amount");
+        if (!amount.ok()) return Error(req, amount.status());
+        inc.AddColumn(col.family, col.qualifier.value_or(""), *amount);
+      }
+      inc.SetReturnResults(return_result);
+      result = (*table)->Increment(inc);
+    } else {
+      Append app(*row.key);
+      for (const auto& c : row.cells) {
+        ColumnName col = SplitColumn(*c.column);
+        app.Add(col.family, col.qualifier.value_or(""), c.value);
+      }
+      app.SetReturnResults(return_result);
+      result = (*table)->Append(app);
+    }
+    if (!result.ok()) return Error(req, AsWriteError(result.status()));
+    if (!return_result) return Empty(req, bh::status::ok);
+    if (result->empty()) return Empty(req, bh::status::not_modified);
+    return JsonOk(req, CellSetJson({*result}));
+  }
   if (check) {
     if (rows.size() != 1 || rows[0].cells.empty()) {
       return Error(req, Status::InvalidArgument("check=" + *check + " takes exactly one Row"));
@@ -308,7 +341,7 @@ RestService::Response RestService::PutRows(const Ctx& ctx) {
       cam.Then(std::move(del));
     } else {
       return Error(req, Status::InvalidArgument("unsupported check '" + *check +
-                                                "' (basalt does put and delete)"));
+                                                "' (put, delete, increment or append)"));
     }
     auto passed = (*table)->CheckAndMutate(cam);
     if (!passed.ok()) return Error(req, AsWriteError(passed.status()));
