@@ -7,6 +7,7 @@ packages=(
   build-essential cmake ninja-build pkg-config git
   librocksdb-dev libgflags-dev
   nlohmann-json3-dev libcli11-dev libfmt-dev libspdlog-dev libre2-dev
+  libthrift-dev thrift-compiler libboost-dev
   libgtest-dev libgmock-dev googletest libbenchmark-dev
   libsqlite3-dev
   clang-format
