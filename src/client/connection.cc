@@ -3,7 +3,7 @@
 #include "basalt/connection.h"
 
 #include "client/embedded.h"
-#include "client/thrift2/remote.h"
+#include "client/thrift2/remote_connection.h"
 
 namespace basalt {
 

@@ -412,6 +412,14 @@ TEST_F(Thrift2ServerTest, FrameLargerThanTheLimitIsRejected) {
   EXPECT_FALSE(client_->exists("t", GetOf("big")));
 }
 
+TEST_F(Thrift2ServerTest, StopClosesIdleConnectionsAndReturns) {
+  PutCells("r", {Cv("f", "q", "v")});
+  auto started = std::chrono::steady_clock::now();
+  server_->Stop();  // the client's connection is open and idle
+  EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(5));
+  EXPECT_ANY_THROW(client_->exists("t", GetOf("r")));
+}
+
 TEST(Thrift2ServerLifecycle, StopFinishesAndFreesThePort) {
   auto conn = Connection::Open("mem:");
   ASSERT_OK(conn);

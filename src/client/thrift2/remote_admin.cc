@@ -1,6 +1,7 @@
+#include "client/thrift2/remote_admin.h"
+
 #include <algorithm>
 
-#include "client/thrift2/remote.h"
 #include "thrift2/codec.h"
 
 namespace basalt::client::remote {

@@ -1,4 +1,7 @@
-#include "client/thrift2/remote.h"
+#include "client/thrift2/remote_connection.h"
+
+#include "client/thrift2/remote_admin.h"
+#include "client/thrift2/remote_table.h"
 
 namespace basalt::client::remote {
 

@@ -9,9 +9,10 @@
 //             row below low, closing the server scanner.
 // The client also counts rows against the limit, whatever the server does.
 
+#include "client/thrift2/remote_scanner.h"
+
 #include <algorithm>
 
-#include "client/thrift2/remote.h"
 #include "thrift2/codec.h"
 
 namespace basalt::client::remote {

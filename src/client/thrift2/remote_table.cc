@@ -1,7 +1,9 @@
+#include "client/thrift2/remote_table.h"
+
 #include <type_traits>
 #include <variant>
 
-#include "client/thrift2/remote.h"
+#include "client/thrift2/remote_scanner.h"
 #include "thrift2/codec.h"
 
 namespace basalt::client::remote {

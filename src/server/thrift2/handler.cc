@@ -9,6 +9,27 @@
 
 namespace basalt::server {
 
+using thrift2::TAccessControlEntity;
+using thrift2::TAppend;
+using thrift2::TColumnFamilyDescriptor;
+using thrift2::TCompareOperator;
+using thrift2::TDelete;
+using thrift2::TGet;
+using thrift2::THRegionLocation;
+using thrift2::TIllegalArgument;
+using thrift2::TIncrement;
+using thrift2::TLogQueryFilter;
+using thrift2::TNamespaceDescriptor;
+using thrift2::TOnlineLogRecord;
+using thrift2::TPut;
+using thrift2::TResult;
+using thrift2::TRowMutations;
+using thrift2::TScan;
+using thrift2::TServerName;
+using thrift2::TTableDescriptor;
+using thrift2::TTableName;
+using thrift2::TThriftServerType;
+
 namespace {
 
 // HBase's checkAndPut/checkAndDelete/checkAndMutate take an optional value whose absence means

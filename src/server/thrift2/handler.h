@@ -16,10 +16,8 @@
 
 namespace basalt::server {
 
-using namespace ::basalt::thrift2;  // NOLINT: the generated types are this file's vocabulary
-
 // Thread safety: one handler serves every worker thread.
-class Thrift2Handler final : public THBaseServiceIf {
+class Thrift2Handler final : public thrift2::THBaseServiceIf {
  public:
   // `conn`, `scanners` and `port` must outlive the handler. `host` and `*port` are what region
   // locations report as the server.
@@ -27,89 +25,97 @@ class Thrift2Handler final : public THBaseServiceIf {
                  const std::atomic<int>* port);
 
   // Data methods.
-  bool exists(const std::string& table, const TGet& tget) override;
+  bool exists(const std::string& table, const thrift2::TGet& tget) override;
   void existsAll(std::vector<bool>& out, const std::string& table,
-                 const std::vector<TGet>& tgets) override;
-  void get(TResult& out, const std::string& table, const TGet& tget) override;
-  void getMultiple(std::vector<TResult>& out, const std::string& table,
-                   const std::vector<TGet>& tgets) override;
-  void put(const std::string& table, const TPut& tput) override;
+                 const std::vector<thrift2::TGet>& tgets) override;
+  void get(thrift2::TResult& out, const std::string& table, const thrift2::TGet& tget) override;
+  void getMultiple(std::vector<thrift2::TResult>& out, const std::string& table,
+                   const std::vector<thrift2::TGet>& tgets) override;
+  void put(const std::string& table, const thrift2::TPut& tput) override;
   bool checkAndPut(const std::string& table, const std::string& row, const std::string& family,
                    const std::string& qualifier, const std::string& value,
-                   const TPut& tput) override;
-  void putMultiple(const std::string& table, const std::vector<TPut>& tputs) override;
-  void deleteSingle(const std::string& table, const TDelete& tdelete) override;
-  void deleteMultiple(std::vector<TDelete>& out, const std::string& table,
-                      const std::vector<TDelete>& tdeletes) override;
+                   const thrift2::TPut& tput) override;
+  void putMultiple(const std::string& table, const std::vector<thrift2::TPut>& tputs) override;
+  void deleteSingle(const std::string& table, const thrift2::TDelete& tdelete) override;
+  void deleteMultiple(std::vector<thrift2::TDelete>& out, const std::string& table,
+                      const std::vector<thrift2::TDelete>& tdeletes) override;
   bool checkAndDelete(const std::string& table, const std::string& row, const std::string& family,
                       const std::string& qualifier, const std::string& value,
-                      const TDelete& tdelete) override;
-  void increment(TResult& out, const std::string& table, const TIncrement& tincrement) override;
-  void append(TResult& out, const std::string& table, const TAppend& tappend) override;
-  int32_t openScanner(const std::string& table, const TScan& tscan) override;
-  void getScannerRows(std::vector<TResult>& out, int32_t scanner_id, int32_t num_rows) override;
+                      const thrift2::TDelete& tdelete) override;
+  void increment(thrift2::TResult& out, const std::string& table,
+                 const thrift2::TIncrement& tincrement) override;
+  void append(thrift2::TResult& out, const std::string& table,
+              const thrift2::TAppend& tappend) override;
+  int32_t openScanner(const std::string& table, const thrift2::TScan& tscan) override;
+  void getScannerRows(std::vector<thrift2::TResult>& out, int32_t scanner_id,
+                      int32_t num_rows) override;
   void closeScanner(int32_t scanner_id) override;
-  void mutateRow(const std::string& table, const TRowMutations& trow_mutations) override;
-  void getScannerResults(std::vector<TResult>& out, const std::string& table, const TScan& tscan,
-                         int32_t num_rows) override;
-  void getRegionLocation(THRegionLocation& out, const std::string& table, const std::string& row,
-                         bool reload) override;
-  void getAllRegionLocations(std::vector<THRegionLocation>& out, const std::string& table) override;
+  void mutateRow(const std::string& table, const thrift2::TRowMutations& trow_mutations) override;
+  void getScannerResults(std::vector<thrift2::TResult>& out, const std::string& table,
+                         const thrift2::TScan& tscan, int32_t num_rows) override;
+  void getRegionLocation(thrift2::THRegionLocation& out, const std::string& table,
+                         const std::string& row, bool reload) override;
+  void getAllRegionLocations(std::vector<thrift2::THRegionLocation>& out,
+                             const std::string& table) override;
   bool checkAndMutate(const std::string& table, const std::string& row, const std::string& family,
-                      const std::string& qualifier, TCompareOperator::type compare_operator,
-                      const std::string& value, const TRowMutations& row_mutations) override;
+                      const std::string& qualifier,
+                      thrift2::TCompareOperator::type compare_operator, const std::string& value,
+                      const thrift2::TRowMutations& row_mutations) override;
 
   // Admin methods.
-  void getTableDescriptor(TTableDescriptor& out, const TTableName& table) override;
-  void getTableDescriptors(std::vector<TTableDescriptor>& out,
-                           const std::vector<TTableName>& tables) override;
-  bool tableExists(const TTableName& table_name) override;
-  void getTableDescriptorsByPattern(std::vector<TTableDescriptor>& out, const std::string& regex,
-                                    bool include_sys_tables) override;
-  void getTableDescriptorsByNamespace(std::vector<TTableDescriptor>& out,
+  void getTableDescriptor(thrift2::TTableDescriptor& out,
+                          const thrift2::TTableName& table) override;
+  void getTableDescriptors(std::vector<thrift2::TTableDescriptor>& out,
+                           const std::vector<thrift2::TTableName>& tables) override;
+  bool tableExists(const thrift2::TTableName& table_name) override;
+  void getTableDescriptorsByPattern(std::vector<thrift2::TTableDescriptor>& out,
+                                    const std::string& regex, bool include_sys_tables) override;
+  void getTableDescriptorsByNamespace(std::vector<thrift2::TTableDescriptor>& out,
                                       const std::string& name) override;
-  void getTableNamesByPattern(std::vector<TTableName>& out, const std::string& regex,
+  void getTableNamesByPattern(std::vector<thrift2::TTableName>& out, const std::string& regex,
                               bool include_sys_tables) override;
-  void getTableNamesByNamespace(std::vector<TTableName>& out, const std::string& name) override;
-  void createTable(const TTableDescriptor& desc,
+  void getTableNamesByNamespace(std::vector<thrift2::TTableName>& out,
+                                const std::string& name) override;
+  void createTable(const thrift2::TTableDescriptor& desc,
                    const std::vector<std::string>& split_keys) override;
-  void deleteTable(const TTableName& table_name) override;
-  void truncateTable(const TTableName& table_name, bool preserve_splits) override;
-  void enableTable(const TTableName& table_name) override;
-  void disableTable(const TTableName& table_name) override;
-  bool isTableEnabled(const TTableName& table_name) override;
-  bool isTableDisabled(const TTableName& table_name) override;
-  bool isTableAvailable(const TTableName& table_name) override;
-  bool isTableAvailableWithSplit(const TTableName& table_name,
+  void deleteTable(const thrift2::TTableName& table_name) override;
+  void truncateTable(const thrift2::TTableName& table_name, bool preserve_splits) override;
+  void enableTable(const thrift2::TTableName& table_name) override;
+  void disableTable(const thrift2::TTableName& table_name) override;
+  bool isTableEnabled(const thrift2::TTableName& table_name) override;
+  bool isTableDisabled(const thrift2::TTableName& table_name) override;
+  bool isTableAvailable(const thrift2::TTableName& table_name) override;
+  bool isTableAvailableWithSplit(const thrift2::TTableName& table_name,
                                  const std::vector<std::string>& split_keys) override;
-  void addColumnFamily(const TTableName& table_name,
-                       const TColumnFamilyDescriptor& column) override;
-  void deleteColumnFamily(const TTableName& table_name, const std::string& column) override;
-  void modifyColumnFamily(const TTableName& table_name,
-                          const TColumnFamilyDescriptor& column) override;
-  void modifyTable(const TTableDescriptor& desc) override;
-  void createNamespace(const TNamespaceDescriptor& namespace_desc) override;
-  void modifyNamespace(const TNamespaceDescriptor& namespace_desc) override;
+  void addColumnFamily(const thrift2::TTableName& table_name,
+                       const thrift2::TColumnFamilyDescriptor& column) override;
+  void deleteColumnFamily(const thrift2::TTableName& table_name,
+                          const std::string& column) override;
+  void modifyColumnFamily(const thrift2::TTableName& table_name,
+                          const thrift2::TColumnFamilyDescriptor& column) override;
+  void modifyTable(const thrift2::TTableDescriptor& desc) override;
+  void createNamespace(const thrift2::TNamespaceDescriptor& namespace_desc) override;
+  void modifyNamespace(const thrift2::TNamespaceDescriptor& namespace_desc) override;
   void deleteNamespace(const std::string& name) override;
-  void getNamespaceDescriptor(TNamespaceDescriptor& out, const std::string& name) override;
-  void listNamespaceDescriptors(std::vector<TNamespaceDescriptor>& out) override;
+  void getNamespaceDescriptor(thrift2::TNamespaceDescriptor& out, const std::string& name) override;
+  void listNamespaceDescriptors(std::vector<thrift2::TNamespaceDescriptor>& out) override;
   void listNamespaces(std::vector<std::string>& out) override;
-  TThriftServerType::type getThriftServerType() override;
+  thrift2::TThriftServerType::type getThriftServerType() override;
   void getClusterId(std::string& out) override;
 
   // Methods that do not apply to basalt: each throws a TIOError naming itself.
-  void getSlowLogResponses(std::vector<TOnlineLogRecord>& out,
-                           const std::set<TServerName>& server_names,
-                           const TLogQueryFilter& log_query_filter) override;
+  void getSlowLogResponses(std::vector<thrift2::TOnlineLogRecord>& out,
+                           const std::set<thrift2::TServerName>& server_names,
+                           const thrift2::TLogQueryFilter& log_query_filter) override;
   void clearSlowLogResponses(std::vector<bool>& out,
-                             const std::set<TServerName>& server_names) override;
-  bool grant(const TAccessControlEntity& info) override;
-  bool revoke(const TAccessControlEntity& info) override;
+                             const std::set<thrift2::TServerName>& server_names) override;
+  bool grant(const thrift2::TAccessControlEntity& info) override;
+  bool revoke(const thrift2::TAccessControlEntity& info) override;
 
  private:
   std::unique_ptr<Table> OpenTable(const std::string& table);
   std::vector<TableName> MatchingTables(const std::string& regex, bool include_sys_tables);
-  std::vector<THRegionLocation> RegionLocations(const std::string& table);
+  std::vector<thrift2::THRegionLocation> RegionLocations(const std::string& table);
 
   Connection& conn_;
   ScannerRegistry& scanners_;
