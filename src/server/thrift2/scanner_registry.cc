@@ -16,11 +16,13 @@ int32_t ScannerRegistry::Add(std::unique_ptr<Table> table, std::unique_ptr<Resul
 }
 
 std::shared_ptr<ScannerRegistry::Entry> ScannerRegistry::Find(int32_t id) {
+  std::shared_ptr<Entry> expired;  // destroyed (closing the scanner) after the lock is released
   std::lock_guard<std::mutex> lock(mu_);
   auto it = scanners_.find(id);
   if (it == scanners_.end()) return nullptr;
   Clock::time_point now = Clock::now();
   if (now - it->second->last_access > idle_timeout_) {
+    expired = std::move(it->second);
     scanners_.erase(it);
     return nullptr;
   }
