@@ -37,8 +37,11 @@ Result<std::unique_ptr<ClientPool::PooledClient>> ClientPool::Acquire() {
       return client;
     }
   }
-  auto config = std::make_shared<apache::thrift::TConfiguration>(
-      apache::thrift::TConfiguration::DEFAULT_MAX_MESSAGE_SIZE, target_.max_frame_bytes);
+  // A copy: the constant is declared but not defined in libthrift, so it cannot be bound to
+  // make_shared's reference parameter.
+  const int max_message_bytes = apache::thrift::TConfiguration::DEFAULT_MAX_MESSAGE_SIZE;
+  auto config =
+      std::make_shared<apache::thrift::TConfiguration>(max_message_bytes, target_.max_frame_bytes);
   try {
     auto socket =
         std::make_shared<apache::thrift::transport::TSocket>(target_.host, target_.port, config);
