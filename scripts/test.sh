@@ -19,10 +19,10 @@ step "tests (release)"
 ctest --test-dir build/release --output-on-failure -j "$(nproc)" --timeout 600
 
 step "build (asan+ubsan)"
-scripts/build.sh asan --target basalt_unit_tests basalt_api_tests basalt_model_tests basalt_server_tests basalt
+scripts/build.sh asan --target basalt_unit_tests basalt_api_tests basalt_model_tests basalt_server_tests basalt_thrift_tests basalt
 step "tests (asan+ubsan)"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-  ctest --test-dir build/asan --output-on-failure -j "$(nproc)" --timeout 900 -L "unit|api|model"
+  ctest --test-dir build/asan --output-on-failure -j "$(nproc)" --timeout 900 -L "unit|api|model|thrift"
 
 step "build (tsan)"
 scripts/build.sh tsan --target basalt_concurrency_tests

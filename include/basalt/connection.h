@@ -24,7 +24,11 @@ class Connection {
  public:
   // `target` names the backend:
   //   "DIR", "file:DIR" or "embedded:DIR"  an embedded store in directory DIR;
-  //   "mem:"                               a fresh in-memory embedded store.
+  //   "mem:"                               a fresh in-memory embedded store;
+  //   "thrift://HOST:PORT[?OPTIONS]"       an HBase Thrift2 server (basalt's or an HBase
+  //                                        cluster's gateway); OPTIONS: transport=buffered|framed,
+  //                                        protocol=binary|compact, max_frame_bytes=N,
+  //                                        timeout_ms=N (see docs/hbase.md).
   // Only one Connection (in any process) may open an embedded directory at a time; a second
   // gets Busy.
   static Result<std::unique_ptr<Connection>> Open(std::string_view target,

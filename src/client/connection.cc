@@ -3,6 +3,7 @@
 #include "basalt/connection.h"
 
 #include "client/embedded.h"
+#include "client/thrift2/remote_connection.h"
 
 namespace basalt {
 
@@ -26,10 +27,11 @@ Result<std::unique_ptr<Connection>> Connection::Open(std::string_view target,
       return Status::InvalidArgument("no data directory in '" + std::string(target) + "'");
     return client::OpenEmbedded(std::string(rest), options);
   }
+  if (target.substr(0, 9) == "thrift://") return client::remote::OpenThrift2(target, options);
   if (target.find("://") != std::string_view::npos) {
     return Status::NotSupported("no backend for '" + std::string(target) +
                                 "': this build supports embedded stores (a directory, "
-                                "file:DIR, embedded:DIR or mem:)");
+                                "file:DIR, embedded:DIR or mem:) and thrift://HOST:PORT");
   }
   if (target.empty()) return Status::InvalidArgument("no data directory given");
   return client::OpenEmbedded(std::string(target), options);

@@ -151,8 +151,8 @@ TEST_P(RowAtomicityTest, ScansDuringWritesAndCompactionsSeeWholeRows) {
   std::atomic<int> torn{0};
   std::thread compactor([&] {
     while (!stop.load()) {
-      EXPECT_OK(store().admin().Flush(TableName("default", "busy")));
-      EXPECT_OK(store().admin().MajorCompact(TableName("default", "busy")));
+      EXPECT_OK(store().Flush(TableName("default", "busy")));
+      EXPECT_OK(store().MajorCompact(TableName("default", "busy")));
     }
   });
   std::thread reader([&] {
@@ -233,7 +233,7 @@ TEST_P(RowAtomicityTest, ReadersNeverSeeHalfOfAnIncrementBatchOrCheckAndMutate) 
 }  // namespace
 
 INSTANTIATE_TEST_SUITE_P(Stores, RowAtomicityTest,
-                         ::testing::Values(StoreKind::kMem, StoreKind::kDisk),
+                         ::testing::Values(StoreKind::kMem, StoreKind::kDisk, StoreKind::kThrift),
                          [](const auto& info) { return StoreKindName(info.param); });
 
 }  // namespace basalt::testing

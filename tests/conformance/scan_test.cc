@@ -124,6 +124,7 @@ TEST_P(ScanTest, ScannerStreamsAndEndsWithOkStatusAndCanBeClosedEarly) {
 }
 
 TEST_P(ScanTest, ManyRowsAcrossFlushesComeBackInOrder) {
+  if (!store().SupportsMaintenance()) GTEST_SKIP() << "Thrift2 has no flush or major compaction";
   Table& t = store().CreateTable("big", {"f", "g"});
   for (int i = 0; i < 2000; ++i) {
     char row[16];
@@ -131,7 +132,7 @@ TEST_P(ScanTest, ManyRowsAcrossFlushesComeBackInOrder) {
     Put p(row);
     p.Add(i % 2 ? "f" : "g", "q", 1, std::to_string(i));
     ASSERT_OK(t.Put(p));
-    if (i == 1000) ASSERT_OK(store().admin().Flush(TableName("default", "big")));
+    if (i == 1000) ASSERT_OK(store().Flush(TableName("default", "big")));
   }
   Strings rows = ScanRows(store().table("big"));
   ASSERT_EQ(rows.size(), 2000u);

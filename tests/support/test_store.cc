@@ -1,7 +1,9 @@
 #include "support/test_store.h"
 
 #include <unistd.h>
+#include <algorithm>
 #include <atomic>
+#include <cstdlib>
 #include <random>
 
 namespace basalt::testing {
@@ -16,12 +18,24 @@ std::string StoreKindName(StoreKind kind) {
       return "reopen";
     case StoreKind::kTiny:
       return "tiny";
+    case StoreKind::kThrift:
+      return "thrift";
+    case StoreKind::kThriftTarget:
+      return "thrift_target";
   }
   return "unknown";
 }
 
 std::vector<StoreKind> AllStoreKinds() {
-  return {StoreKind::kMem, StoreKind::kDisk, StoreKind::kReopen, StoreKind::kTiny};
+  std::vector<StoreKind> kinds = {StoreKind::kMem, StoreKind::kDisk, StoreKind::kReopen,
+                                  StoreKind::kTiny, StoreKind::kThrift};
+  const char* target = std::getenv("BASALT_TEST_THRIFT_TARGET");
+  if (target != nullptr && *target != '\0') kinds.push_back(StoreKind::kThriftTarget);
+  return kinds;
+}
+
+bool IsRemote(StoreKind kind) {
+  return kind == StoreKind::kThrift || kind == StoreKind::kThriftTarget;
 }
 
 TempDir::TempDir() {
@@ -40,18 +54,87 @@ TempDir::~TempDir() {
 }
 
 TestStore::TestStore(StoreKind kind) : kind_(kind) {
-  if (kind != StoreKind::kMem) dir_ = std::make_unique<TempDir>();
+  if (kind != StoreKind::kMem && kind != StoreKind::kThriftTarget) {
+    dir_ = std::make_unique<TempDir>();
+  }
   Open();
+  if (kind == StoreKind::kThriftTarget) {
+    auto tables = admin().ListTables();
+    if (tables.ok()) tables_before_ = *tables;
+    auto namespaces = admin().ListNamespaces();
+    if (namespaces.ok()) {
+      for (const auto& ns : *namespaces) namespaces_before_.push_back(ns.name);
+    }
+  }
 }
 
 TestStore::~TestStore() {
   tables_.clear();
+  if (kind_ == StoreKind::kThriftTarget) DropCreatedObjects();
   if (conn_) {
     EXPECT_TRUE(conn_->Close().ok());
+  }
+  conn_.reset();
+  if (server_) server_->Stop();
+  server_.reset();
+  if (backing_) {
+    EXPECT_TRUE(backing_->Close().ok());
+  }
+}
+
+void TestStore::DropCreatedObjects() {
+  auto tables = admin().ListTables();
+  if (tables.ok()) {
+    for (const auto& t : *tables) {
+      if (std::find(tables_before_.begin(), tables_before_.end(), t) != tables_before_.end()) {
+        continue;
+      }
+      admin().DisableTable(t).PermitUncheckedError();
+      EXPECT_TRUE(admin().DeleteTable(t).ok()) << "dropping " << t.ToString();
+    }
+  }
+  auto namespaces = admin().ListNamespaces();
+  if (namespaces.ok()) {
+    for (const auto& ns : *namespaces) {
+      if (std::find(namespaces_before_.begin(), namespaces_before_.end(), ns.name) ==
+          namespaces_before_.end()) {
+        admin().DeleteNamespace(ns.name).PermitUncheckedError();
+      }
+    }
   }
 }
 
 void TestStore::Open() {
+  if (kind_ == StoreKind::kThrift || kind_ == StoreKind::kThriftTarget) {
+    std::string target;
+    if (kind_ == StoreKind::kThrift) {
+      auto backing = Connection::Open(dir_->path() + "/store");
+      if (!backing.ok()) {
+        ADD_FAILURE() << "open: " << backing.status().ToString();
+        std::abort();
+      }
+      backing_ = std::move(*backing);
+      server::Thrift2ServerOptions options;
+      options.bind_address = "127.0.0.1";
+      options.port = 0;
+      server_ = std::make_unique<server::Thrift2Server>(*backing_, options);
+      Status s = server_->Start();
+      if (!s.ok()) {
+        ADD_FAILURE() << "thrift2 server: " << s.ToString();
+        std::abort();
+      }
+      target = "thrift://127.0.0.1:" + std::to_string(server_->port());
+    } else {
+      target = std::getenv("BASALT_TEST_THRIFT_TARGET");
+    }
+    auto conn = Connection::Open(target);
+    if (!conn.ok()) {
+      ADD_FAILURE() << "open " << target << ": " << conn.status().ToString();
+      std::abort();
+    }
+    conn_ = std::move(*conn);
+    return;
+  }
   ConnectionOptions options;
   if (kind_ == StoreKind::kTiny) options.write_buffer_bytes = 64 * 1024;
   auto conn = kind_ == StoreKind::kMem ? Connection::Open("mem:", options)
@@ -71,6 +154,18 @@ void TestStore::Reopen() {
   EXPECT_TRUE(conn_->Close().ok());
   conn_.reset();
   Open();
+}
+
+Status TestStore::Flush(const TableName& name) {
+  if (kind_ == StoreKind::kThriftTarget) return Status::NotSupported("Thrift2 has no flush");
+  return (backing_ ? backing_->admin() : admin()).Flush(name);
+}
+
+Status TestStore::MajorCompact(const TableName& name) {
+  if (kind_ == StoreKind::kThriftTarget) {
+    return Status::NotSupported("Thrift2 has no major compaction");
+  }
+  return (backing_ ? backing_->admin() : admin()).MajorCompact(name);
 }
 
 Table& TestStore::CreateTable(const std::string& name, const std::vector<std::string>& families) {

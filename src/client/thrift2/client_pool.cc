@@ -1,0 +1,92 @@
+#include "client/thrift2/client_pool.h"
+
+#include <thrift/TConfiguration.h>
+#include <thrift/protocol/TBinaryProtocol.h>
+#include <thrift/protocol/TCompactProtocol.h>
+#include <thrift/transport/TBufferTransports.h>
+#include <thrift/transport/TSocket.h>
+
+namespace basalt::client::remote {
+
+namespace {
+
+// How many idle connections the pool keeps; more are closed when returned.
+constexpr size_t kMaxIdleClients = 8;
+
+void CloseQuietly(apache::thrift::transport::TTransport& transport) {
+  try {
+    transport.close();
+  } catch (...) {
+    // Closing a broken socket can throw; there is nothing left to release.
+  }
+}
+
+}  // namespace
+
+ClientPool::~ClientPool() {
+  Close();
+}
+
+Result<std::unique_ptr<ClientPool::PooledClient>> ClientPool::Acquire() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (closed_) return Status::Aborted("the connection is closed");
+    if (!idle_.empty()) {
+      auto client = std::move(idle_.back());
+      idle_.pop_back();
+      return client;
+    }
+  }
+  // A copy: the constant is declared but not defined in libthrift, so it cannot be bound to
+  // make_shared's reference parameter.
+  const int max_message_bytes = apache::thrift::TConfiguration::DEFAULT_MAX_MESSAGE_SIZE;
+  auto config =
+      std::make_shared<apache::thrift::TConfiguration>(max_message_bytes, target_.max_frame_bytes);
+  try {
+    auto socket =
+        std::make_shared<apache::thrift::transport::TSocket>(target_.host, target_.port, config);
+    socket->setConnTimeout(target_.timeout_ms);
+    socket->setRecvTimeout(target_.timeout_ms);
+    socket->setSendTimeout(target_.timeout_ms);
+    socket->setNoDelay(true);
+    std::shared_ptr<apache::thrift::transport::TTransport> transport;
+    if (target_.framed) {
+      transport = std::make_shared<apache::thrift::transport::TFramedTransport>(socket, config);
+    } else {
+      transport = std::make_shared<apache::thrift::transport::TBufferedTransport>(socket, config);
+    }
+    std::shared_ptr<apache::thrift::protocol::TProtocol> protocol;
+    if (target_.compact) {
+      protocol = std::make_shared<apache::thrift::protocol::TCompactProtocol>(transport);
+    } else {
+      protocol = std::make_shared<apache::thrift::protocol::TBinaryProtocol>(transport);
+    }
+    transport->open();
+    return std::make_unique<PooledClient>(transport, protocol);
+  } catch (...) {
+    return TranslateCurrentException().status.WithContext("connecting to " + target_.ToString());
+  }
+}
+
+void ClientPool::Release(std::unique_ptr<PooledClient> client) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!closed_ && idle_.size() < kMaxIdleClients) {
+      idle_.push_back(std::move(client));
+      return;
+    }
+  }
+  CloseQuietly(*client->transport);
+}
+
+void ClientPool::Close() {
+  std::vector<std::unique_ptr<PooledClient>> idle;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    closed_ = true;
+    idle.swap(idle_);
+  }
+  for (auto& c : idle) CloseQuietly(*c->transport);
+}
+
+}  // namespace basalt::client::remote

@@ -1,0 +1,194 @@
+#include "client/thrift2/remote_table.h"
+
+#include <type_traits>
+#include <variant>
+
+#include "client/thrift2/remote_scanner.h"
+#include "thrift2/codec.h"
+
+namespace basalt::client::remote {
+
+namespace t2 = ::basalt::thrift2;
+
+Status RemoteTable::Put(const basalt::Put& put) {
+  BASALT_ASSIGN_OR_RETURN(t2::TPut tput, t2::ToThrift(put));
+  return pool_->Call([&](ThriftClient& c) { c.put(wire_name_, tput); });
+}
+
+Status RemoteTable::Delete(const basalt::Delete& del) {
+  BASALT_ASSIGN_OR_RETURN(std::vector<t2::TDelete> deletes, t2::ToThrift(del));
+  if (deletes.size() == 1) {
+    return pool_->Call([&](ThriftClient& c) { c.deleteSingle(wire_name_, deletes[0]); });
+  }
+  // Several delete kinds need several TDeletes: mutateRow applies them atomically.
+  t2::TRowMutations rm;
+  rm.__set_row(del.row());
+  for (auto& d : deletes) {
+    t2::TMutation m;
+    m.__set_deleteSingle(std::move(d));
+    rm.mutations.push_back(std::move(m));
+  }
+  return pool_->Call([&](ThriftClient& c) { c.mutateRow(wire_name_, rm); });
+}
+
+Result<RowResult> RemoteTable::Get(const basalt::Get& get) {
+  BASALT_ASSIGN_OR_RETURN(t2::TGet tget, t2::ToThrift(get));
+  t2::TResult result;
+  BASALT_RETURN_IF_ERROR(pool_->Call([&](ThriftClient& c) { c.get(result, wire_name_, tget); }));
+  return t2::FromThrift(result);
+}
+
+Result<std::vector<RowResult>> RemoteTable::Get(const std::vector<basalt::Get>& gets) {
+  std::vector<t2::TGet> tgets;
+  tgets.reserve(gets.size());
+  for (const auto& g : gets) {
+    BASALT_ASSIGN_OR_RETURN(t2::TGet tget, t2::ToThrift(g));
+    tgets.push_back(std::move(tget));
+  }
+  std::vector<t2::TResult> results;
+  BASALT_RETURN_IF_ERROR(
+      pool_->Call([&](ThriftClient& c) { c.getMultiple(results, wire_name_, tgets); }));
+  std::vector<RowResult> out;
+  out.reserve(results.size());
+  for (const auto& r : results) out.push_back(t2::FromThrift(r));
+  return out;
+}
+
+Result<bool> RemoteTable::Exists(const basalt::Get& get) {
+  BASALT_ASSIGN_OR_RETURN(t2::TGet tget, t2::ToThrift(get));
+  bool exists = false;
+  BASALT_RETURN_IF_ERROR(
+      pool_->Call([&](ThriftClient& c) { exists = c.exists(wire_name_, tget); }));
+  return exists;
+}
+
+Result<std::unique_ptr<ResultScanner>> RemoteTable::GetScanner(const basalt::Scan& scan) {
+  return RemoteScanner::Open(pool_, wire_name_, scan);
+}
+
+Result<RowResult> RemoteTable::Increment(const basalt::Increment& inc) {
+  BASALT_ASSIGN_OR_RETURN(t2::TIncrement tinc, t2::ToThrift(inc));
+  t2::TResult result;
+  BASALT_RETURN_IF_ERROR(
+      pool_->Call([&](ThriftClient& c) { c.increment(result, wire_name_, tinc); }));
+  if (!inc.return_results()) return RowResult();
+  return t2::FromThrift(result);
+}
+
+Result<RowResult> RemoteTable::Append(const basalt::Append& app) {
+  t2::TAppend tapp = t2::ToThrift(app);
+  t2::TResult result;
+  BASALT_RETURN_IF_ERROR(pool_->Call([&](ThriftClient& c) { c.append(result, wire_name_, tapp); }));
+  if (!app.return_results()) return RowResult();
+  return t2::FromThrift(result);
+}
+
+Result<bool> RemoteTable::CheckAndMutate(const basalt::CheckAndMutate& cam) {
+  if (!cam.time_range().IsAll()) {
+    return Status::NotSupported("Thrift2 cannot express a CheckAndMutate time range");
+  }
+  if (!cam.action().has_value()) {
+    return Status::InvalidArgument("CheckAndMutate has no action (call Then)");
+  }
+  BASALT_ASSIGN_OR_RETURN(t2::TRowMutations rm, t2::ActionToThrift(cam.row(), *cam.action()));
+  // Thrift2 has no null value: an absent expected value travels as an empty one, which the
+  // check rule treats the same way (check_and_mutate.h).
+  std::string value = cam.expected().value_or(std::string());
+  bool passed = false;
+  BASALT_RETURN_IF_ERROR(pool_->Call([&](ThriftClient& c) {
+    passed = c.checkAndMutate(wire_name_, cam.row(), cam.family(), cam.qualifier(),
+                              t2::ToThrift(cam.op()), value, rm);
+  }));
+  return passed;
+}
+
+Status RemoteTable::MutateRow(const RowMutations& mutations) {
+  BASALT_ASSIGN_OR_RETURN(t2::TRowMutations rm, t2::ToThrift(mutations));
+  return pool_->Call([&](ThriftClient& c) { c.mutateRow(wire_name_, rm); });
+}
+
+namespace {
+
+Status CheckRowAndFamily(const TableDescriptor& desc, const std::string& row,
+                         const std::string& family) {
+  if (row.empty()) return Status::InvalidArgument("row key is empty");
+  if (row.size() > kMaxRowKeyLength) {
+    return Status::InvalidArgument("row key is longer than " + std::to_string(kMaxRowKeyLength) +
+                                   " bytes");
+  }
+  if (desc.FindFamily(family) == nullptr) {
+    return Status::InvalidArgument("table " + desc.name.ToString() + " has no family '" + family +
+                                   "'");
+  }
+  return Status::OK();
+}
+
+template <class M>
+Status CheckEntries(const TableDescriptor& desc, const M& m) {
+  for (const auto& e : m.entries())
+    BASALT_RETURN_IF_ERROR(CheckRowAndFamily(desc, m.row(), e.family));
+  if (m.entries().empty() && m.row().empty()) return Status::InvalidArgument("row key is empty");
+  return Status::OK();
+}
+
+// What can be checked on the client before a batch writes anything: row keys and families.
+Status CheckMutation(const TableDescriptor& desc, const Mutation& m) {
+  return std::visit(
+      [&](const auto& x) -> Status {
+        using T = std::decay_t<decltype(x)>;
+        if constexpr (std::is_same_v<T, RowMutations>) {
+          for (const auto& item : x.items()) {
+            BASALT_RETURN_IF_ERROR(
+                std::visit([&](const auto& y) { return CheckEntries(desc, y); }, item));
+          }
+          return Status::OK();
+        } else {
+          return CheckEntries(desc, x);
+        }
+      },
+      m);
+}
+
+}  // namespace
+
+Result<std::vector<RowResult>> RemoteTable::Batch(const std::vector<Mutation>& mutations) {
+  // Validate what the client can (row keys, families) so that such mistakes write nothing, as
+  // on the embedded backend. Then one call per mutation, in order; a failure the server finds
+  // ends the batch, and the mutations before it stay written (Thrift2 has no cross-row
+  // atomicity).
+  t2::TTableDescriptor tdesc;
+  t2::TTableName tname = t2::ToThrift(name_);
+  BASALT_RETURN_IF_ERROR(pool_->Call([&](ThriftClient& c) { c.getTableDescriptor(tdesc, tname); }));
+  BASALT_ASSIGN_OR_RETURN(TableDescriptor desc, t2::FromThrift(tdesc));
+  for (size_t i = 0; i < mutations.size(); ++i) {
+    Status s = CheckMutation(desc, mutations[i]);
+    if (!s.ok()) return s.WithContext("batch mutation " + std::to_string(i));
+  }
+  std::vector<RowResult> out;
+  out.reserve(mutations.size());
+  for (size_t i = 0; i < mutations.size(); ++i) {
+    const Mutation& m = mutations[i];
+    Status s;
+    RowResult r;
+    if (const auto* put = std::get_if<basalt::Put>(&m)) {
+      s = Put(*put);
+    } else if (const auto* del = std::get_if<basalt::Delete>(&m)) {
+      s = Delete(*del);
+    } else if (const auto* inc = std::get_if<basalt::Increment>(&m)) {
+      auto res = Increment(*inc);
+      s = res.status();
+      if (res.ok()) r = std::move(*res);
+    } else if (const auto* app = std::get_if<basalt::Append>(&m)) {
+      auto res = Append(*app);
+      s = res.status();
+      if (res.ok()) r = std::move(*res);
+    } else {
+      s = MutateRow(std::get<RowMutations>(m));
+    }
+    if (!s.ok()) return s.WithContext("batch mutation " + std::to_string(i));
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+}  // namespace basalt::client::remote

@@ -1,0 +1,45 @@
+// Table over Thrift2 (docs/hbase.md). Every single-row call stays atomic on the server.
+// Table::Batch is not atomic across rows: it checks row keys and families first, then applies
+// one row at a time, in order, and stops at the first failure (earlier rows stay written).
+// Increment and CheckAndMutate time ranges have no Thrift2 form: NotSupported.
+
+#ifndef BASALT_CLIENT_THRIFT2_REMOTE_TABLE_H_
+#define BASALT_CLIENT_THRIFT2_REMOTE_TABLE_H_
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "basalt/table.h"
+#include "client/thrift2/client_pool.h"
+
+namespace basalt::client::remote {
+
+class RemoteTable final : public Table {
+ public:
+  RemoteTable(std::shared_ptr<ClientPool> pool, TableName name)
+      : pool_(std::move(pool)), name_(std::move(name)), wire_name_(name_.ToString()) {}
+
+  const TableName& name() const override { return name_; }
+  Status Put(const basalt::Put& put) override;
+  Status Delete(const basalt::Delete& del) override;
+  Result<RowResult> Get(const basalt::Get& get) override;
+  Result<std::vector<RowResult>> Get(const std::vector<basalt::Get>& gets) override;
+  Result<bool> Exists(const basalt::Get& get) override;
+  Result<std::unique_ptr<ResultScanner>> GetScanner(const basalt::Scan& scan) override;
+  Result<RowResult> Increment(const basalt::Increment& inc) override;
+  Result<RowResult> Append(const basalt::Append& app) override;
+  Result<bool> CheckAndMutate(const basalt::CheckAndMutate& cam) override;
+  Status MutateRow(const RowMutations& mutations) override;
+  // Not atomic across rows over Thrift2: see the file comment.
+  Result<std::vector<RowResult>> Batch(const std::vector<Mutation>& mutations) override;
+
+ private:
+  std::shared_ptr<ClientPool> pool_;
+  TableName name_;
+  std::string wire_name_;  // the `binary table` argument: "ns:qualifier" or "qualifier"
+};
+
+}  // namespace basalt::client::remote
+
+#endif  // BASALT_CLIENT_THRIFT2_REMOTE_TABLE_H_

@@ -1,0 +1,16 @@
+#include "server/thrift2/errors.h"
+
+namespace basalt::server {
+
+void ThrowTIOError(const Status& status) {
+  thrift2::TIOError error;
+  error.__set_message(status.ToString());
+  error.__set_canRetry(status.IsBusy() || status.IsIOError());
+  throw error;
+}
+
+void ThrowUnsupported(const std::string& method) {
+  ThrowTIOError(Status::NotSupported(method + " is not supported by basalt's Thrift2 server"));
+}
+
+}  // namespace basalt::server

@@ -1,0 +1,455 @@
+#include "server/thrift2/handler.h"
+
+#include <algorithm>
+#include <optional>
+#include <regex>
+
+#include "server/thrift2/errors.h"
+#include "thrift2/codec.h"
+
+namespace basalt::server {
+
+using thrift2::TAccessControlEntity;
+using thrift2::TAppend;
+using thrift2::TColumnFamilyDescriptor;
+using thrift2::TCompareOperator;
+using thrift2::TDelete;
+using thrift2::TGet;
+using thrift2::THRegionLocation;
+using thrift2::TIllegalArgument;
+using thrift2::TIncrement;
+using thrift2::TLogQueryFilter;
+using thrift2::TNamespaceDescriptor;
+using thrift2::TOnlineLogRecord;
+using thrift2::TPut;
+using thrift2::TResult;
+using thrift2::TRowMutations;
+using thrift2::TScan;
+using thrift2::TServerName;
+using thrift2::TTableDescriptor;
+using thrift2::TTableName;
+using thrift2::TThriftServerType;
+
+namespace {
+
+// HBase's checkAndPut/checkAndDelete/checkAndMutate take an optional value whose absence means
+// "the cell must not exist". The handler cannot see whether the argument was set, but the check
+// rule treats an empty expected value exactly as an absent one (check_and_mutate.h), so empty
+// is mapped to absent.
+std::optional<std::string> ExpectedValue(const std::string& value) {
+  if (value.empty()) return std::nullopt;
+  return value;
+}
+
+TableName TableNameOrThrow(const TTableName& name) {
+  return ValueOrThrow(thrift2::FromThrift(name));
+}
+
+// Reads up to `num_rows` results from `scanner` (HBase's numRows; fewer than 1 reads one).
+void ReadRows(ResultScanner& scanner, int32_t num_rows, std::vector<TResult>* out) {
+  int32_t n = std::max(num_rows, 1);
+  RowResult r;
+  while (static_cast<int32_t>(out->size()) < n && scanner.Next(&r)) {
+    out->push_back(thrift2::ToThrift(r));
+  }
+  ThrowIfError(scanner.status());
+}
+
+}  // namespace
+
+Thrift2Handler::Thrift2Handler(Connection& conn, ScannerRegistry& scanners, std::string host,
+                               const std::atomic<int>* port)
+    : conn_(conn), scanners_(scanners), host_(std::move(host)), port_(port) {}
+
+std::unique_ptr<Table> Thrift2Handler::OpenTable(const std::string& table) {
+  TableName name = ValueOrThrow(thrift2::ParseTableArgument(table));
+  return ValueOrThrow(conn_.GetTable(name));
+}
+
+// ---- Data methods ----
+
+bool Thrift2Handler::exists(const std::string& table, const TGet& tget) {
+  auto t = OpenTable(table);
+  return ValueOrThrow(t->Exists(ValueOrThrow(thrift2::FromThrift(tget))));
+}
+
+void Thrift2Handler::existsAll(std::vector<bool>& out, const std::string& table,
+                               const std::vector<TGet>& tgets) {
+  auto t = OpenTable(table);
+  for (const auto& tget : tgets) {
+    out.push_back(ValueOrThrow(t->Exists(ValueOrThrow(thrift2::FromThrift(tget)))));
+  }
+}
+
+void Thrift2Handler::get(TResult& out, const std::string& table, const TGet& tget) {
+  auto t = OpenTable(table);
+  Get get = ValueOrThrow(thrift2::FromThrift(tget));
+  if (tget.__isset.existence_only && tget.existence_only) {
+    // HBase answers an existence-only Get with an empty result that only says whether the row
+    // has cells; basalt returns the row key with no cells in that case.
+    if (ValueOrThrow(t->Exists(get))) out.__set_row(tget.row);
+    return;
+  }
+  out = thrift2::ToThrift(ValueOrThrow(t->Get(get)));
+}
+
+void Thrift2Handler::getMultiple(std::vector<TResult>& out, const std::string& table,
+                                 const std::vector<TGet>& tgets) {
+  auto t = OpenTable(table);
+  std::vector<Get> gets;
+  gets.reserve(tgets.size());
+  for (const auto& tget : tgets) gets.push_back(ValueOrThrow(thrift2::FromThrift(tget)));
+  for (const auto& r : ValueOrThrow(t->Get(gets))) out.push_back(thrift2::ToThrift(r));
+}
+
+void Thrift2Handler::put(const std::string& table, const TPut& tput) {
+  ThrowIfError(OpenTable(table)->Put(ValueOrThrow(thrift2::FromThrift(tput))));
+}
+
+bool Thrift2Handler::checkAndPut(const std::string& table, const std::string& row,
+                                 const std::string& family, const std::string& qualifier,
+                                 const std::string& value, const TPut& tput) {
+  auto t = OpenTable(table);
+  CheckAndMutate cam(row);
+  cam.IfMatches(family, qualifier, CompareOp::kEqual, ExpectedValue(value))
+      .Then(ValueOrThrow(thrift2::FromThrift(tput)));
+  return ValueOrThrow(t->CheckAndMutate(cam));
+}
+
+void Thrift2Handler::putMultiple(const std::string& table, const std::vector<TPut>& tputs) {
+  auto t = OpenTable(table);
+  std::vector<Mutation> puts;
+  puts.reserve(tputs.size());
+  for (const auto& tput : tputs) puts.emplace_back(ValueOrThrow(thrift2::FromThrift(tput)));
+  ValueOrThrow(t->Batch(puts));
+}
+
+void Thrift2Handler::deleteSingle(const std::string& table, const TDelete& tdelete) {
+  ThrowIfError(OpenTable(table)->Delete(ValueOrThrow(thrift2::FromThrift(tdelete))));
+}
+
+void Thrift2Handler::deleteMultiple(std::vector<TDelete>& out, const std::string& table,
+                                    const std::vector<TDelete>& tdeletes) {
+  // As HBase: the answer is always empty, and a failure throws.
+  out.clear();
+  auto t = OpenTable(table);
+  std::vector<Mutation> deletes;
+  deletes.reserve(tdeletes.size());
+  for (const auto& d : tdeletes) deletes.emplace_back(ValueOrThrow(thrift2::FromThrift(d)));
+  ValueOrThrow(t->Batch(deletes));
+}
+
+bool Thrift2Handler::checkAndDelete(const std::string& table, const std::string& row,
+                                    const std::string& family, const std::string& qualifier,
+                                    const std::string& value, const TDelete& tdelete) {
+  auto t = OpenTable(table);
+  CheckAndMutate cam(row);
+  cam.IfMatches(family, qualifier, CompareOp::kEqual, ExpectedValue(value))
+      .Then(ValueOrThrow(thrift2::FromThrift(tdelete)));
+  return ValueOrThrow(t->CheckAndMutate(cam));
+}
+
+void Thrift2Handler::increment(TResult& out, const std::string& table,
+                               const TIncrement& tincrement) {
+  auto t = OpenTable(table);
+  out =
+      thrift2::ToThrift(ValueOrThrow(t->Increment(ValueOrThrow(thrift2::FromThrift(tincrement)))));
+}
+
+void Thrift2Handler::append(TResult& out, const std::string& table, const TAppend& tappend) {
+  auto t = OpenTable(table);
+  out = thrift2::ToThrift(ValueOrThrow(t->Append(ValueOrThrow(thrift2::FromThrift(tappend)))));
+}
+
+int32_t Thrift2Handler::openScanner(const std::string& table, const TScan& tscan) {
+  auto t = OpenTable(table);
+  auto scanner = ValueOrThrow(t->GetScanner(ValueOrThrow(thrift2::FromThrift(tscan))));
+  return scanners_.Add(std::move(t), std::move(scanner));
+}
+
+void Thrift2Handler::getScannerRows(std::vector<TResult>& out, int32_t scanner_id,
+                                    int32_t num_rows) {
+  auto entry = scanners_.Find(scanner_id);
+  if (!entry) {
+    TIllegalArgument ia;
+    ia.__set_message(kInvalidScannerId);
+    throw ia;
+  }
+  ScannerRegistry::Lease lease(std::move(entry));
+  ReadRows(lease.scanner(), num_rows, &out);
+}
+
+void Thrift2Handler::closeScanner(int32_t scanner_id) {
+  if (!scanners_.Remove(scanner_id)) {
+    TIllegalArgument ia;
+    ia.__set_message(kInvalidScannerId);
+    throw ia;
+  }
+}
+
+void Thrift2Handler::mutateRow(const std::string& table, const TRowMutations& trow_mutations) {
+  auto t = OpenTable(table);
+  ThrowIfError(t->MutateRow(ValueOrThrow(thrift2::FromThrift(trow_mutations))));
+}
+
+void Thrift2Handler::getScannerResults(std::vector<TResult>& out, const std::string& table,
+                                       const TScan& tscan, int32_t num_rows) {
+  auto t = OpenTable(table);
+  auto scanner = ValueOrThrow(t->GetScanner(ValueOrThrow(thrift2::FromThrift(tscan))));
+  ReadRows(*scanner, num_rows, &out);
+}
+
+std::vector<THRegionLocation> Thrift2Handler::RegionLocations(const std::string& table) {
+  TableName name = ValueOrThrow(thrift2::ParseTableArgument(table));
+  TableInfo info = ValueOrThrow(conn_.admin().DescribeTable(name));
+  // basalt keeps one region per split range: N split keys give N + 1 regions.
+  std::vector<THRegionLocation> out;
+  for (size_t i = 0; i <= info.split_keys.size(); ++i) {
+    THRegionLocation loc;
+    loc.serverName.hostName = host_;
+    loc.serverName.__set_port(port_->load());
+    loc.serverName.__set_startCode(0);
+    loc.regionInfo.regionId = static_cast<int64_t>(i);
+    loc.regionInfo.tableName = name.ToString();
+    loc.regionInfo.__set_startKey(i == 0 ? std::string() : info.split_keys[i - 1]);
+    loc.regionInfo.__set_endKey(i == info.split_keys.size() ? std::string() : info.split_keys[i]);
+    loc.regionInfo.__set_offline(false);
+    loc.regionInfo.__set_split(false);
+    loc.regionInfo.__set_replicaId(0);
+    out.push_back(std::move(loc));
+  }
+  return out;
+}
+
+void Thrift2Handler::getRegionLocation(THRegionLocation& out, const std::string& table,
+                                       const std::string& row, bool /*reload*/) {
+  for (auto& loc : RegionLocations(table)) {
+    const std::string& end = loc.regionInfo.endKey;
+    if (end.empty() || row < end) {
+      out = std::move(loc);
+      return;
+    }
+  }
+  ThrowTIOError(Status::Internal("no region holds the row"));
+}
+
+void Thrift2Handler::getAllRegionLocations(std::vector<THRegionLocation>& out,
+                                           const std::string& table) {
+  out = RegionLocations(table);
+}
+
+bool Thrift2Handler::checkAndMutate(const std::string& table, const std::string& row,
+                                    const std::string& family, const std::string& qualifier,
+                                    TCompareOperator::type compare_operator,
+                                    const std::string& value, const TRowMutations& row_mutations) {
+  auto t = OpenTable(table);
+  CheckAndMutate cam(row);
+  cam.IfMatches(family, qualifier, ValueOrThrow(thrift2::FromThrift(compare_operator)),
+                ExpectedValue(value))
+      .Then(ValueOrThrow(thrift2::FromThrift(row_mutations)));
+  return ValueOrThrow(t->CheckAndMutate(cam));
+}
+
+// ---- Admin methods ----
+
+void Thrift2Handler::getTableDescriptor(TTableDescriptor& out, const TTableName& table) {
+  out = thrift2::ToThrift(
+      ValueOrThrow(conn_.admin().DescribeTable(TableNameOrThrow(table))).descriptor);
+}
+
+void Thrift2Handler::getTableDescriptors(std::vector<TTableDescriptor>& out,
+                                         const std::vector<TTableName>& tables) {
+  for (const auto& t : tables) {
+    TTableDescriptor d;
+    getTableDescriptor(d, t);
+    out.push_back(std::move(d));
+  }
+}
+
+bool Thrift2Handler::tableExists(const TTableName& table_name) {
+  return ValueOrThrow(conn_.admin().TableExists(TableNameOrThrow(table_name)));
+}
+
+std::vector<TableName> Thrift2Handler::MatchingTables(const std::string& regex,
+                                                      bool include_sys_tables) {
+  std::optional<std::regex> pattern;
+  if (!regex.empty()) {
+    try {
+      pattern.emplace(regex, std::regex::ECMAScript);
+    } catch (const std::regex_error& e) {
+      ThrowTIOError(Status::InvalidArgument("bad table name pattern '" + regex + "': " + e.what()));
+    }
+  }
+  std::vector<TableName> out;
+  for (auto& name : ValueOrThrow(conn_.admin().ListTables())) {
+    if (!include_sys_tables && name.ns == kSystemNamespace) continue;
+    if (pattern && !std::regex_match(name.ToString(), *pattern)) continue;
+    out.push_back(std::move(name));
+  }
+  return out;
+}
+
+void Thrift2Handler::getTableDescriptorsByPattern(std::vector<TTableDescriptor>& out,
+                                                  const std::string& regex,
+                                                  bool include_sys_tables) {
+  for (const auto& name : MatchingTables(regex, include_sys_tables)) {
+    out.push_back(thrift2::ToThrift(ValueOrThrow(conn_.admin().DescribeTable(name)).descriptor));
+  }
+}
+
+void Thrift2Handler::getTableDescriptorsByNamespace(std::vector<TTableDescriptor>& out,
+                                                    const std::string& name) {
+  ValueOrThrow(conn_.admin().GetNamespace(name));
+  for (const auto& t : ValueOrThrow(conn_.admin().ListTables(name))) {
+    out.push_back(thrift2::ToThrift(ValueOrThrow(conn_.admin().DescribeTable(t)).descriptor));
+  }
+}
+
+void Thrift2Handler::getTableNamesByPattern(std::vector<TTableName>& out, const std::string& regex,
+                                            bool include_sys_tables) {
+  for (const auto& name : MatchingTables(regex, include_sys_tables)) {
+    out.push_back(thrift2::ToThrift(name));
+  }
+}
+
+void Thrift2Handler::getTableNamesByNamespace(std::vector<TTableName>& out,
+                                              const std::string& name) {
+  ValueOrThrow(conn_.admin().GetNamespace(name));
+  for (const auto& t : ValueOrThrow(conn_.admin().ListTables(name))) {
+    out.push_back(thrift2::ToThrift(t));
+  }
+}
+
+void Thrift2Handler::createTable(const TTableDescriptor& desc,
+                                 const std::vector<std::string>& split_keys) {
+  ThrowIfError(conn_.admin().CreateTable(ValueOrThrow(thrift2::FromThrift(desc)), split_keys));
+}
+
+void Thrift2Handler::deleteTable(const TTableName& table_name) {
+  ThrowIfError(conn_.admin().DeleteTable(TableNameOrThrow(table_name)));
+}
+
+void Thrift2Handler::truncateTable(const TTableName& table_name, bool preserve_splits) {
+  ThrowIfError(conn_.admin().TruncateTable(TableNameOrThrow(table_name), preserve_splits));
+}
+
+void Thrift2Handler::enableTable(const TTableName& table_name) {
+  ThrowIfError(conn_.admin().EnableTable(TableNameOrThrow(table_name)));
+}
+
+void Thrift2Handler::disableTable(const TTableName& table_name) {
+  ThrowIfError(conn_.admin().DisableTable(TableNameOrThrow(table_name)));
+}
+
+bool Thrift2Handler::isTableEnabled(const TTableName& table_name) {
+  return ValueOrThrow(conn_.admin().IsTableEnabled(TableNameOrThrow(table_name)));
+}
+
+bool Thrift2Handler::isTableDisabled(const TTableName& table_name) {
+  return !isTableEnabled(table_name);
+}
+
+bool Thrift2Handler::isTableAvailable(const TTableName& table_name) {
+  // Every basalt region is always online: a table is available when it exists.
+  return tableExists(table_name);
+}
+
+bool Thrift2Handler::isTableAvailableWithSplit(const TTableName& table_name,
+                                               const std::vector<std::string>& /*split_keys*/) {
+  return isTableAvailable(table_name);
+}
+
+void Thrift2Handler::addColumnFamily(const TTableName& table_name,
+                                     const TColumnFamilyDescriptor& column) {
+  ThrowIfError(conn_.admin().AddFamily(TableNameOrThrow(table_name),
+                                       ValueOrThrow(thrift2::FromThrift(column))));
+}
+
+void Thrift2Handler::deleteColumnFamily(const TTableName& table_name, const std::string& column) {
+  ThrowIfError(conn_.admin().DeleteFamily(TableNameOrThrow(table_name), column));
+}
+
+void Thrift2Handler::modifyColumnFamily(const TTableName& table_name,
+                                        const TColumnFamilyDescriptor& column) {
+  ThrowIfError(conn_.admin().ModifyFamily(TableNameOrThrow(table_name),
+                                          ValueOrThrow(thrift2::FromThrift(column))));
+}
+
+void Thrift2Handler::modifyTable(const TTableDescriptor& desc) {
+  // basalt's Admin changes a table family by family: apply the difference.
+  TableDescriptor wanted = ValueOrThrow(thrift2::FromThrift(desc));
+  ThrowIfError(wanted.Validate());
+  Admin& admin = conn_.admin();
+  TableDescriptor current = ValueOrThrow(admin.DescribeTable(wanted.name)).descriptor;
+  for (const auto& f : wanted.families) {
+    const FamilyDescriptor* old = current.FindFamily(f.name);
+    if (old == nullptr) {
+      ThrowIfError(admin.AddFamily(wanted.name, f));
+    } else if (!(*old == f)) {
+      ThrowIfError(admin.ModifyFamily(wanted.name, f));
+    }
+  }
+  for (const auto& f : current.families) {
+    if (wanted.FindFamily(f.name) == nullptr) ThrowIfError(admin.DeleteFamily(wanted.name, f.name));
+  }
+  if (desc.__isset.durability && wanted.durability != current.durability) {
+    ThrowIfError(admin.SetDurability(wanted.name, wanted.durability));
+  }
+}
+
+void Thrift2Handler::createNamespace(const TNamespaceDescriptor& namespace_desc) {
+  ThrowIfError(conn_.admin().CreateNamespace(thrift2::FromThrift(namespace_desc)));
+}
+
+void Thrift2Handler::modifyNamespace(const TNamespaceDescriptor& /*namespace_desc*/) {
+  ThrowUnsupported("modifyNamespace");
+}
+
+void Thrift2Handler::deleteNamespace(const std::string& name) {
+  ThrowIfError(conn_.admin().DeleteNamespace(name));
+}
+
+void Thrift2Handler::getNamespaceDescriptor(TNamespaceDescriptor& out, const std::string& name) {
+  out = thrift2::ToThrift(ValueOrThrow(conn_.admin().GetNamespace(name)));
+}
+
+void Thrift2Handler::listNamespaceDescriptors(std::vector<TNamespaceDescriptor>& out) {
+  for (const auto& ns : ValueOrThrow(conn_.admin().ListNamespaces())) {
+    out.push_back(thrift2::ToThrift(ns));
+  }
+}
+
+void Thrift2Handler::listNamespaces(std::vector<std::string>& out) {
+  for (const auto& ns : ValueOrThrow(conn_.admin().ListNamespaces())) out.push_back(ns.name);
+}
+
+TThriftServerType::type Thrift2Handler::getThriftServerType() {
+  return TThriftServerType::TWO;
+}
+
+void Thrift2Handler::getClusterId(std::string& out) {
+  out = "basalt";
+}
+
+// ---- Methods that do not apply ----
+
+void Thrift2Handler::getSlowLogResponses(std::vector<TOnlineLogRecord>& /*out*/,
+                                         const std::set<TServerName>& /*server_names*/,
+                                         const TLogQueryFilter& /*log_query_filter*/) {
+  ThrowUnsupported("getSlowLogResponses");
+}
+
+void Thrift2Handler::clearSlowLogResponses(std::vector<bool>& /*out*/,
+                                           const std::set<TServerName>& /*server_names*/) {
+  ThrowUnsupported("clearSlowLogResponses");
+}
+
+bool Thrift2Handler::grant(const TAccessControlEntity& /*info*/) {
+  ThrowUnsupported("grant");
+}
+
+bool Thrift2Handler::revoke(const TAccessControlEntity& /*info*/) {
+  ThrowUnsupported("revoke");
+}
+
+}  // namespace basalt::server

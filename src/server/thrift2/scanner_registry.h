@@ -1,0 +1,74 @@
+// The Thrift2 server's open scanners, by id, with HBase's idle expiry: a scanner nobody has used
+// for the idle timeout is closed, and its id answers "Invalid scanner Id" afterwards.
+
+#ifndef BASALT_SERVER_THRIFT2_SCANNER_REGISTRY_H_
+#define BASALT_SERVER_THRIFT2_SCANNER_REGISTRY_H_
+
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+
+#include "basalt/table.h"
+
+namespace basalt::server {
+
+// Thread safety: every method may be called from many threads; a Lease gives one call at a
+// time the use of a scanner.
+class ScannerRegistry {
+ public:
+  using Clock = std::chrono::steady_clock;
+
+  explicit ScannerRegistry(std::chrono::milliseconds idle_timeout) : idle_timeout_(idle_timeout) {}
+
+  ScannerRegistry(const ScannerRegistry&) = delete;
+  ScannerRegistry& operator=(const ScannerRegistry&) = delete;
+
+  // Takes the scanner and the Table it reads (which must outlive it); returns its id. Ids count
+  // up from 0, as in HBase.
+  int32_t Add(std::unique_ptr<Table> table, std::unique_ptr<ResultScanner> scanner);
+
+  struct Entry {
+    std::mutex mu;  // held while a call uses the scanner
+    std::unique_ptr<Table> table;
+    std::unique_ptr<ResultScanner> scanner;
+    Clock::time_point last_access;  // guarded by the registry's mutex
+  };
+
+  // Exclusive use of one scanner for the length of a call.
+  class Lease {
+   public:
+    explicit Lease(std::shared_ptr<Entry> entry) : entry_(std::move(entry)), lock_(entry_->mu) {}
+    ResultScanner& scanner() const { return *entry_->scanner; }
+
+   private:
+    std::shared_ptr<Entry> entry_;
+    std::unique_lock<std::mutex> lock_;
+  };
+
+  // The scanner's entry (refreshing its idle clock), or nullptr when the id is unknown, closed
+  // or expired. Wrap it in a Lease to use it.
+  std::shared_ptr<Entry> Find(int32_t id);
+
+  // Forgets the scanner (it closes when its last Lease ends); false when the id is unknown.
+  bool Remove(int32_t id);
+
+  // Forgets scanners idle for longer than the timeout. Called periodically by the server.
+  void ExpireIdle();
+
+  // Forgets every scanner (the server's Stop).
+  void ExpireAll();
+
+  size_t size() const;
+
+ private:
+  const std::chrono::milliseconds idle_timeout_;
+  mutable std::mutex mu_;
+  int32_t next_id_ = 0;
+  std::map<int32_t, std::shared_ptr<Entry>> scanners_;
+};
+
+}  // namespace basalt::server
+
+#endif  // BASALT_SERVER_THRIFT2_SCANNER_REGISTRY_H_

@@ -1,0 +1,80 @@
+// Thrift2Server: serves HBase's Thrift2 protocol (THBaseService) over a basalt Connection, so
+// HBase Thrift2 clients (and basalt's own thrift:// backend) can use a basalt store.
+//
+//   basalt::server::Thrift2Server server(*conn, {.port = 0});
+//   BASALT_RETURN_IF_ERROR(server.Start());   // listening when it returns
+//   int port = server.port();                  // the bound port (useful with port 0)
+//   ...
+//   server.Stop();                             // stop accepting, finish calls, return
+//
+// The wire defaults are HBase's Thrift2 server's: TBinaryProtocol over a buffered socket on
+// port 9090, served by a thread pool (reference §4.1). Clients must match framed/compact exactly.
+
+#ifndef BASALT_SERVER_THRIFT2_THRIFT2_SERVER_H_
+#define BASALT_SERVER_THRIFT2_THRIFT2_SERVER_H_
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "basalt/connection.h"
+#include "basalt/status.h"
+
+namespace basalt::server {
+
+struct Thrift2ServerOptions {
+  // Address to listen on. Default: every interface (HBase's 0.0.0.0).
+  std::string bind_address = "0.0.0.0";
+  // TCP port; 0 picks a free one (read it with Thrift2Server::port()). Default: 9090.
+  int port = 9090;
+  // TFramedTransport instead of a buffered socket (HBase -f). Default: false.
+  bool framed = false;
+  // TCompactProtocol instead of TBinaryProtocol (HBase -c). Default: false.
+  bool compact = false;
+  // Framed transport: largest frame accepted, bytes; a larger one closes the connection.
+  // Default: 2 MiB (hbase.regionserver.thrift.framed.max_frame_size_in_mb).
+  int32_t max_frame_bytes = 2 * 1024 * 1024;
+  // Largest message read on one connection, bytes (Thrift's TConfiguration). Default: 100 MiB.
+  int32_t max_message_bytes = 100 * 1024 * 1024;
+  // Threads serving connections; each open connection holds one while it is open (Thrift's
+  // thread-pool server), so this is also the most concurrent connections. Default: 32.
+  int worker_threads = 32;
+  // A scanner unused for this long is closed (hbase.client.scanner.timeout.period). Default: 60 s.
+  std::chrono::milliseconds scanner_idle_timeout{60000};
+};
+
+// Thread safety: Start and Stop from one thread; port() from any.
+class Thrift2Server {
+ public:
+  // `conn` must outlive the server.
+  Thrift2Server(Connection& conn, Thrift2ServerOptions options);
+  // Stops the server if it is running.
+  ~Thrift2Server();
+
+  Thrift2Server(const Thrift2Server&) = delete;
+  Thrift2Server& operator=(const Thrift2Server&) = delete;
+
+  // Binds, starts serving on background threads, and returns once the socket listens.
+  // IOError when the address cannot be bound; FailedPrecondition when already started.
+  Status Start();
+
+  // The port the server listens on (the chosen one when options.port is 0); 0 before Start.
+  int port() const;
+
+  // Graceful: stops accepting connections, lets calls in progress finish, closes connections
+  // and open scanners, and returns when every worker is done. Idempotent.
+  void Stop();
+
+  const Thrift2ServerOptions& options() const { return options_; }
+
+ private:
+  class Impl;
+  Connection& conn_;
+  Thrift2ServerOptions options_;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace basalt::server
+
+#endif  // BASALT_SERVER_THRIFT2_THRIFT2_SERVER_H_

@@ -1,0 +1,233 @@
+// The thrift:// backend's own behaviour: targets and options, the scan bounds it has to emulate,
+// and where it differs from the embedded backend on purpose.
+
+#include <thread>
+
+#include "server/thrift2/thrift2_server.h"
+#include "support/test_store.h"
+
+namespace basalt::testing {
+namespace {
+
+using Strings = std::vector<std::string>;
+
+// An embedded store served over Thrift2, and a remote connection to it.
+class RemoteBackendTest : public ::testing::Test {
+ protected:
+  void SetUp() override { Serve({}); }
+  void TearDown() override { Shutdown(); }
+
+  void Serve(server::Thrift2ServerOptions options, const std::string& query = "") {
+    auto backing = Connection::Open("mem:");
+    ASSERT_OK(backing);
+    backing_ = std::move(*backing);
+    options.bind_address = "127.0.0.1";
+    options.port = 0;
+    server_ = std::make_unique<server::Thrift2Server>(*backing_, options);
+    ASSERT_OK(server_->Start());
+    auto remote = Connection::Open(Target() + query);
+    ASSERT_OK(remote);
+    remote_ = std::move(*remote);
+    TableDescriptor desc(TableName("default", "t"));
+    desc.AddFamily(FamilyDescriptor("f"));
+    ASSERT_OK(remote_->admin().CreateTable(desc));
+    auto table = remote_->GetTable("t");
+    ASSERT_OK(table);
+    table_ = std::move(*table);
+  }
+
+  void Shutdown() {
+    table_.reset();
+    if (remote_) EXPECT_OK(remote_->Close());
+    remote_.reset();
+    if (server_) server_->Stop();
+    server_.reset();
+    if (backing_) EXPECT_OK(backing_->Close());
+    backing_.reset();
+  }
+
+  std::string Target() const { return "thrift://127.0.0.1:" + std::to_string(server_->port()); }
+
+  std::unique_ptr<Connection> backing_;
+  std::unique_ptr<server::Thrift2Server> server_;
+  std::unique_ptr<Connection> remote_;
+  std::unique_ptr<Table> table_;
+};
+
+// Thrift2 has only an inclusive startRow and an exclusive stopRow; every other combination of
+// bounds, flags, prefixes, directions and limits is emulated by the client and must give exactly
+// what the embedded store gives.
+TEST_F(RemoteBackendTest, EveryScanBoundCombinationMatchesTheEmbeddedStore) {
+  Strings rows = {"a", "b", "b\x00", "b\x00\x00", "ba", "bb", "c", "c\xff", "d"};
+  rows[2] = std::string("b\0", 2);
+  rows[3] = std::string("b\0\0", 3);
+  rows[7] = "c\xff";
+  std::vector<Mutation> puts;
+  for (const auto& r : rows) puts.emplace_back(Put(r).Add("f", "q", "v"));
+  ASSERT_OK(table_->Batch(puts));
+  auto local_table = backing_->GetTable("t");
+  ASSERT_OK(local_table);
+  Table& local = **local_table;
+
+  Strings keys = {"", "a", "b", std::string("b\0", 2), "bb", "c", "zz"};
+  int checked = 0;
+  for (bool reversed : {false, true}) {
+    for (const auto& start : keys) {
+      for (const auto& stop : keys) {
+        for (bool start_inclusive : {true, false}) {
+          for (bool stop_inclusive : {false, true}) {
+            for (const std::string& prefix : {std::string(), std::string("b")}) {
+              for (int64_t limit : {0, 1, 2}) {
+                Scan scan;
+                scan.WithStartRow(start, start_inclusive)
+                    .WithStopRow(stop, stop_inclusive)
+                    .SetReversed(reversed)
+                    .SetRowPrefix(prefix)
+                    .SetLimit(limit)
+                    .SetCaching(2);
+                auto expected = local.GetScanner(scan);
+                ASSERT_OK(expected);
+                Strings want;
+                RowResult r;
+                while ((*expected)->Next(&r)) want.push_back(r.row());
+                ASSERT_OK((*expected)->status());
+                EXPECT_EQ(ScanRows(*table_, scan), want)
+                    << "reversed=" << reversed << " start='" << start << "'"
+                    << (start_inclusive ? "[" : "(") << " stop='" << stop << "'"
+                    << (stop_inclusive ? "]" : ")") << " prefix='" << prefix << "' limit=" << limit;
+                ++checked;
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+  EXPECT_EQ(checked, 2 * 7 * 7 * 2 * 2 * 2 * 3);
+}
+
+TEST_F(RemoteBackendTest, ScannerStreamsInBatchesOfTheScansCaching) {
+  std::vector<Mutation> puts;
+  for (int i = 0; i < 250; ++i) {
+    char row[8];
+    std::snprintf(row, sizeof row, "r%03d", i);
+    puts.emplace_back(Put(row).Add("f", "q", "v"));
+  }
+  ASSERT_OK(table_->Batch(puts));
+  for (int caching : {0, 1, 7, 1000}) {
+    EXPECT_EQ(ScanRows(*table_, Scan().SetCaching(caching)).size(), 250u) << caching;
+  }
+  auto scanner = table_->GetScanner(Scan().SetCaching(10));
+  ASSERT_OK(scanner);
+  RowResult r;
+  ASSERT_TRUE((*scanner)->Next(&r));
+  (*scanner)->Close();
+  EXPECT_FALSE((*scanner)->Next(&r));
+  EXPECT_OK((*scanner)->status());
+}
+
+TEST_F(RemoteBackendTest, FramedCompactTargetTalksToAFramedCompactServer) {
+  Shutdown();
+  server::Thrift2ServerOptions options;
+  options.framed = true;
+  options.compact = true;
+  Serve(options, "?transport=framed&protocol=compact");
+  ASSERT_OK(table_->Put(Put("r").Add("f", "q", "v")));
+  auto got = table_->Get(Get("r"));
+  ASSERT_OK(got);
+  EXPECT_EQ(got->Value("f", "q"), "v");
+  EXPECT_EQ(remote_->target(), Target() + "?transport=framed&protocol=compact");
+  // A buffered client cannot talk to a framed server.
+  auto mismatched = Connection::Open(Target() + "?timeout_ms=2000");
+  EXPECT_TRUE(mismatched.status().IsIOError()) << mismatched.status().ToString();
+}
+
+TEST_F(RemoteBackendTest, MalformedTargetsAreInvalidArgumentAndNoServerIsIOError) {
+  EXPECT_TRUE(Connection::Open("thrift://").status().IsInvalidArgument());
+  EXPECT_TRUE(Connection::Open("thrift://host").status().IsInvalidArgument());
+  EXPECT_TRUE(Connection::Open("thrift://host:0").status().IsInvalidArgument());
+  EXPECT_TRUE(Connection::Open(Target() + "?transport=udp").status().IsInvalidArgument());
+  EXPECT_TRUE(Connection::Open(Target() + "?colour=red").status().IsInvalidArgument());
+  int port = server_->port();
+  Shutdown();
+  auto gone = Connection::Open("thrift://127.0.0.1:" + std::to_string(port));
+  EXPECT_TRUE(gone.status().IsIOError()) << gone.status().ToString();
+}
+
+TEST_F(RemoteBackendTest, ErrorsKeepTheirClassAcrossTheWire) {
+  EXPECT_TRUE(remote_->GetTable("nosuch").status().IsNotFound());
+  EXPECT_TRUE(table_->Put(Put("r").Add("nofamily", "q", "v")).IsInvalidArgument());
+  TableDescriptor dup(TableName("default", "t"));
+  dup.AddFamily(FamilyDescriptor("f"));
+  EXPECT_TRUE(remote_->admin().CreateTable(dup).IsAlreadyExists());
+  EXPECT_TRUE(remote_->admin().DeleteTable(TableName("default", "t")).IsFailedPrecondition());
+}
+
+// Differences from the embedded backend, pinned.
+TEST_F(RemoteBackendTest, BatchIsNotAtomicAcrossRowsOverThrift) {
+  ASSERT_OK(table_->Put(Put("b").Add("f", "n", "not a counter")));
+  std::vector<Mutation> batch;
+  batch.emplace_back(Put("a").Add("f", "q", "1"));
+  batch.emplace_back(Increment("b").AddColumn("f", "n", 1));  // only the server can tell
+  batch.emplace_back(Put("c").Add("f", "q", "3"));
+  auto r = table_->Batch(batch);
+  EXPECT_TRUE(r.status().IsInvalidArgument()) << r.status().ToString();
+  // Applied one row at a time, in order, stopping at the first failure.
+  EXPECT_EQ(ScanRows(*table_), (Strings{"a", "b"}));
+}
+
+TEST_F(RemoteBackendTest, WhatThrift2CannotExpressIsNotSupported) {
+  EXPECT_TRUE(table_->GetScanner(Scan().SetRaw(true)).status().IsNotSupported());
+  EXPECT_TRUE(table_->GetScanner(Scan().SetMaxResultsPerColumnFamily(1)).status().IsNotSupported());
+  EXPECT_TRUE(table_->Increment(Increment("r").AddColumn("f", "n", 1).SetTimeRange({0, 10}))
+                  .status()
+                  .IsNotSupported());
+  EXPECT_TRUE(
+      table_
+          ->CheckAndMutate(CheckAndMutate("r").IfNotExists("f", "q").SetTimeRange({0, 10}).Then(
+              Put("r").Add("f", "q", "v")))
+          .status()
+          .IsNotSupported());
+  EXPECT_TRUE(remote_->admin().Flush(TableName("default", "t")).IsNotSupported());
+  EXPECT_TRUE(remote_->admin().MajorCompact(TableName("default", "t")).IsNotSupported());
+}
+
+TEST_F(RemoteBackendTest, ServerAssignsTimestampsWhenTheClientGivesNone) {
+  int64_t before = std::chrono::duration_cast<std::chrono::milliseconds>(
+                       std::chrono::system_clock::now().time_since_epoch())
+                       .count();
+  ASSERT_OK(table_->Put(Put("r").Add("f", "q", "v")));
+  auto got = table_->Get(Get("r"));
+  ASSERT_OK(got);
+  ASSERT_EQ(got->size(), 1u);
+  EXPECT_GE(got->cells()[0].timestamp, before);
+}
+
+TEST_F(RemoteBackendTest, OneConnectionServesManyThreads) {
+  std::vector<std::thread> threads;
+  std::atomic<int> failures{0};
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      auto table = remote_->GetTable("t");
+      if (!table.ok()) {
+        ++failures;
+        return;
+      }
+      for (int i = 0; i < 50; ++i) {
+        std::string row = "t" + std::to_string(t) + "-" + std::to_string(i);
+        if (!(*table)->Put(Put(row).Add("f", "q", row)).ok()) ++failures;
+        auto got = (*table)->Get(Get(row));
+        if (!got.ok() || got->Value("f", "q") != row) ++failures;
+        if (!(*table)->IncrementColumnValue("counter", "f", "n", 1).ok()) ++failures;
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  EXPECT_EQ(failures.load(), 0);
+  auto total = table_->Get(Get("counter"));
+  ASSERT_OK(total);
+  EXPECT_EQ(DecodeCounter(*total->Value("f", "n")).value_or(-1), 200);
+}
+
+}  // namespace
+}  // namespace basalt::testing

@@ -1,0 +1,447 @@
+// The Thrift2 server seen by a raw generated client: field ids, enum values and the exceptions
+// HBase's Thrift2 clients rely on. (The whole public API over Thrift is the conformance suite's
+// `thrift` store kind.)
+
+#include <thrift/protocol/TBinaryProtocol.h>
+#include <thrift/protocol/TCompactProtocol.h>
+#include <thrift/transport/TBufferTransports.h>
+#include <thrift/transport/TSocket.h>
+#include <thrift/transport/TTransportException.h>
+
+#include <chrono>
+#include <thread>
+
+#include "server/thrift2/thrift2_server.h"
+#include "support/test_store.h"
+#include "thrift2/gen/THBaseService.h"
+
+namespace basalt::testing {
+namespace {
+
+using namespace ::basalt::thrift2;  // NOLINT: the generated types are this test's vocabulary
+using apache::thrift::protocol::TBinaryProtocol;
+using apache::thrift::protocol::TCompactProtocol;
+using apache::thrift::transport::TBufferedTransport;
+using apache::thrift::transport::TFramedTransport;
+using apache::thrift::transport::TSocket;
+using apache::thrift::transport::TTransport;
+
+class Thrift2ServerTest : public ::testing::Test {
+ protected:
+  void SetUp() override { StartServer({}); }
+  void TearDown() override { StopServer(); }
+
+  void StartServer(server::Thrift2ServerOptions options) {
+    auto conn = Connection::Open("mem:");
+    ASSERT_OK(conn);
+    conn_ = std::move(*conn);
+    options.bind_address = "127.0.0.1";
+    options.port = 0;
+    options_ = options;
+    server_ = std::make_unique<server::Thrift2Server>(*conn_, options);
+    ASSERT_OK(server_->Start());
+    ASSERT_GT(server_->port(), 0);
+    Connect(options.framed, options.compact);
+    TableDescriptor desc(TableName("default", "t"));
+    desc.AddFamily(FamilyDescriptor("f")).AddFamily(FamilyDescriptor("g"));
+    ASSERT_OK(conn_->admin().CreateTable(desc, {"m"}));
+  }
+
+  void Connect(bool framed, bool compact) {
+    auto socket = std::make_shared<TSocket>("127.0.0.1", server_->port());
+    socket->setRecvTimeout(10000);
+    if (framed) {
+      transport_ = std::make_shared<TFramedTransport>(socket);
+    } else {
+      transport_ = std::make_shared<TBufferedTransport>(socket);
+    }
+    std::shared_ptr<apache::thrift::protocol::TProtocol> protocol;
+    if (compact) {
+      protocol = std::make_shared<TCompactProtocol>(transport_);
+    } else {
+      protocol = std::make_shared<TBinaryProtocol>(transport_);
+    }
+    client_ = std::make_unique<THBaseServiceClient>(protocol);
+    transport_->open();
+  }
+
+  void StopServer() {
+    if (transport_) transport_->close();
+    client_.reset();
+    if (server_) server_->Stop();
+    server_.reset();
+    if (conn_) EXPECT_OK(conn_->Close());
+    conn_.reset();
+  }
+
+  static TColumnValue Cv(const std::string& f, const std::string& q, const std::string& v,
+                         int64_t ts = -1) {
+    TColumnValue cv;
+    cv.family = f;
+    cv.qualifier = q;
+    cv.value = v;
+    if (ts >= 0) cv.__set_timestamp(ts);
+    return cv;
+  }
+
+  void PutCells(const std::string& row, std::vector<TColumnValue> cells) {
+    TPut put;
+    put.row = row;
+    put.columnValues = std::move(cells);
+    client_->put("t", put);
+  }
+
+  static TGet GetOf(const std::string& row) {
+    TGet get;
+    get.row = row;
+    return get;
+  }
+
+  std::vector<std::string> Qualifiers(const std::string& row) {
+    TResult r;
+    client_->get(r, "t", GetOf(row));
+    std::vector<std::string> out;
+    for (const auto& cv : r.columnValues) out.push_back(cv.family + ":" + cv.qualifier);
+    return out;
+  }
+
+  std::unique_ptr<Connection> conn_;
+  server::Thrift2ServerOptions options_;
+  std::unique_ptr<server::Thrift2Server> server_;
+  std::shared_ptr<TTransport> transport_;
+  std::unique_ptr<THBaseServiceClient> client_;
+};
+
+TEST_F(Thrift2ServerTest, PutThenGetReturnsCellsWithTimestampAndPutTypeCode) {
+  PutCells("r", {Cv("f", "a", "1", 5), Cv("g", "b", "2")});
+  TResult r;
+  client_->get(r, "t", GetOf("r"));
+  ASSERT_TRUE(r.__isset.row);
+  EXPECT_EQ(r.row, "r");
+  ASSERT_EQ(r.columnValues.size(), 2u);
+  EXPECT_EQ(r.columnValues[0].value, "1");
+  EXPECT_EQ(r.columnValues[0].timestamp, 5);
+  EXPECT_EQ(r.columnValues[0].type, 4);  // KeyValue.Type.Put
+  EXPECT_TRUE(r.columnValues[1].__isset.timestamp);
+}
+
+TEST_F(Thrift2ServerTest, MissingRowIsAnEmptyResultWithoutRow) {
+  TResult r;
+  client_->get(r, "t", GetOf("nothing"));
+  EXPECT_FALSE(r.__isset.row);
+  EXPECT_TRUE(r.columnValues.empty());
+}
+
+TEST_F(Thrift2ServerTest, ExistsAndExistsAllAnswerPerGet) {
+  PutCells("a", {Cv("f", "q", "1")});
+  EXPECT_TRUE(client_->exists("t", GetOf("a")));
+  EXPECT_FALSE(client_->exists("t", GetOf("b")));
+  std::vector<bool> out;
+  client_->existsAll(out, "t", {GetOf("b"), GetOf("a")});
+  EXPECT_EQ(out, (std::vector<bool>{false, true}));
+}
+
+TEST_F(Thrift2ServerTest, GetMultipleKeepsOrderWithAnEmptyResultPerMissingRow) {
+  PutCells("a", {Cv("f", "q", "1")});
+  PutCells("c", {Cv("f", "q", "3")});
+  std::vector<TResult> out;
+  client_->getMultiple(out, "t", {GetOf("c"), GetOf("b"), GetOf("a")});
+  ASSERT_EQ(out.size(), 3u);
+  EXPECT_EQ(out[0].row, "c");
+  EXPECT_FALSE(out[1].__isset.row);
+  EXPECT_TRUE(out[1].columnValues.empty());
+  EXPECT_EQ(out[2].row, "a");
+}
+
+// Reference §4.6: with the default DELETE_COLUMNS, a family-only TColumn deletes the column with
+// the empty qualifier, not the family (HBase's code, not its IDL comment).
+TEST_F(Thrift2ServerTest, FamilyOnlyColumnWithDefaultDeleteTypeDeletesOnlyTheEmptyQualifier) {
+  PutCells("r", {Cv("f", "", "empty"), Cv("f", "q", "1"), Cv("g", "q", "2")});
+  TDelete del;
+  del.row = "r";
+  TColumn family;
+  family.family = "f";
+  del.__set_columns({family});
+  // deleteType left unset on the wire: the IDL default DELETE_COLUMNS applies.
+  client_->deleteSingle("t", del);
+  EXPECT_EQ(Qualifiers("r"), (std::vector<std::string>{"f:q", "g:q"}));
+}
+
+TEST_F(Thrift2ServerTest, DeleteFamilyTypeDeletesTheWholeFamily) {
+  PutCells("r", {Cv("f", "", "empty"), Cv("f", "q", "1"), Cv("g", "q", "2")});
+  TDelete del;
+  del.row = "r";
+  TColumn family;
+  family.family = "f";
+  del.__set_columns({family});
+  del.__set_deleteType(TDeleteType::DELETE_FAMILY);
+  client_->deleteSingle("t", del);
+  EXPECT_EQ(Qualifiers("r"), (std::vector<std::string>{"g:q"}));
+}
+
+TEST_F(Thrift2ServerTest, DeleteFamilyVersionWithoutTimestampIsAnError) {
+  TDelete del;
+  del.row = "r";
+  TColumn family;
+  family.family = "f";
+  del.__set_columns({family});
+  del.__set_deleteType(TDeleteType::DELETE_FAMILY_VERSION);
+  EXPECT_THROW(client_->deleteSingle("t", del), TIOError);
+}
+
+TEST_F(Thrift2ServerTest, DeleteWithoutColumnsDeletesTheRow) {
+  PutCells("r", {Cv("f", "q", "1"), Cv("g", "q", "2")});
+  std::vector<TDelete> left;
+  TDelete del;
+  del.row = "r";
+  client_->deleteMultiple(left, "t", {del});
+  EXPECT_TRUE(left.empty());
+  EXPECT_TRUE(Qualifiers("r").empty());
+}
+
+TEST_F(Thrift2ServerTest, CheckAndMutateComparesExpectedAgainstStored) {
+  PutCells("r", {Cv("f", "q", "5")});
+  TRowMutations rm;
+  rm.row = "r";
+  TMutation m;
+  TPut put;
+  put.row = "r";
+  put.columnValues = {Cv("f", "done", "yes")};
+  m.__set_put(put);
+  rm.mutations = {m};
+  // LESS passes when the expected value is less than the stored one ("4" < "5").
+  EXPECT_FALSE(client_->checkAndMutate("t", "r", "f", "q", TCompareOperator::GREATER, "4", rm));
+  EXPECT_TRUE(Qualifiers("r") == (std::vector<std::string>{"f:q"}));
+  EXPECT_TRUE(client_->checkAndMutate("t", "r", "f", "q", TCompareOperator::LESS, "4", rm));
+  EXPECT_EQ(Qualifiers("r"), (std::vector<std::string>{"f:done", "f:q"}));
+}
+
+TEST_F(Thrift2ServerTest, CheckAndPutWithoutValueMeansTheCellMustNotExist) {
+  TPut put;
+  put.row = "r";
+  put.columnValues = {Cv("f", "q", "first")};
+  EXPECT_TRUE(client_->checkAndPut("t", "r", "f", "q", "", put));
+  put.columnValues = {Cv("f", "q", "second")};
+  EXPECT_FALSE(client_->checkAndPut("t", "r", "f", "q", "", put));
+  EXPECT_TRUE(client_->checkAndPut("t", "r", "f", "q", "first", put));
+  TResult r;
+  client_->get(r, "t", GetOf("r"));
+  EXPECT_EQ(r.columnValues.at(0).value, "second");
+}
+
+TEST_F(Thrift2ServerTest, IncrementDefaultsToAmountOneAndReturnsEightByteCounter) {
+  TIncrement inc;
+  inc.row = "r";
+  TColumnIncrement c;
+  c.family = "f";
+  c.qualifier = "n";  // amount left unset: the IDL default 1
+  inc.columns = {c};
+  TResult r;
+  client_->increment(r, "t", inc);
+  ASSERT_EQ(r.columnValues.size(), 1u);
+  EXPECT_EQ(r.columnValues[0].value, EncodeCounter(1));
+}
+
+TEST_F(Thrift2ServerTest, GetScannerResultsOpensReadsAndCloses) {
+  for (std::string row : {"a", "b", "c", "d"}) PutCells(row, {Cv("f", "q", row)});
+  TScan scan;
+  scan.__set_startRow("b");
+  std::vector<TResult> out;
+  client_->getScannerResults(out, "t", scan, 2);
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(out[0].row, "b");
+  EXPECT_EQ(out[1].row, "c");
+}
+
+TEST_F(Thrift2ServerTest, ScannerStreamsRowsThenAnswersEmptyAndUnknownIdsAreIllegal) {
+  for (std::string row : {"a", "b", "c"}) PutCells(row, {Cv("f", "q", row)});
+  TScan scan;
+  scan.__set_filterString("PrefixFilter('b') OR PrefixFilter('c')");
+  int32_t id = client_->openScanner("t", scan);
+  std::vector<TResult> rows;
+  client_->getScannerRows(rows, id, 1);
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0].row, "b");
+  rows.clear();
+  client_->getScannerRows(rows, id, 10);
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0].row, "c");
+  rows.clear();
+  client_->getScannerRows(rows, id, 10);
+  EXPECT_TRUE(rows.empty());
+  client_->closeScanner(id);
+  try {
+    client_->getScannerRows(rows, id, 1);
+    FAIL() << "a closed scanner answered";
+  } catch (const TIllegalArgument& e) {
+    EXPECT_EQ(e.message, "Invalid scanner Id");
+  }
+}
+
+TEST_F(Thrift2ServerTest, BatchSizeSplitsARowIntoPartialResults) {
+  PutCells("r", {Cv("f", "a", "1"), Cv("f", "b", "2"), Cv("f", "c", "3")});
+  TScan scan;
+  scan.__set_batchSize(2);
+  std::vector<TResult> out;
+  client_->getScannerResults(out, "t", scan, 10);
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_TRUE(out[0].partial);
+  EXPECT_FALSE(out[1].__isset.partial && out[1].partial);
+}
+
+TEST_F(Thrift2ServerTest, UnknownTableIsATIOErrorThatCannotBeRetried) {
+  try {
+    client_->put("nosuch", TPut());
+    FAIL() << "put to a missing table succeeded";
+  } catch (const TIOError& e) {
+    EXPECT_NE(e.message.find("NotFound"), std::string::npos) << e.message;
+    EXPECT_FALSE(e.canRetry);
+  }
+}
+
+TEST_F(Thrift2ServerTest, BadFilterStringIsATIOError) {
+  TScan scan;
+  scan.__set_filterString("NoSuchFilter()");
+  EXPECT_THROW(client_->openScanner("t", scan), TIOError);
+}
+
+TEST_F(Thrift2ServerTest, AdminCallsDescribeTablesNamespacesAndRegions) {
+  EXPECT_EQ(client_->getThriftServerType(), TThriftServerType::TWO);
+  TTableName name;
+  name.__set_ns("default");
+  name.qualifier = "t";
+  EXPECT_TRUE(client_->tableExists(name));
+  TTableDescriptor desc;
+  client_->getTableDescriptor(desc, name);
+  ASSERT_EQ(desc.columns.size(), 2u);
+  EXPECT_EQ(desc.columns[0].name, "f");
+  EXPECT_EQ(desc.columns[0].maxVersions, 1);
+
+  std::vector<THRegionLocation> regions;
+  client_->getAllRegionLocations(regions, "t");
+  ASSERT_EQ(regions.size(), 2u);  // one split key: two regions
+  EXPECT_EQ(regions[0].regionInfo.endKey, "m");
+  EXPECT_EQ(regions[1].regionInfo.startKey, "m");
+  EXPECT_EQ(regions[0].serverName.port, server_->port());
+  THRegionLocation loc;
+  client_->getRegionLocation(loc, "t", "x", false);
+  EXPECT_EQ(loc.regionInfo.startKey, "m");
+
+  TNamespaceDescriptor ns;
+  ns.name = "app";
+  client_->createNamespace(ns);
+  std::vector<std::string> names;
+  client_->listNamespaces(names);
+  EXPECT_NE(std::find(names.begin(), names.end(), "app"), names.end());
+
+  TTableDescriptor created;
+  created.tableName.__set_ns("app");
+  created.tableName.qualifier = "events";
+  TColumnFamilyDescriptor family;
+  family.name = "e";
+  family.__set_maxVersions(3);
+  family.__set_timeToLive(3600);
+  created.__set_columns({family});
+  client_->createTable(created, {});
+  std::vector<TTableName> tables;
+  client_->getTableNamesByNamespace(tables, "app");
+  ASSERT_EQ(tables.size(), 1u);
+  EXPECT_EQ(tables[0].qualifier, "events");
+  client_->getTableDescriptor(desc, created.tableName);
+  EXPECT_EQ(desc.columns.at(0).maxVersions, 3);
+  EXPECT_EQ(desc.columns.at(0).timeToLive, 3600);
+
+  // Dropping needs a disabled table, as in HBase.
+  EXPECT_THROW(client_->deleteTable(created.tableName), TIOError);
+  client_->disableTable(created.tableName);
+  EXPECT_TRUE(client_->isTableDisabled(created.tableName));
+  client_->deleteTable(created.tableName);
+  EXPECT_FALSE(client_->tableExists(created.tableName));
+}
+
+TEST_F(Thrift2ServerTest, MethodsThatDoNotApplyThrowTIOError) {
+  TAccessControlEntity acl;
+  acl.username = "u";
+  acl.actions = "R";
+  try {
+    client_->grant(acl);
+    FAIL() << "grant succeeded";
+  } catch (const TIOError& e) {
+    EXPECT_NE(e.message.find("grant is not supported"), std::string::npos) << e.message;
+  }
+  std::vector<bool> cleared;
+  EXPECT_THROW(client_->clearSlowLogResponses(cleared, {}), TIOError);
+}
+
+TEST_F(Thrift2ServerTest, IdleScannerExpires) {
+  StopServer();
+  server::Thrift2ServerOptions options;
+  options.scanner_idle_timeout = std::chrono::milliseconds(100);
+  StartServer(options);
+  PutCells("a", {Cv("f", "q", "1")});
+  int32_t id = client_->openScanner("t", TScan());
+  std::this_thread::sleep_for(std::chrono::milliseconds(400));
+  std::vector<TResult> rows;
+  EXPECT_THROW(client_->getScannerRows(rows, id, 1), TIllegalArgument);
+}
+
+TEST_F(Thrift2ServerTest, FramedCompactServerServesAFramedCompactClient) {
+  StopServer();
+  server::Thrift2ServerOptions options;
+  options.framed = true;
+  options.compact = true;
+  StartServer(options);
+  PutCells("r", {Cv("f", "q", "v")});
+  TResult r;
+  client_->get(r, "t", GetOf("r"));
+  ASSERT_EQ(r.columnValues.size(), 1u);
+  EXPECT_EQ(r.columnValues[0].value, "v");
+}
+
+TEST_F(Thrift2ServerTest, FrameLargerThanTheLimitIsRejected) {
+  StopServer();
+  server::Thrift2ServerOptions options;
+  options.framed = true;
+  options.max_frame_bytes = 4096;
+  StartServer(options);
+  PutCells("small", {Cv("f", "q", std::string(100, 'x'))});
+  EXPECT_ANY_THROW(PutCells("big", {Cv("f", "q", std::string(10000, 'x'))}));
+  // The server dropped that connection; a new one still works and nothing big was written.
+  Connect(/*framed=*/true, /*compact=*/false);
+  EXPECT_TRUE(client_->exists("t", GetOf("small")));
+  EXPECT_FALSE(client_->exists("t", GetOf("big")));
+}
+
+TEST_F(Thrift2ServerTest, StopClosesIdleConnectionsAndReturns) {
+  PutCells("r", {Cv("f", "q", "v")});
+  auto started = std::chrono::steady_clock::now();
+  server_->Stop();  // the client's connection is open and idle
+  EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(5));
+  EXPECT_ANY_THROW(client_->exists("t", GetOf("r")));
+}
+
+TEST(Thrift2ServerLifecycle, StopFinishesAndFreesThePort) {
+  auto conn = Connection::Open("mem:");
+  ASSERT_OK(conn);
+  server::Thrift2ServerOptions options;
+  options.bind_address = "127.0.0.1";
+  options.port = 0;
+  server::Thrift2Server server(**conn, options);
+  EXPECT_EQ(server.port(), 0);
+  ASSERT_OK(server.Start());
+  int port = server.port();
+  EXPECT_GT(port, 0);
+  EXPECT_TRUE(server.Start().IsFailedPrecondition());
+  server.Stop();
+  server.Stop();  // idempotent
+  // The port is free again: a second server can bind it.
+  options.port = port;
+  server::Thrift2Server again(**conn, options);
+  ASSERT_OK(again.Start());
+  EXPECT_EQ(again.port(), port);
+  again.Stop();
+  EXPECT_OK((*conn)->Close());
+}
+
+}  // namespace
+}  // namespace basalt::testing
