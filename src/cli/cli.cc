@@ -574,12 +574,22 @@ int Main(int argc, char** argv) {
   std::optional<uint16_t> serve_port;
   std::optional<uint64_t> serve_max_body;
   CLI::App* serve = app.add_subcommand(
-      "serve", "serve HBase's REST API (and /metrics) over HTTP on the store in --data");
+      "serve",
+      "serve HBase's REST API (and /metrics) over HTTP and HBase's Thrift2 on the store in --data");
   serve->add_option("--bind", serve_bind, "address to listen on (default 127.0.0.1)");
   serve->add_option("--port", serve_port, "port (default 8080; 0 picks a free one)");
   serve->add_option("--config", serve_config_file, "a JSON file with the same keys");
   serve->add_option("--access-log", serve_access_log, "access log file (default: stderr)");
   serve->add_option("--max-body", serve_max_body, "largest request body, bytes (default 8 MiB)");
+  std::optional<uint16_t> serve_thrift_port;
+  bool serve_no_thrift = false, serve_thrift_framed = false, serve_thrift_compact = false;
+  serve->add_option("--thrift-port", serve_thrift_port,
+                    "HBase Thrift2 port (default 9090; 0 picks a free one)");
+  serve->add_flag("--no-thrift", serve_no_thrift, "do not serve HBase's Thrift2 protocol");
+  serve->add_flag("--thrift-framed", serve_thrift_framed,
+                  "Thrift2 over a framed transport (HBase -f)");
+  serve->add_flag("--thrift-compact", serve_thrift_compact,
+                  "Thrift2 with the compact protocol (HBase -c)");
 
   try {
     app.parse(argc, argv);
@@ -599,6 +609,10 @@ int Main(int argc, char** argv) {
     if (serve_port) serve_config.port = *serve_port;
     if (serve_access_log) serve_config.access_log = *serve_access_log;
     if (serve_max_body) serve_config.max_body = *serve_max_body;
+    if (serve_thrift_port) serve_config.thrift_port = *serve_thrift_port;
+    if (serve_no_thrift) serve_config.thrift = false;
+    if (serve_thrift_framed) serve_config.thrift_framed = true;
+    if (serve_thrift_compact) serve_config.thrift_compact = true;
     if (st.ok()) st = server::Serve(serve_config);
     if (!st.ok()) {
       std::cerr << "error: " << st.ToString() << "\n";

@@ -13,6 +13,7 @@
 #include "server/http/router.h"
 #include "server/rest/rest_service.h"
 #include "server/rest/scanners.h"
+#include "server/thrift2/thrift2_server.h"
 
 namespace basalt::server {
 
@@ -32,6 +33,21 @@ Status Serve(const http::ServerConfig& config) {
     return s;
   }
   std::string address = config.bind + ":" + std::to_string(server.port());
+
+  std::unique_ptr<Thrift2Server> thrift;
+  if (config.thrift) {
+    Thrift2ServerOptions options;
+    options.bind_address = config.bind;
+    options.port = config.thrift_port;
+    options.framed = config.thrift_framed;
+    options.compact = config.thrift_compact;
+    thrift = std::make_unique<Thrift2Server>(*conn, options);
+    s = thrift->Start();
+    if (!s.ok()) {
+      conn->Close().PermitUncheckedError();
+      return s.WithContext("thrift2 server");
+    }
+  }
 
   metrics.AddGauge("basalt_rest_open_scanners", "REST scanners open now.",
                    [&scanners] { return scanners.size(); });
@@ -53,8 +69,15 @@ Status Serve(const http::ServerConfig& config) {
     }
   });
 
+  if (thrift != nullptr) {
+    std::cout << "basalt serve: thrift2 on " << config.bind << ":" << thrift->port()
+              << (config.thrift_framed ? " (framed" : " (buffered")
+              << (config.thrift_compact ? ", compact)" : ", binary)") << std::endl;
+  }
   std::cout << "basalt serve: listening on http://" << address << std::endl;
   server.Run();
+  // HTTP has drained; Thrift2 calls in flight finish before the store closes.
+  if (thrift != nullptr) thrift->Stop();
 
   {
     std::lock_guard<std::mutex> lock(mu);

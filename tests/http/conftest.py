@@ -38,7 +38,7 @@ class Server:
         self.binary = binary
         self.data_dir = data_dir
         self.log_path = os.path.join(os.path.dirname(data_dir), "access.log")
-        args = [binary, "serve", "--data", data_dir, "--port", "0",
+        args = [binary, "serve", "--data", data_dir, "--port", "0", "--thrift-port", "0",
                 "--access-log", self.log_path, *extra_args]
         if config is not None:
             path = os.path.join(os.path.dirname(data_dir), "serve.json")
@@ -47,7 +47,13 @@ class Server:
             args += ["--config", path]
         self.proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                      text=True)
-        line = self.proc.stdout.readline()  # the ready line, or EOF if it failed
+        # The Thrift2 line, then the ready line (or EOF if it failed).
+        line = self.proc.stdout.readline()
+        self.thrift_port = None
+        t = re.search(r"thrift2 on [0-9.]+:(\d+)", line)
+        if t:
+            self.thrift_port = int(t.group(1))
+            line = self.proc.stdout.readline()
         m = re.search(r"listening on http://([0-9.]+):(\d+)", line)
         if not m:
             err = self.proc.stderr.read()

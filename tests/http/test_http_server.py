@@ -179,3 +179,29 @@ def test_idle_and_slow_connections_are_closed_after_their_timeouts(binary):
             assert requests.get(s.url + "/version").status_code == 200
         finally:
             assert s.stop() == 0
+
+
+def test_thrift2_serves_the_same_store(binary):
+    """`basalt serve` also speaks HBase's Thrift2: the CLI's thrift:// backend writes through it
+    and the REST API reads the same cells."""
+    with tempfile.TemporaryDirectory() as tmp:
+        s = Server(binary, os.path.join(tmp, "data"))
+        try:
+            assert s.thrift_port
+            target = f"thrift://127.0.0.1:{s.thrift_port}"
+
+            def cli(*args):
+                return subprocess.run([binary, "--data", target, *args], capture_output=True,
+                                      text=True, timeout=30)
+
+            assert cli("create", "tt", "f").returncode == 0
+            p = cli("put", "tt", "r1", "f:q", "over-thrift")
+            assert p.returncode == 0, p.stderr
+            r = requests.get(s.url + "/tt/r1/f:q", headers={"Accept": "application/octet-stream"})
+            assert r.status_code == 200 and r.content == b"over-thrift"
+            p = cli("get", "tt", "r1")
+            assert p.returncode == 0 and "over-thrift" in p.stdout
+            p = cli("get", "nope", "r1")
+            assert p.returncode == 1 and p.stderr.startswith("error:")
+        finally:
+            assert s.stop() == 0

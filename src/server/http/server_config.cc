@@ -24,6 +24,13 @@ Status ReadString(const nlohmann::json& v, const std::string& key, std::string* 
   return Status::OK();
 }
 
+Status ReadBool(const nlohmann::json& v, const std::string& key, bool* out) {
+  if (!v.is_boolean())
+    return Status::InvalidArgument("config key '" + key + "' must be true or false");
+  *out = v.get<bool>();
+  return Status::OK();
+}
+
 }  // namespace
 
 Status LoadConfigFile(const std::string& path, ServerConfig* config) {
@@ -65,6 +72,14 @@ Status LoadConfigFile(const std::string& path, ServerConfig* config) {
       s = ReadUnsigned(v, key, &config->scanner_ttl_seconds);
     } else if (key == "max_scanners") {
       s = ReadUnsigned(v, key, &config->max_scanners);
+    } else if (key == "thrift") {
+      s = ReadBool(v, key, &config->thrift);
+    } else if (key == "thrift_port") {
+      s = ReadUnsigned(v, key, &config->thrift_port);
+    } else if (key == "thrift_framed") {
+      s = ReadBool(v, key, &config->thrift_framed);
+    } else if (key == "thrift_compact") {
+      s = ReadBool(v, key, &config->thrift_compact);
     } else {
       s = Status::InvalidArgument("unknown config key '" + raw_key + "'");
     }

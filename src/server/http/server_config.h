@@ -23,6 +23,11 @@ struct ServerConfig {
   uint32_t threads = 0;                    // 0: from the number of cores
   uint32_t scanner_ttl_seconds = 3600;     // an idle REST scanner is dropped after this
   uint32_t max_scanners = 10000;           // open REST scanners at once
+  // HBase's Thrift2 protocol on the same store, on the same bind address.
+  bool thrift = true;           // false: no Thrift2 server
+  uint16_t thrift_port = 9090;  // 0: any free port (the ready line says which)
+  bool thrift_framed = false;   // TFramedTransport instead of a buffered socket (HBase -f)
+  bool thrift_compact = false;  // TCompactProtocol instead of TBinaryProtocol (HBase -c)
 };
 
 // Reads a JSON object whose keys are the field names above, with '-' or '_' ("max-body" and
