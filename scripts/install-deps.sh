@@ -9,6 +9,7 @@ packages=(
   nlohmann-json3-dev libcli11-dev libfmt-dev libspdlog-dev libre2-dev
   libgtest-dev libgmock-dev googletest libbenchmark-dev
   libsqlite3-dev libxxhash-dev
+  libsodium-dev
   clang-format
   clang libclang-rt-14-dev
 )
