@@ -9,6 +9,7 @@
 #include <mutex>
 #include <set>
 #include <utility>
+#include <vector>
 
 #include "recipes/table_setup.h"
 
@@ -147,6 +148,25 @@ class UserStoreImpl : public UserStore {
     auto key = SessionKey(token);
     if (!key.ok()) return Status::OK();  // no session can have this token
     return sessions_->Delete(Delete(*key));
+  }
+
+  Result<int64_t> PurgeExpiredSessions() override {
+    Scan scan;
+    scan.AddColumn(kSessionFamily, kSessionExpiryColumn);
+    BASALT_ASSIGN_OR_RETURN(std::unique_ptr<ResultScanner> scanner, sessions_->GetScanner(scan));
+    const int64_t now = options_.now_ms();
+    std::vector<std::string> expired;
+    RowResult row;
+    while (scanner->Next(&row)) {
+      auto expiry = row.Value(kSessionFamily, kSessionExpiryColumn);
+      if (!expiry.has_value()) continue;
+      auto expires_at = DecodeCounter(*expiry);
+      // A cell that does not decode is not a session this store wrote; leave it.
+      if (expires_at.ok() && now >= *expires_at) expired.push_back(row.row());
+    }
+    BASALT_RETURN_IF_ERROR(scanner->status());
+    for (const std::string& key : expired) BASALT_RETURN_IF_ERROR(sessions_->Delete(Delete(key)));
+    return static_cast<int64_t>(expired.size());
   }
 
   Result<bool> UserExists(std::string_view user) override {

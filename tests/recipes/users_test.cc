@@ -120,6 +120,28 @@ TEST_P(UsersTest, SessionsExpireByTheInjectedClock) {
   EXPECT_TRUE(users->ValidateSession(session->token).status().IsNotFound());
 }
 
+TEST_P(UsersTest, PurgeDeletesOnlyExpiredSessions) {
+  auto users = Open();
+  ASSERT_NE(users, nullptr);
+  ASSERT_OK(users->Register("alice", kPassword));
+  auto old1 = users->LogIn("alice", kPassword);
+  auto old2 = users->LogIn("alice", kPassword);
+  now_ms_ += 30'000;
+  auto fresh = users->LogIn("alice", kPassword);
+  ASSERT_OK(old1);
+  ASSERT_OK(old2);
+  ASSERT_OK(fresh);
+  EXPECT_EQ(*users->PurgeExpiredSessions(), 0);
+  now_ms_ += 30'000;  // old1 and old2 expire now; fresh in 30 s
+  EXPECT_EQ(*users->PurgeExpiredSessions(), 2);
+  EXPECT_EQ(*users->PurgeExpiredSessions(), 0);
+  now_ms_ -= 1;  // gone from the table, not just expired
+  EXPECT_TRUE(users->ValidateSession(old1->token).status().IsNotFound());
+  EXPECT_TRUE(users->ValidateSession(old2->token).status().IsNotFound());
+  EXPECT_EQ(*users->ValidateSession(fresh->token), "alice");
+  EXPECT_EQ(ScanRows(store().table("social_sessions")).size(), 1u);
+}
+
 TEST_P(UsersTest, LogOutEndsOnlyThatSession) {
   auto users = Open();
   ASSERT_NE(users, nullptr);

@@ -93,6 +93,11 @@ class UserStore {
   // Ends a session. Idempotent: logging out an unknown token is OK.
   virtual Status LogOut(std::string_view token) = 0;
 
+  // Deletes every session that has expired by now_ms; returns how many. One scan of the
+  // sessions table (a Delete per expired session), for a periodic sweep: sessions that are
+  // never presented again are otherwise kept.
+  virtual Result<int64_t> PurgeExpiredSessions() = 0;
+
   // Whether the account exists. Suits FollowGraphOptions::user_exists (see UserExistsFunction).
   virtual Result<bool> UserExists(std::string_view user) = 0;
 
