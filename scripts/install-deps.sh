@@ -11,6 +11,7 @@ packages=(
   libthrift-dev thrift-compiler
   libgtest-dev libgmock-dev googletest libbenchmark-dev
   libsqlite3-dev libxxhash-dev
+  libsodium-dev
   clang-format
   clang libclang-rt-14-dev
 )
