@@ -94,10 +94,10 @@ Status FanoutWorkerPool::last_error() const {
 
 void FanoutWorkerPool::Loop(int index) {
   const std::string worker_id = id_prefix_ + "-" + std::to_string(index);
+  std::string scan_from;
   while (!stop_) {
-    // One step at a time, so that Stop() interrupts a long job between steps.
     FanoutStats step;
-    Result<bool> ran = RunOnce(feed_, options_, worker_id, 1, &step);
+    Result<bool> ran = RunJob(feed_, options_, worker_id, INT_MAX, &step, &stop_, &scan_from);
     {
       std::lock_guard<std::mutex> lock(mu_);
       stats_.jobs_finished += step.jobs_finished;
@@ -114,34 +114,44 @@ void FanoutWorkerPool::Loop(int index) {
 Result<bool> FanoutWorkerPool::RunOnce(Feed& feed, const FanoutWorkerOptions& options,
                                        std::string_view worker_id, int max_steps,
                                        FanoutStats* stats) {
+  return RunJob(feed, options, worker_id, max_steps, stats, nullptr, nullptr);
+}
+
+Result<bool> FanoutWorkerPool::RunJob(Feed& feed, const FanoutWorkerOptions& options,
+                                      std::string_view worker_id, int max_steps, FanoutStats* stats,
+                                      const std::atomic<bool>* stop, std::string* scan_from) {
   Table& posts = *feed.posts_;
   const std::string family(fl::kJobFamily);
-  // Look at a few jobs, oldest row first, and claim the first whose lease is free. A job this
-  // worker already holds (it runs one step per call) counts as free for it.
-  Scan scan = Scan().SetRowPrefix(fl::JobRowsPrefix()).AddFamily(family).SetLimit(64);
-  BASALT_ASSIGN_OR_RETURN(auto scanner, posts.GetScanner(scan));
+  // Look at a few jobs and claim the first whose lease is free. A job this worker already
+  // holds (left by an earlier call) counts as free for it.
   RowResult job;
   std::string lease;
   bool claimed = false;
-  RowResult row;
-  while (!claimed && scanner->Next(&row)) {
-    // Every job row is written with a lease cell, so the claim is always an IfEquals, which
-    // fails once another worker has finished and deleted the job (an IfNotExists would pass on
-    // the deleted row and bring back a row holding only a lease).
-    auto current = row.Value(family, "l");
-    if (!current) continue;
-    bool mine = current->substr(current->find('|') + 1) == worker_id;
-    if (!mine && !LeaseFree(current)) continue;
-    lease = LeaseValue(worker_id, options.lease_ms);
-    BASALT_ASSIGN_OR_RETURN(
-        claimed, posts.CheckAndMutate(CheckAndMutate(row.row())
-                                          .IfEquals(family, "l", std::string(*current))
-                                          .Then(basalt::Put(row.row()).Add(family, "l", lease))));
-    if (claimed) job = row;
+  const bool resume = scan_from != nullptr && !scan_from->empty();
+  for (int pass = resume ? 0 : 1; pass < 2 && !claimed; ++pass) {
+    Scan scan = Scan().SetRowPrefix(fl::JobRowsPrefix()).AddFamily(family).SetLimit(64);
+    if (pass == 0) scan.WithStartRow(*scan_from, /*inclusive=*/false);
+    BASALT_ASSIGN_OR_RETURN(auto scanner, posts.GetScanner(scan));
+    RowResult row;
+    while (!claimed && scanner->Next(&row)) {
+      // Every job row is written with a lease cell, so the claim is always an IfEquals, which
+      // fails once another worker has finished and deleted the job (an IfNotExists would pass on
+      // the deleted row and bring back a row holding only a lease).
+      auto current = row.Value(family, "l");
+      if (!current) continue;
+      bool mine = current->substr(current->find('|') + 1) == worker_id;
+      if (!mine && !LeaseFree(current)) continue;
+      lease = LeaseValue(worker_id, options.lease_ms);
+      BASALT_ASSIGN_OR_RETURN(
+          claimed, posts.CheckAndMutate(CheckAndMutate(row.row())
+                                            .IfEquals(family, "l", std::string(*current))
+                                            .Then(basalt::Put(row.row()).Add(family, "l", lease))));
+      if (claimed) job = row;
+    }
+    BASALT_RETURN_IF_ERROR(scanner->status());
   }
-  BASALT_RETURN_IF_ERROR(scanner->status());
-  scanner->Close();
   if (!claimed) return false;
+  if (scan_from != nullptr) *scan_from = job.row();
 
   const std::string job_row = job.row();
   const std::string author(job.Value(family, "a").value_or(""));
@@ -152,6 +162,7 @@ Result<bool> FanoutWorkerPool::RunOnce(Feed& feed, const FanoutWorkerOptions& op
   const std::string entry = fl::TimelineKey(post_id, id.timestamp_ms);
 
   for (int step = 0; step < max_steps; ++step) {
+    if (stop != nullptr && step > 0 && stop->load()) return true;
     bool done = false;
     if (kind == fl::kFanoutJob) {
       // A post deleted before its fan-out finished is not delivered any further.

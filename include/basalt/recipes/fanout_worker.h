@@ -78,6 +78,12 @@ class FanoutWorkerPool {
 
  private:
   void Loop(int index);
+  // RunOnce, stopping between steps once `*stop` is set. Looks for jobs after `*scan_from`
+  // first (then from the start) and sets it to the claimed job's row, so that workers do not
+  // all rescan the finished jobs' delete markers at the head of the job rows.
+  static Result<bool> RunJob(Feed& feed, const FanoutWorkerOptions& options,
+                             std::string_view worker_id, int max_steps, FanoutStats* stats,
+                             const std::atomic<bool>* stop, std::string* scan_from);
 
   Feed& feed_;
   FanoutWorkerOptions options_;
