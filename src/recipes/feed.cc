@@ -117,11 +117,14 @@ Result<std::string> Feed::Post(std::string_view author, std::string_view text) {
   }
   fl::PostId id{std::string(author), NowMs(), sequence_.fetch_add(1)};
   std::string post_id = fl::EncodePostId(id);
+  basalt::Put post(fl::PostRow(post_id), id.timestamp_ms);
+  post.Add(std::string(fl::kPostFamily), "a", std::string(author))
+      .Add(std::string(fl::kPostFamily), "t", std::string(text))
+      .Add(std::string(fl::kPostFamily), "s", EncodeBe64(id.timestamp_ms));
+  // p:o marks a post that was fanned out: only those need a retract job when deleted.
+  if (!high) post.Add(std::string(fl::kPostFamily), "o", "1");
   std::vector<Mutation> batch;
-  batch.emplace_back(basalt::Put(fl::PostRow(post_id), id.timestamp_ms)
-                         .Add(std::string(fl::kPostFamily), "a", std::string(author))
-                         .Add(std::string(fl::kPostFamily), "t", std::string(text))
-                         .Add(std::string(fl::kPostFamily), "s", EncodeBe64(id.timestamp_ms)));
+  batch.emplace_back(std::move(post));
   if (high) {
     batch.emplace_back(
         basalt::Put(fl::MarkRow(author)).Add(std::string(fl::kPostFamily), "h", "1"));
@@ -146,12 +149,19 @@ Result<PostView> Feed::GetPost(std::string_view post_id) {
 }
 
 Status Feed::DeletePost(std::string_view requester, std::string_view post_id) {
-  BASALT_ASSIGN_OR_RETURN(PostView post, GetPost(post_id));
+  if (!fl::DecodePostId(post_id).ok()) return Status::InvalidArgument("feed: not a post id");
+  BASALT_ASSIGN_OR_RETURN(
+      RowResult row,
+      posts_->Get(basalt::Get(fl::PostRow(post_id)).AddFamily(std::string(fl::kPostFamily))));
+  if (row.empty()) return Status::NotFound("feed: no such post");
+  BASALT_ASSIGN_OR_RETURN(PostView post, ToPostView(row, post_id));
   if (post.author != requester) {
     return Status::FailedPrecondition("feed: only the author of a post may delete it");
   }
   std::vector<Mutation> batch;
   batch.emplace_back(basalt::Delete(fl::PostRow(post_id)));
+  // A post that was never fanned out (its author was a high-follower author) is in no inbox.
+  if (!row.Value(fl::kPostFamily, "o")) return posts_->Batch(batch).status();
   batch.emplace_back(basalt::Put(fl::JobRow(post_id, fl::kRetractJob))
                          .Add(std::string(fl::kJobFamily), "a", post.author)
                          .Add(std::string(fl::kJobFamily), "p", std::string(post_id))
