@@ -3,17 +3,25 @@
 //
 // Layouts (chosen when the graph is opened; both give the same answers):
 //   kTall  as note 003 recommends: table <prefix>_follows with row hash(follower) + hash(followed)
-//          (fixed length), and the reverse in <prefix>_followers; a check or an unfollow is one
-//          Get or Delete; lists are prefix scans.
+//          (8 bytes of MD5 each, fixed length; the followed user's name is in the cell), and the
+//          reverse in <prefix>_followers; a check is one Get, an unfollow one conditional Delete;
+//          lists are prefix scans paged with ReadPage. Lists come in hash order.
 //   kWide  one row per user in <prefix>_users with families "follows" and "fans" (qualifier =
-//          the other user), as note 003's first design.
-// Exact following/follower counts are kept as counters beside the edges.
+//          the other user), as note 003's first design. Lists come in name order.
+// Exact following/follower counts are kept as counters beside the edges (docs/recipes.md has the
+// bytes).
 //
-// Follow and unfollow are idempotent; self-follows and unknown users (when a user check is
-// configured) are rejected with InvalidArgument / NotFound. Both directions and the counters are
-// written in one atomic Table::Batch where the backend makes batches atomic (embedded); where it
-// does not (HBase over Thrift2), the follower's side is the record: Follow writes it first and
-// Unfollow deletes it first, and Repair() brings the reverse side and the counts in line with it.
+// Follow and unfollow are idempotent; self-follows and empty names are rejected with
+// InvalidArgument, unknown users (when a user check is configured) with NotFound.
+//
+// Writes and counts: the follower's side is the record. Follow writes it first and Unfollow
+// deletes it first, each with CheckAndMutate on the edge, and a counter moves only when that
+// CheckAndMutate changed the edge; the reverse edge is then made to match the record the same
+// way. So counts are exact and both sides agree however calls race (two Follows of one edge
+// count once; a Follow racing an Unfollow leaves both sides agreeing with the record). A call
+// that fails half-way (a backend error between the writes, a crash) leaves the reverse side or a
+// count behind the record: the call returns the error, and Repair() brings them in line
+// (repeating the Follow or Unfollow also fixes the reverse edge, not a lost count).
 //
 // Thread safety: all methods may be called concurrently; counts stay exact.
 
@@ -71,8 +79,13 @@ class FollowGraph {
   virtual Result<int64_t> FollowerCount(std::string_view user) = 0;
 
   // Brings `user`'s edges in line with the record: a reverse edge (in the followed user's list
-  // of followers) is added for each of user's follows and removed where the follow is gone, for
-  // edges from and to `user`; the counts are recomputed. Returns the edges it fixed.
+  // of followers) is added for each of user's follows, and each of user's followers whose
+  // follow is gone is removed; the counts of `user` are recomputed from the lists, and the count
+  // of each user whose reverse edge it fixed moves with it. Returns the reverse edges it fixed.
+  // A reverse edge is keyed by the followed user, so after a failed Follow or Unfollow(a, b),
+  // Repair(a) and Repair(b) together restore consistency (Repair(a) alone fixes a failed Follow,
+  // Repair(b) alone a failed Unfollow). Counts are exact when no Follow or Unfollow of `user`
+  // runs concurrently with the Repair.
   virtual Result<int64_t> Repair(std::string_view user) = 0;
 };
 

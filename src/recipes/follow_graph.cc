@@ -1,0 +1,371 @@
+// FollowGraph on the public table API. One engine (GraphImpl) drives both layouts through a
+// small Layout interface that says where an edge cell and a counter cell live.
+//
+// Every change of an edge cell goes through CheckAndMutate (put if absent, delete if present),
+// and a counter moves only when that CheckAndMutate changed the cell. So each counter is the
+// number of edge cells on its side however calls interleave: two Follows of one edge create one
+// cell and count once. The reverse side is then made to match the record (the follower's side)
+// by SyncReverse, which re-reads the record after writing and goes round again when a
+// concurrent call changed it meanwhile; a Follow racing an Unfollow therefore leaves both sides
+// agreeing with whichever won the record.
+
+#include "basalt/recipes/follow_graph.h"
+
+#include <optional>
+#include <utility>
+
+#include "basalt/key_spread.h"
+#include "basalt/keys.h"
+#include "basalt/paging.h"
+#include "recipes/table_setup.h"
+
+namespace basalt::recipes {
+namespace {
+
+// Bytes of MD5 per user in tall keys (note 003 hashes each user to a fixed width).
+constexpr size_t kUserHashBytes = 8;
+// Rounds SyncReverse tries before giving up on an edge that keeps changing under it.
+constexpr int kMaxSyncRounds = 16;
+// Page size used internally when Repair walks a list.
+constexpr int32_t kRepairPageSize = 256;
+
+enum class Side : uint8_t {
+  kFollowing,  // the record: edges follower -> followed, kept under the follower
+  kFollowers,  // the reverse: edges kept under the followed user
+};
+
+// Where a cell lives.
+struct CellAddress {
+  std::string row;
+  std::string family;
+  std::string qualifier;
+};
+
+class Layout {
+ public:
+  virtual ~Layout() = default;
+  virtual Table& table(Side side) = 0;
+  // The edge cell of `owner`'s list on `side` that names `other`; its value is `other`.
+  virtual Result<CellAddress> Edge(Side side, std::string_view owner, std::string_view other) = 0;
+  // The counter of `owner`'s list on `side`.
+  virtual Result<CellAddress> Counter(Side side, std::string_view owner) = 0;
+  virtual Result<UserPage> List(Side side, std::string_view owner, int32_t page_size,
+                                std::string_view cursor) = 0;
+};
+
+Result<std::string> UserHash(std::string_view user) {
+  return HashPrefix(user, kUserHashBytes, HashKind::kMd5);
+}
+
+// Tall: row MD5(owner)[0..8) + MD5(other)[0..8), family "f", qualifier "u" = other's name;
+// counter row MD5(owner)[0..8), family "c", qualifier "n". One table per side.
+class TallLayout : public Layout {
+ public:
+  TallLayout(std::unique_ptr<Table> following, std::unique_ptr<Table> followers)
+      : following_(std::move(following)), followers_(std::move(followers)) {}
+
+  Table& table(Side side) override { return side == Side::kFollowing ? *following_ : *followers_; }
+
+  Result<CellAddress> Edge(Side, std::string_view owner, std::string_view other) override {
+    BASALT_ASSIGN_OR_RETURN(std::string owner_hash, UserHash(owner));
+    BASALT_ASSIGN_OR_RETURN(std::string other_hash, UserHash(other));
+    return CellAddress{KeyBuilder().AddFixedBytes(owner_hash).AddFixedBytes(other_hash).Build(),
+                       kEdgeFamily, kEdgeQualifier};
+  }
+
+  Result<CellAddress> Counter(Side, std::string_view owner) override {
+    BASALT_ASSIGN_OR_RETURN(std::string owner_hash, UserHash(owner));
+    return CellAddress{KeyBuilder().AddFixedBytes(owner_hash).Build(), kCounterFamily,
+                       kCounterQualifier};
+  }
+
+  Result<UserPage> List(Side side, std::string_view owner, int32_t page_size,
+                        std::string_view cursor) override {
+    BASALT_ASSIGN_OR_RETURN(std::string owner_hash, UserHash(owner));
+    // The counter row is the bare prefix; it has no cell in the edge family, so the scan skips
+    // it.
+    Scan scan = Scan().SetRowPrefix(KeyBuilder().AddFixedBytes(owner_hash).Build());
+    scan.AddColumn(kEdgeFamily, kEdgeQualifier);
+    BASALT_ASSIGN_OR_RETURN(Page page, ReadPage(table(side), scan, page_size, cursor));
+    UserPage out;
+    for (const RowResult& row : page.rows) {
+      auto name = row.Value(kEdgeFamily, kEdgeQualifier);
+      if (name.has_value()) out.users.emplace_back(*name);
+    }
+    out.cursor = std::move(page.cursor);
+    return out;
+  }
+
+  static constexpr const char* kEdgeFamily = "f";
+  static constexpr const char* kEdgeQualifier = "u";
+  static constexpr const char* kCounterFamily = "c";
+  static constexpr const char* kCounterQualifier = "n";
+
+ private:
+  std::unique_ptr<Table> following_;
+  std::unique_ptr<Table> followers_;
+};
+
+// Wide: one row per user (the user's name), families "follows" and "fans" with qualifier = value
+// = the other user's name, and family "counts" with qualifiers "following" and "followers".
+class WideLayout : public Layout {
+ public:
+  explicit WideLayout(std::unique_ptr<Table> users) : users_(std::move(users)) {}
+
+  Table& table(Side) override { return *users_; }
+
+  Result<CellAddress> Edge(Side side, std::string_view owner, std::string_view other) override {
+    return CellAddress{std::string(owner), Family(side), std::string(other)};
+  }
+
+  Result<CellAddress> Counter(Side side, std::string_view owner) override {
+    return CellAddress{std::string(owner), kCountsFamily,
+                       side == Side::kFollowing ? "following" : "followers"};
+  }
+
+  Result<UserPage> List(Side side, std::string_view owner, int32_t page_size,
+                        std::string_view cursor) override {
+    Get get{std::string(owner)};
+    get.AddFamily(Family(side));
+    BASALT_ASSIGN_OR_RETURN(ColumnPage page, ReadColumnPage(*users_, get, page_size, cursor));
+    UserPage out;
+    for (const Cell& cell : page.row.cells()) out.users.push_back(cell.qualifier);
+    out.cursor = std::move(page.cursor);
+    return out;
+  }
+
+  static constexpr const char* kFollowsFamily = "follows";
+  static constexpr const char* kFansFamily = "fans";
+  static constexpr const char* kCountsFamily = "counts";
+
+ private:
+  static std::string Family(Side side) {
+    return side == Side::kFollowing ? kFollowsFamily : kFansFamily;
+  }
+
+  std::unique_ptr<Table> users_;
+};
+
+Result<bool> CellExists(Table& table, const CellAddress& cell) {
+  Get get(cell.row);
+  get.AddColumn(cell.family, cell.qualifier);
+  return table.Exists(get);
+}
+
+// Makes the cell present (with `value`) or absent; true when this call changed it.
+Result<bool> SetEdgeCell(Table& table, const CellAddress& cell, bool present,
+                         const std::string& value) {
+  CheckAndMutate cam(cell.row);
+  if (present) {
+    cam.IfNotExists(cell.family, cell.qualifier)
+        .Then(Put(cell.row).Add(cell.family, cell.qualifier, value));
+  } else {
+    // kNotEqual with no expected value: passes when the cell holds a non-empty value, which
+    // every edge cell does (it names a user).
+    cam.IfMatches(cell.family, cell.qualifier, CompareOp::kNotEqual, std::nullopt)
+        .Then(Delete(cell.row).AddColumns(cell.family, cell.qualifier));
+  }
+  return table.CheckAndMutate(cam);
+}
+
+Status AddToCounter(Table& table, const CellAddress& cell, int64_t delta) {
+  Increment inc(cell.row);
+  inc.AddColumn(cell.family, cell.qualifier, delta).SetReturnResults(false);
+  return table.Increment(inc).status();
+}
+
+Result<int64_t> ReadCounter(Table& table, const CellAddress& cell) {
+  Get get(cell.row);
+  get.AddColumn(cell.family, cell.qualifier);
+  BASALT_ASSIGN_OR_RETURN(RowResult row, table.Get(get));
+  auto value = row.Value(cell.family, cell.qualifier);
+  if (!value.has_value()) return int64_t{0};
+  return DecodeCounter(*value);
+}
+
+Status CheckUserName(std::string_view user) {
+  if (user.empty()) return Status::InvalidArgument("user name is empty");
+  return Status::OK();
+}
+
+class GraphImpl : public FollowGraph {
+ public:
+  GraphImpl(std::unique_ptr<Layout> layout, FollowGraphOptions options)
+      : layout_(std::move(layout)), options_(std::move(options)) {}
+
+  Status Follow(std::string_view follower, std::string_view followed) override {
+    BASALT_RETURN_IF_ERROR(CheckPair(follower, followed));
+    BASALT_RETURN_IF_ERROR(CheckExists(follower));
+    BASALT_RETURN_IF_ERROR(CheckExists(followed));
+    BASALT_RETURN_IF_ERROR(SetRecord(follower, followed, /*present=*/true));
+    return SyncReverse(follower, followed).status();
+  }
+
+  Status Unfollow(std::string_view follower, std::string_view followed) override {
+    BASALT_RETURN_IF_ERROR(CheckPair(follower, followed));
+    BASALT_RETURN_IF_ERROR(SetRecord(follower, followed, /*present=*/false));
+    return SyncReverse(follower, followed).status();
+  }
+
+  Result<bool> IsFollowing(std::string_view follower, std::string_view followed) override {
+    BASALT_RETURN_IF_ERROR(CheckPair(follower, followed));
+    BASALT_ASSIGN_OR_RETURN(CellAddress edge, layout_->Edge(Side::kFollowing, follower, followed));
+    Get get(edge.row);
+    get.AddColumn(edge.family, edge.qualifier);
+    BASALT_ASSIGN_OR_RETURN(RowResult row, layout_->table(Side::kFollowing).Get(get));
+    auto name = row.Value(edge.family, edge.qualifier);
+    return name.has_value() && *name == followed;
+  }
+
+  Result<UserPage> Following(std::string_view user, int32_t page_size,
+                             std::string_view cursor) override {
+    BASALT_RETURN_IF_ERROR(CheckUserName(user));
+    return layout_->List(Side::kFollowing, user, page_size, cursor);
+  }
+
+  Result<UserPage> Followers(std::string_view user, int32_t page_size,
+                             std::string_view cursor) override {
+    BASALT_RETURN_IF_ERROR(CheckUserName(user));
+    return layout_->List(Side::kFollowers, user, page_size, cursor);
+  }
+
+  Result<int64_t> FollowingCount(std::string_view user) override {
+    return Count(Side::kFollowing, user);
+  }
+
+  Result<int64_t> FollowerCount(std::string_view user) override {
+    return Count(Side::kFollowers, user);
+  }
+
+  Result<int64_t> Repair(std::string_view user) override {
+    BASALT_RETURN_IF_ERROR(CheckUserName(user));
+    int64_t fixed = 0;
+    BASALT_ASSIGN_OR_RETURN(std::vector<std::string> following, ListAll(Side::kFollowing, user));
+    for (const std::string& followed : following) {
+      BASALT_ASSIGN_OR_RETURN(bool changed, SyncReverse(user, followed));
+      if (changed) ++fixed;
+    }
+    BASALT_ASSIGN_OR_RETURN(std::vector<std::string> followers, ListAll(Side::kFollowers, user));
+    for (const std::string& follower : followers) {
+      BASALT_ASSIGN_OR_RETURN(bool changed, SyncReverse(follower, user));
+      if (changed) ++fixed;
+    }
+    BASALT_ASSIGN_OR_RETURN(following, ListAll(Side::kFollowing, user));
+    BASALT_ASSIGN_OR_RETURN(followers, ListAll(Side::kFollowers, user));
+    BASALT_RETURN_IF_ERROR(ResetCounter(Side::kFollowing, user, following.size()));
+    BASALT_RETURN_IF_ERROR(ResetCounter(Side::kFollowers, user, followers.size()));
+    return fixed;
+  }
+
+ private:
+  Status CheckPair(std::string_view follower, std::string_view followed) {
+    BASALT_RETURN_IF_ERROR(CheckUserName(follower));
+    BASALT_RETURN_IF_ERROR(CheckUserName(followed));
+    if (follower == followed) return Status::InvalidArgument("a user cannot follow themself");
+    return Status::OK();
+  }
+
+  Status CheckExists(std::string_view user) {
+    if (!options_.user_exists) return Status::OK();
+    BASALT_ASSIGN_OR_RETURN(bool exists, options_.user_exists(user));
+    if (!exists) return Status::NotFound("no user '" + std::string(user) + "'");
+    return Status::OK();
+  }
+
+  // Writes the follower's side; moves the follower's counter when the edge changed.
+  Status SetRecord(std::string_view follower, std::string_view followed, bool present) {
+    BASALT_ASSIGN_OR_RETURN(CellAddress edge, layout_->Edge(Side::kFollowing, follower, followed));
+    Table& table = layout_->table(Side::kFollowing);
+    BASALT_ASSIGN_OR_RETURN(bool changed, SetEdgeCell(table, edge, present, std::string(followed)));
+    if (!changed) return Status::OK();
+    BASALT_ASSIGN_OR_RETURN(CellAddress counter, layout_->Counter(Side::kFollowing, follower));
+    return AddToCounter(table, counter, present ? 1 : -1);
+  }
+
+  // Makes the reverse edge (in followed's followers) match the record; true when it changed.
+  Result<bool> SyncReverse(std::string_view follower, std::string_view followed) {
+    BASALT_ASSIGN_OR_RETURN(CellAddress record,
+                            layout_->Edge(Side::kFollowing, follower, followed));
+    BASALT_ASSIGN_OR_RETURN(CellAddress reverse,
+                            layout_->Edge(Side::kFollowers, followed, follower));
+    BASALT_ASSIGN_OR_RETURN(CellAddress counter, layout_->Counter(Side::kFollowers, followed));
+    Table& record_table = layout_->table(Side::kFollowing);
+    Table& reverse_table = layout_->table(Side::kFollowers);
+    bool changed_any = false;
+    BASALT_ASSIGN_OR_RETURN(bool present, CellExists(record_table, record));
+    for (int round = 0; round < kMaxSyncRounds; ++round) {
+      BASALT_ASSIGN_OR_RETURN(bool changed,
+                              SetEdgeCell(reverse_table, reverse, present, std::string(follower)));
+      if (!changed) return changed_any;
+      changed_any = true;
+      BASALT_RETURN_IF_ERROR(AddToCounter(reverse_table, counter, present ? 1 : -1));
+      // A concurrent call may have flipped the record after we read it and synced the reverse
+      // before our write landed: read the record again and go round if so.
+      BASALT_ASSIGN_OR_RETURN(bool now, CellExists(record_table, record));
+      if (now == present) return changed_any;
+      present = now;
+    }
+    return Status::Busy("the edge " + std::string(follower) + " -> " + std::string(followed) +
+                        " kept changing; Repair() brings its reverse side in line");
+  }
+
+  Result<int64_t> Count(Side side, std::string_view user) {
+    BASALT_RETURN_IF_ERROR(CheckUserName(user));
+    BASALT_ASSIGN_OR_RETURN(CellAddress counter, layout_->Counter(side, user));
+    return ReadCounter(layout_->table(side), counter);
+  }
+
+  Result<std::vector<std::string>> ListAll(Side side, std::string_view user) {
+    std::vector<std::string> all;
+    std::string cursor;
+    do {
+      BASALT_ASSIGN_OR_RETURN(UserPage page, layout_->List(side, user, kRepairPageSize, cursor));
+      for (std::string& name : page.users) all.push_back(std::move(name));
+      cursor = std::move(page.cursor);
+    } while (!cursor.empty());
+    return all;
+  }
+
+  Status ResetCounter(Side side, std::string_view user, size_t value) {
+    BASALT_ASSIGN_OR_RETURN(CellAddress counter, layout_->Counter(side, user));
+    Table& table = layout_->table(side);
+    BASALT_ASSIGN_OR_RETURN(int64_t current, ReadCounter(table, counter));
+    if (current == static_cast<int64_t>(value)) return Status::OK();
+    return table.Put(Put(counter.row).Add(counter.family, counter.qualifier, EncodeCounter(value)));
+  }
+
+  std::unique_ptr<Layout> layout_;
+  FollowGraphOptions options_;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<FollowGraph>> FollowGraph::Open(Connection& conn,
+                                                       FollowGraphOptions options) {
+  if (options.table_prefix.empty()) {
+    return Status::InvalidArgument("FollowGraphOptions::table_prefix is empty");
+  }
+  Admin& admin = conn.admin();
+  BASALT_RETURN_IF_ERROR(EnsureNamespace(admin, options.name_space));
+  auto name = [&](const char* suffix) {
+    return TableName(options.name_space, options.table_prefix + suffix);
+  };
+  std::unique_ptr<Layout> layout;
+  if (options.layout == FollowGraphOptions::Layout::kTall) {
+    const std::vector<std::string> families = {TallLayout::kEdgeFamily, TallLayout::kCounterFamily};
+    BASALT_RETURN_IF_ERROR(EnsureTable(admin, name("_follows"), families));
+    BASALT_RETURN_IF_ERROR(EnsureTable(admin, name("_followers"), families));
+    BASALT_ASSIGN_OR_RETURN(auto following, conn.GetTable(name("_follows")));
+    BASALT_ASSIGN_OR_RETURN(auto followers, conn.GetTable(name("_followers")));
+    layout = std::make_unique<TallLayout>(std::move(following), std::move(followers));
+  } else {
+    BASALT_RETURN_IF_ERROR(EnsureTable(
+        admin, name("_users"),
+        {WideLayout::kFollowsFamily, WideLayout::kFansFamily, WideLayout::kCountsFamily}));
+    BASALT_ASSIGN_OR_RETURN(auto users, conn.GetTable(name("_users")));
+    layout = std::make_unique<WideLayout>(std::move(users));
+  }
+  return std::unique_ptr<FollowGraph>(new GraphImpl(std::move(layout), std::move(options)));
+}
+
+}  // namespace basalt::recipes

@@ -1,0 +1,123 @@
+// FollowGraph under concurrent calls: counts stay exact and both sides agree. Runs in the normal
+// suite and under ThreadSanitizer.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "basalt/recipes/follow_graph.h"
+#include "support/test_store.h"
+
+namespace basalt::testing {
+namespace {
+
+using recipes::FollowGraph;
+using recipes::FollowGraphOptions;
+using Layout = FollowGraphOptions::Layout;
+
+constexpr int kThreads = 4;
+
+std::unique_ptr<FollowGraph> OpenGraph(Connection& conn, Layout layout) {
+  FollowGraphOptions options;
+  options.layout = layout;
+  options.table_prefix = layout == Layout::kTall ? "tall" : "wide";
+  auto graph = FollowGraph::Open(conn, options);
+  EXPECT_TRUE(graph.ok()) << graph.status().ToString();
+  return graph.ok() ? std::move(graph).value() : nullptr;
+}
+
+std::vector<std::string> All(FollowGraph& graph, bool following, const std::string& user) {
+  std::vector<std::string> all;
+  std::string cursor;
+  do {
+    auto page = following ? graph.Following(user, 7, cursor) : graph.Followers(user, 7, cursor);
+    EXPECT_TRUE(page.ok()) << page.status().ToString();
+    if (!page.ok()) break;
+    all.insert(all.end(), page->users.begin(), page->users.end());
+    cursor = page->cursor;
+  } while (!cursor.empty());
+  std::sort(all.begin(), all.end());
+  return all;
+}
+
+class FollowGraphConcurrencyTest : public StoreTest {};
+
+TEST_P(FollowGraphConcurrencyTest, RacingFollowsOfOneEdgeCountOnce) {
+  for (Layout layout : {Layout::kTall, Layout::kWide}) {
+    auto graph = OpenGraph(store().conn(), layout);
+    ASSERT_NE(graph, nullptr);
+    constexpr int kFollowed = 40;
+    std::atomic<int> failures{0};
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kThreads; ++t) {
+      threads.emplace_back([&] {
+        for (int i = 0; i < kFollowed; ++i) {
+          if (!graph->Follow("fan", "star" + std::to_string(i)).ok()) ++failures;
+          if (!graph->Follow("user" + std::to_string(i), "star").ok()) ++failures;
+        }
+      });
+    }
+    for (auto& th : threads) th.join();
+    EXPECT_EQ(failures.load(), 0);
+    EXPECT_EQ(*graph->FollowingCount("fan"), kFollowed);
+    EXPECT_EQ(*graph->FollowerCount("star"), kFollowed);
+    EXPECT_EQ(All(*graph, true, "fan").size(), static_cast<size_t>(kFollowed));
+    EXPECT_EQ(All(*graph, false, "star").size(), static_cast<size_t>(kFollowed));
+    for (int i = 0; i < kFollowed; ++i) {
+      EXPECT_EQ(*graph->FollowerCount("star" + std::to_string(i)), 1);
+    }
+  }
+}
+
+// Follows and unfollows of the same edges race; afterwards every edge's two sides agree and
+// every count equals its list.
+TEST_P(FollowGraphConcurrencyTest, RacingFollowsAndUnfollowsLeaveBothSidesAgreeing) {
+  for (Layout layout : {Layout::kTall, Layout::kWide}) {
+    auto graph = OpenGraph(store().conn(), layout);
+    ASSERT_NE(graph, nullptr);
+    constexpr int kUsers = 5;
+    constexpr int kRounds = 60;
+    auto user = [](int i) { return "u" + std::to_string(i); };
+    std::atomic<int> failures{0};
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kThreads; ++t) {
+      threads.emplace_back([&, t] {
+        for (int r = 0; r < kRounds; ++r) {
+          int a = (r + t) % kUsers;
+          int b = (r * 3 + 1) % kUsers;
+          if (a == b) continue;
+          Status s = (r + t) % 2 == 0 ? graph->Follow(user(a), user(b))
+                                      : graph->Unfollow(user(a), user(b));
+          if (!s.ok()) ++failures;
+        }
+      });
+    }
+    for (auto& th : threads) th.join();
+    EXPECT_EQ(failures.load(), 0);
+    for (int i = 0; i < kUsers; ++i) {
+      std::vector<std::string> following = All(*graph, true, user(i));
+      std::vector<std::string> followers = All(*graph, false, user(i));
+      EXPECT_EQ(*graph->FollowingCount(user(i)), static_cast<int64_t>(following.size()));
+      EXPECT_EQ(*graph->FollowerCount(user(i)), static_cast<int64_t>(followers.size()));
+      for (int j = 0; j < kUsers; ++j) {
+        if (i == j) continue;
+        bool follows = *graph->IsFollowing(user(i), user(j));
+        EXPECT_EQ(std::binary_search(following.begin(), following.end(), user(j)), follows);
+        std::vector<std::string> their_followers = All(*graph, false, user(j));
+        EXPECT_EQ(std::binary_search(their_followers.begin(), their_followers.end(), user(i)),
+                  follows)
+            << user(i) << " -> " << user(j);
+      }
+      EXPECT_EQ(*graph->Repair(user(i)), 0);
+    }
+  }
+}
+
+BASALT_INSTANTIATE_STORE_TEST(FollowGraphConcurrencyTest);
+
+}  // namespace
+}  // namespace basalt::testing
