@@ -252,6 +252,40 @@ TEST_P(FeedTest, HighFollowerAuthorIsNotFannedOutButMergedAtReadTime) {
   EXPECT_EQ(HomeIds("f1"), (std::vector<std::string>{s2, m1}));
 }
 
+TEST_P(FeedTest, HomeWalkNeitherRepeatsNorSkipsWhilePostsArriveAndGo) {
+  FeedOptions options;
+  options.fanout_threshold = 1;  // star (two followers) is merged at read time
+  OpenFeed(options);
+  ASSERT_OK(feed_->Follow("bob", "alice"));
+  ASSERT_OK(feed_->Follow("bob", "star"));
+  ASSERT_OK(feed_->Follow("carol", "star"));
+  std::vector<std::string> ids;  // oldest first
+  for (int i = 0; i < 10; ++i) ids.push_back(MustPost(i % 2 ? "star" : "alice", std::to_string(i)));
+  DrainJobs();
+  std::vector<std::string> expected(ids.rbegin(), ids.rend());  // newest first
+  auto first = feed_->HomeTimeline("bob", 3);
+  ASSERT_OK(first);
+  ASSERT_EQ(first->posts.size(), 3u);
+  ASSERT_FALSE(first->cursor.empty());
+  // Between pages: newer posts from both sources (ahead of the cursor, so not returned) and the
+  // deletion of a post not read yet (so not returned either).
+  MustPost("alice", "new a");
+  MustPost("star", "new s");
+  DrainJobs();
+  ASSERT_OK(feed_->DeletePost("star", expected[4]));
+  std::vector<std::string> walked;
+  for (const auto& p : first->posts) walked.push_back(p.id);
+  std::string cursor = first->cursor;
+  while (!cursor.empty()) {
+    auto page = feed_->HomeTimeline("bob", 3, cursor);
+    ASSERT_OK(page);
+    for (const auto& p : page->posts) walked.push_back(p.id);
+    cursor = page->cursor;
+  }
+  expected.erase(expected.begin() + 4);
+  EXPECT_EQ(walked, expected);
+}
+
 TEST_P(FeedTest, FollowBackfillsAndUnfollowRemovesTheFolloweesPosts) {
   std::string a1 = MustPost("alice", "a1");
   std::string a2 = MustPost("alice", "a2");
