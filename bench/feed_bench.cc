@@ -1,0 +1,385 @@
+// W2: the microblog of note 004 on basalt's Feed recipe against the same workload written
+// directly on RocksDB (raw keys), in one run.
+//
+//   users      20,000 x scale, each following `--follows` users drawn from a power law (Zipf,
+//              s = 1), so a few authors have most users as followers
+//   posts      100,000 x scale, authors drawn uniformly
+//   fan-out    posts are written with their jobs (workers stopped), then `--threads` workers
+//              drain the jobs: posts/s, and inbox inserts/s for the fan-out
+//   home       `--reads` first pages of 20 hydrated posts of random users: QPS, p50, p99
+//
+// basalt: FollowGraph (tall layout) + Feed + FanoutWorkerPool through the public API on an
+// embedded store. raw: keys F<followed><follower> / f<follower><followed>, P<post id> with the
+// job J<post id> in the same WriteBatch, I<user><reversed time><post id>; the same chunked
+// fan-out with the same trim to the inbox cap, and a home read of one prefix seek plus a
+// MultiGet. The raw side has no hybrid merge and no read-time follow/delete checks; basalt's
+// home read does both (see docs/benchmarks.md).
+//
+// Usage: basalt_feed_bench [--dir DIR] [--scale F] [--follows N] [--threads N] [--reads N]
+//                          [--threshold N] [--markdown FILE]
+
+#include <rocksdb/cache.h>
+#include <rocksdb/db.h>
+#include <rocksdb/filter_policy.h>
+#include <rocksdb/options.h>
+#include <rocksdb/table.h>
+#include <rocksdb/write_batch.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <random>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "basalt/basalt.h"
+#include "basalt/recipes/fanout_worker.h"
+#include "basalt/recipes/feed.h"
+#include "basalt/recipes/follow_graph.h"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct Config {
+  std::string dir = "/tmp/basalt-feed-bench";
+  double scale = 1.0;
+  int follows = 10;
+  int threads = 2;
+  int reads = 20000;
+  int64_t threshold = INT64_MAX / 2;  // default: pure fan-out on both sides
+  std::string markdown;
+};
+
+[[noreturn]] void Die(const std::string& msg) {
+  std::fprintf(stderr, "feed_bench: %s\n", msg.c_str());
+  std::exit(1);
+}
+void Check(const basalt::Status& s, const char* what) {
+  if (!s.ok()) Die(std::string(what) + ": " + s.ToString());
+}
+void Check(const rocksdb::Status& s, const char* what) {
+  if (!s.ok()) Die(std::string(what) + ": " + s.ToString());
+}
+
+double Seconds(Clock::time_point a, Clock::time_point b) {
+  return std::chrono::duration<double>(b - a).count();
+}
+
+std::string UserName(int i) {
+  char buf[16];
+  std::snprintf(buf, sizeof(buf), "u%06d", i);
+  return buf;
+}
+
+void PutBe(std::string* out, uint64_t v, int bytes) {
+  for (int i = bytes - 1; i >= 0; --i) out->push_back(static_cast<char>((v >> (8 * i)) & 0xFF));
+}
+
+struct Workload {
+  int users = 0;
+  std::vector<std::pair<int, int>> edges;  // (follower, followed)
+  std::vector<int> authors;                // one per post
+  std::vector<int> readers;                // one per home read
+};
+
+Workload MakeWorkload(const Config& c) {
+  Workload w;
+  w.users = std::max(10, static_cast<int>(20000 * c.scale));
+  const int posts = std::max(10, static_cast<int>(100000 * c.scale));
+  std::mt19937_64 rng(42);
+  std::vector<double> weights;
+  for (int i = 0; i < w.users; ++i) weights.push_back(1.0 / (1 + i));
+  std::discrete_distribution<int> zipf(weights.begin(), weights.end());
+  for (int f = 0; f < w.users; ++f) {
+    std::set<int> chosen;
+    for (int tries = 0; static_cast<int>(chosen.size()) < c.follows && tries < c.follows * 20;
+         ++tries) {
+      int followed = zipf(rng);
+      if (followed != f) chosen.insert(followed);
+    }
+    for (int followed : chosen) w.edges.push_back({f, followed});
+  }
+  std::uniform_int_distribution<int> any(0, w.users - 1);
+  for (int i = 0; i < posts; ++i) w.authors.push_back(any(rng));
+  for (int i = 0; i < c.reads; ++i) w.readers.push_back(any(rng));
+  return w;
+}
+
+struct Figures {
+  double edges_per_s = 0;
+  double posts_per_s = 0;
+  double inbox_inserts = 0;
+  double inbox_inserts_per_s = 0;
+  double read_qps = 0;
+  double p50_us = 0;
+  double p99_us = 0;
+  double posts_per_page = 0;
+};
+
+void Latencies(std::vector<double> us, Figures* f) {
+  std::sort(us.begin(), us.end());
+  f->p50_us = us[us.size() / 2];
+  f->p99_us = us[std::min(us.size() - 1, us.size() * 99 / 100)];
+}
+
+Figures RunBasalt(const Config& c, const Workload& w) {
+  const std::string path = c.dir + "/basalt";
+  std::filesystem::remove_all(path);
+  std::filesystem::create_directories(c.dir);
+  auto conn = basalt::Connection::Open(path);
+  Check(conn.status(), "opening basalt");
+  auto graph = basalt::recipes::FollowGraph::Open(**conn);
+  Check(graph.status(), "opening the follow graph");
+  basalt::recipes::FeedOptions options;
+  options.fanout_threshold = c.threshold;
+  auto feed = basalt::recipes::Feed::Open(**conn, **graph, options);
+  Check(feed.status(), "opening the feed");
+  Figures f;
+
+  auto t0 = Clock::now();
+  for (const auto& [follower, followed] : w.edges) {
+    Check((*graph)->Follow(UserName(follower), UserName(followed)), "follow");
+  }
+  auto t1 = Clock::now();
+  f.edges_per_s = w.edges.size() / Seconds(t0, t1);
+
+  const std::string text(100, 't');
+  for (int author : w.authors) Check((*feed)->Post(UserName(author), text).status(), "post");
+  auto t2 = Clock::now();
+  f.posts_per_s = w.authors.size() / Seconds(t1, t2);
+
+  basalt::recipes::FanoutWorkerPool pool(**feed, {.threads = c.threads});
+  pool.Start();
+  Check(pool.Drain(std::chrono::hours(2)), "drain");
+  auto t3 = Clock::now();
+  pool.Stop();
+  Check(pool.last_error(), "fan-out worker");
+  f.inbox_inserts = static_cast<double>(pool.stats().inbox_writes);
+  f.inbox_inserts_per_s = f.inbox_inserts / Seconds(t2, t3);
+
+  std::vector<double> us;
+  int64_t shown = 0;
+  auto t4 = Clock::now();
+  for (int reader : w.readers) {
+    auto a = Clock::now();
+    auto page = (*feed)->HomeTimeline(UserName(reader), 20);
+    Check(page.status(), "home timeline");
+    us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - a).count());
+    shown += static_cast<int64_t>(page->posts.size());
+  }
+  auto t5 = Clock::now();
+  f.read_qps = w.readers.size() / Seconds(t4, t5);
+  f.posts_per_page = static_cast<double>(shown) / w.readers.size();
+  Latencies(us, &f);
+  feed->reset();
+  graph->reset();
+  Check((*conn)->Close(), "closing basalt");
+  return f;
+}
+
+// ---- The same workload on raw RocksDB ----
+
+constexpr int kInboxCap = 1000;
+constexpr int kChunk = 200;
+
+std::string UserKey(char tag, int user) {
+  std::string k(1, tag);
+  PutBe(&k, static_cast<uint32_t>(user), 4);
+  return k;
+}
+
+rocksdb::DB* OpenRaw(const std::string& path) {
+  std::filesystem::remove_all(path);
+  std::filesystem::create_directories(std::filesystem::path(path).parent_path());
+  rocksdb::Options o;
+  o.create_if_missing = true;
+  o.max_background_jobs = 2;
+  o.bytes_per_sync = 1 << 20;
+  o.write_buffer_size = 64 << 20;
+  o.level_compaction_dynamic_level_bytes = true;
+  o.compression = rocksdb::kNoCompression;
+  rocksdb::BlockBasedTableOptions t;
+  t.block_cache = rocksdb::NewLRUCache(256 << 20);
+  t.block_size = 65536;
+  t.format_version = 5;
+  t.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10));
+  o.table_factory.reset(rocksdb::NewBlockBasedTableFactory(t));
+  rocksdb::DB* db = nullptr;
+  Check(rocksdb::DB::Open(o, path, &db), "opening raw RocksDB");
+  return db;
+}
+
+Figures RunRaw(const Config& c, const Workload& w) {
+  std::unique_ptr<rocksdb::DB> db(OpenRaw(c.dir + "/raw"));
+  const rocksdb::WriteOptions wo;
+  Figures f;
+  auto t0 = Clock::now();
+  for (const auto& [follower, followed] : w.edges) {
+    rocksdb::WriteBatch b;
+    std::string fwd = UserKey('f', follower), rev = UserKey('F', followed);
+    PutBe(&fwd, static_cast<uint32_t>(followed), 4);
+    PutBe(&rev, static_cast<uint32_t>(follower), 4);
+    Check(b.Put(fwd, ""), "raw edge");
+    Check(b.Put(rev, ""), "raw edge");
+    Check(db->Write(wo, &b), "raw edge write");
+  }
+  auto t1 = Clock::now();
+  f.edges_per_s = w.edges.size() / Seconds(t0, t1);
+
+  const std::string text(100, 't');
+  uint32_t seq = 0;
+  std::vector<std::string> jobs;
+  for (int author : w.authors) {
+    int64_t ts = std::chrono::duration_cast<std::chrono::milliseconds>(
+                     std::chrono::system_clock::now().time_since_epoch())
+                     .count();
+    std::string pid;
+    PutBe(&pid, static_cast<uint32_t>(author), 4);
+    PutBe(&pid, static_cast<uint64_t>(INT64_MAX - ts), 8);
+    PutBe(&pid, seq++, 4);
+    rocksdb::WriteBatch b;
+    Check(b.Put("P" + pid, text), "raw post");
+    Check(b.Put("J" + pid, ""), "raw job");
+    Check(db->Write(wo, &b), "raw post write");
+    jobs.push_back(pid);
+  }
+  auto t2 = Clock::now();
+  f.posts_per_s = w.authors.size() / Seconds(t1, t2);
+
+  std::atomic<size_t> next{0};
+  std::atomic<int64_t> inserts{0};
+  std::vector<std::thread> workers;
+  for (int t = 0; t < c.threads; ++t) {
+    workers.emplace_back([&] {
+      for (size_t j = next++; j < jobs.size(); j = next++) {
+        const std::string& pid = jobs[j];
+        const std::string entry = pid.substr(4, 8) + pid;  // reversed time + post id
+        const std::string prefix = "F" + pid.substr(0, 4);
+        std::unique_ptr<rocksdb::Iterator> it(db->NewIterator(rocksdb::ReadOptions()));
+        it->Seek(prefix);
+        while (it->Valid() && it->key().starts_with(prefix)) {
+          std::vector<std::string> users;
+          for (; it->Valid() && it->key().starts_with(prefix) &&
+                 static_cast<int>(users.size()) < kChunk;
+               it->Next()) {
+            users.push_back(it->key().ToString().substr(5, 4));
+          }
+          rocksdb::WriteBatch b;
+          for (const auto& u : users) Check(b.Put("I" + u + entry, ""), "raw inbox");
+          Check(db->Write(wo, &b), "raw inbox write");
+          rocksdb::WriteBatch trim;
+          for (const auto& u : users) {
+            std::unique_ptr<rocksdb::Iterator> in(db->NewIterator(rocksdb::ReadOptions()));
+            const std::string ip = "I" + u;
+            int n = 0;
+            for (in->Seek(ip); in->Valid() && in->key().starts_with(ip); in->Next()) {
+              if (++n > kInboxCap) Check(trim.Delete(in->key()), "raw trim");
+            }
+          }
+          if (trim.Count() > 0) Check(db->Write(wo, &trim), "raw trim write");
+          inserts += static_cast<int64_t>(users.size());
+        }
+        Check(db->Delete(wo, "J" + pid), "raw job delete");
+      }
+    });
+  }
+  for (auto& t : workers) t.join();
+  auto t3 = Clock::now();
+  f.inbox_inserts = static_cast<double>(inserts.load());
+  f.inbox_inserts_per_s = f.inbox_inserts / Seconds(t2, t3);
+
+  std::vector<double> us;
+  int64_t shown = 0;
+  auto t4 = Clock::now();
+  for (int reader : w.readers) {
+    auto a = Clock::now();
+    const std::string ip = UserKey('I', reader);
+    std::vector<std::string> keys;
+    std::unique_ptr<rocksdb::Iterator> in(db->NewIterator(rocksdb::ReadOptions()));
+    for (in->Seek(ip); in->Valid() && in->key().starts_with(ip) && keys.size() < 20; in->Next()) {
+      keys.push_back("P" + in->key().ToString().substr(13));
+    }
+    std::vector<rocksdb::Slice> slices(keys.begin(), keys.end());
+    std::vector<std::string> values;
+    auto statuses = db->MultiGet(rocksdb::ReadOptions(), slices, &values);
+    for (const auto& s : statuses) shown += s.ok() ? 1 : 0;
+    us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - a).count());
+  }
+  auto t5 = Clock::now();
+  f.read_qps = w.readers.size() / Seconds(t4, t5);
+  f.posts_per_page = static_cast<double>(shown) / w.readers.size();
+  Latencies(us, &f);
+  return f;
+}
+
+Config ParseArgs(int argc, char** argv) {
+  Config c;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) Die("missing value for " + a);
+      return argv[++i];
+    };
+    if (a == "--dir") {
+      c.dir = value();
+    } else if (a == "--scale") {
+      c.scale = std::atof(value().c_str());
+    } else if (a == "--follows") {
+      c.follows = std::atoi(value().c_str());
+    } else if (a == "--threads") {
+      c.threads = std::atoi(value().c_str());
+    } else if (a == "--reads") {
+      c.reads = std::atoi(value().c_str());
+    } else if (a == "--threshold") {
+      c.threshold = std::atoll(value().c_str());
+    } else if (a == "--markdown") {
+      c.markdown = value();
+    } else {
+      Die("unknown argument " + a);
+    }
+  }
+  if (c.scale <= 0 || c.follows < 1 || c.threads < 1 || c.reads < 1) Die("bad arguments");
+  return c;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Config c = ParseArgs(argc, argv);
+  Workload w = MakeWorkload(c);
+  std::printf("users %d, edges %zu, posts %zu, home reads %zu\n", w.users, w.edges.size(),
+              w.authors.size(), w.readers.size());
+  std::fflush(stdout);
+  Figures b = RunBasalt(c, w);
+  Figures r = RunRaw(c, w);
+  char buf[4096];
+  std::snprintf(buf, sizeof(buf),
+                "| figure | basalt | raw RocksDB | ratio |\n| --- | ---: | ---: | ---: |\n"
+                "| follow edges/s | %.0f | %.0f | %.2f |\n"
+                "| posts/s (post + job) | %.0f | %.0f | %.2f |\n"
+                "| fan-out inbox inserts/s | %.0f | %.0f | %.2f |\n"
+                "| home reads/s (20 hydrated) | %.0f | %.0f | %.2f |\n"
+                "| home read p50 (us) | %.0f | %.0f | %.2f |\n"
+                "| home read p99 (us) | %.0f | %.0f | %.2f |\n"
+                "| inbox inserts | %.0f | %.0f | |\n"
+                "| posts per page | %.1f | %.1f | |\n",
+                b.edges_per_s, r.edges_per_s, b.edges_per_s / r.edges_per_s, b.posts_per_s,
+                r.posts_per_s, b.posts_per_s / r.posts_per_s, b.inbox_inserts_per_s,
+                r.inbox_inserts_per_s, b.inbox_inserts_per_s / r.inbox_inserts_per_s, b.read_qps,
+                r.read_qps, b.read_qps / r.read_qps, b.p50_us, r.p50_us, b.p50_us / r.p50_us,
+                b.p99_us, r.p99_us, b.p99_us / r.p99_us, b.inbox_inserts, r.inbox_inserts,
+                b.posts_per_page, r.posts_per_page);
+  std::fputs(buf, stdout);
+  if (!c.markdown.empty()) std::ofstream(c.markdown) << buf;
+  std::filesystem::remove_all(c.dir);
+  return 0;
+}

@@ -1,0 +1,101 @@
+// FanoutWorkerPool: background threads that run a Feed's fan-out and retract jobs (feed.h).
+//
+// Job life cycle (docs/recipes.md, "Microblog feeds"): Feed::Post writes a job row beside the
+// post; a worker claims it with a CheckAndMutate lease that expires (lease_ms), reads the
+// author's followers one FollowGraph::Followers page (chunk_size users) at a time, delivers to
+// (or retracts from) their inboxes, and records the follower cursor in the job row, renewing the
+// lease, in one CheckAndMutate that fails if the lease was lost. When the last page is done the
+// job row is deleted. A worker that dies leaves its lease to expire; another worker then takes
+// the job over and resumes after the last recorded page. Delivery is idempotent (an inbox entry
+// is keyed by the post id), so a page redone after a crash never duplicates an entry.
+//
+// Thread safety: Start, Stop and Drain may be called from any thread, not concurrently with
+// the destructor.
+
+#ifndef BASALT_RECIPES_FANOUT_WORKER_H_
+#define BASALT_RECIPES_FANOUT_WORKER_H_
+
+#include <atomic>
+#include <chrono>
+#include <climits>
+#include <condition_variable>
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+#include "basalt/recipes/feed.h"
+#include "basalt/status.h"
+
+namespace basalt::recipes {
+
+struct FanoutWorkerOptions {
+  // Worker threads. Default: 2.
+  int threads = 2;
+  // Followers read, and inboxes written, per step. Default: 200.
+  int32_t chunk_size = 200;
+  // How long a claim lasts without progress before another worker may take the job over.
+  // Default: 30 s.
+  int64_t lease_ms = 30000;
+  // Pause between looks at the job table when it is empty. Default: 10 ms.
+  int64_t poll_interval_ms = 10;
+};
+
+// What the pool did since it was made.
+struct FanoutStats {
+  int64_t jobs_finished = 0;
+  int64_t inbox_writes = 0;  // entries delivered or retracted (one per follower and job step)
+};
+
+class FanoutWorkerPool {
+ public:
+  // `feed` must outlive the pool.
+  explicit FanoutWorkerPool(Feed& feed, FanoutWorkerOptions options = {});
+  // Stops the threads (as Stop).
+  ~FanoutWorkerPool();
+
+  // Starts the threads. Idempotent.
+  void Start();
+  // Stops the threads after their current step. A job in progress keeps its recorded progress
+  // and its lease, which expires; it resumes when a worker (of any pool) takes it over.
+  void Stop();
+
+  // Waits until no job is left (OK) or `timeout` passes (Busy). Needs running workers.
+  Status Drain(std::chrono::milliseconds timeout);
+
+  FanoutStats stats() const;
+  // The last error a worker met (OK when none); workers retry after an error.
+  Status last_error() const;
+
+  // Claims at most one job whose lease is free or expired and runs at most `max_steps` steps of
+  // it as worker `worker_id`. A job left unfinished keeps its lease until it expires, as if the
+  // worker had crashed. Returns whether a job was claimed. For tests and single-threaded tools.
+  static Result<bool> RunOnce(Feed& feed, const FanoutWorkerOptions& options,
+                              std::string_view worker_id, int max_steps = INT_MAX,
+                              FanoutStats* stats = nullptr);
+
+ private:
+  void Loop(int index);
+  // RunOnce, stopping between steps once `*stop` is set. Looks for jobs after `*scan_from`
+  // first (then from the start) and sets it to the claimed job's row, so that workers do not
+  // all rescan the finished jobs' delete markers at the head of the job rows.
+  static Result<bool> RunJob(Feed& feed, const FanoutWorkerOptions& options,
+                             std::string_view worker_id, int max_steps, FanoutStats* stats,
+                             const std::atomic<bool>* stop, std::string* scan_from);
+
+  Feed& feed_;
+  FanoutWorkerOptions options_;
+  std::string id_prefix_;
+  std::vector<std::thread> threads_;
+  std::atomic<bool> stop_{false};
+  mutable std::mutex mu_;
+  std::condition_variable cv_;
+  FanoutStats stats_;  // guarded by mu_
+  Status last_error_;  // guarded by mu_
+};
+
+}  // namespace basalt::recipes
+
+#endif  // BASALT_RECIPES_FANOUT_WORKER_H_

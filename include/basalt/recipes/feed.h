@@ -1,0 +1,146 @@
+// Feed: the microblog of seed note 004 on the public table API only, so it runs unchanged on
+// every backend. Posts, a user's own timeline, and home timelines served from per-user inboxes
+// that a background worker pool (fanout_worker.h) fills ("fan-out on write"); authors with many
+// followers are merged into home timelines at read time instead ("hybrid fan-out").
+// docs/recipes.md, section "Microblog feeds", describes the tables byte by byte.
+//
+//   auto graph = FollowGraph::Open(conn);
+//   auto feed = Feed::Open(conn, **graph);
+//   FanoutWorkerPool workers(**feed);
+//   workers.Start();
+//   auto id = (*feed)->Post("alice", "hello");
+//   auto page = (*feed)->HomeTimeline("bob", 20);          // newest first, hydrated
+//   auto next = (*feed)->HomeTimeline("bob", 20, page->cursor);
+//
+// Consistency: a post and its fan-out job are written in one atomic Table::Batch, so a post is
+// never left without its job. Home timelines are eventually complete: a post reaches an inbox
+// when a worker delivers it. They are always clean: a deleted post, and a post of an author the
+// reader no longer follows, is dropped when the page is read, before the retract job or the
+// unfollow clean-up has removed it from the inbox.
+//
+// Thread safety: all methods may be called concurrently.
+
+#ifndef BASALT_RECIPES_FEED_H_
+#define BASALT_RECIPES_FEED_H_
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "basalt/connection.h"
+#include "basalt/recipes/follow_graph.h"
+#include "basalt/status.h"
+#include "basalt/table.h"
+
+namespace basalt::recipes {
+
+struct FeedOptions {
+  // Tables are "<table_prefix>_posts" (posts, fan-out jobs, high-follower marks) and
+  // "<table_prefix>_inbox" in `name_space`; created on Open when missing.
+  std::string name_space = "default";
+  std::string table_prefix = "feed";
+  // Longest post text, bytes. Default: 1000.
+  size_t max_text_bytes = 1000;
+  // Entries an inbox keeps (the newest); older ones are trimmed when an entry is written. A
+  // home timeline returns at most this many posts in all. Default: 1000 (note 004). REQUIRES: >= 1.
+  int32_t inbox_cap = 1000;
+  // An author whose follower count is above this when they post is not fanned out: followers
+  // read their posts at read time. The mark is sticky (see docs/recipes.md). Default: 10000.
+  int64_t fanout_threshold = 10000;
+  // Posts of the followed user copied into the follower's inbox by Follow. Default: 100.
+  int32_t backfill_posts = 100;
+};
+
+// A hydrated post.
+struct PostView {
+  std::string id;  // opaque bytes: the post's id (see docs/recipes.md)
+  std::string author;
+  int64_t timestamp_ms = 0;
+  std::string text;
+  friend bool operator==(const PostView&, const PostView&) = default;
+};
+
+// A page of posts, newest first, and the cursor of the next page (empty when there is none).
+struct PostPage {
+  std::vector<PostView> posts;
+  std::string cursor;
+};
+
+class FanoutWorkerPool;
+
+class Feed {
+ public:
+  // Opens (creating the tables if needed) a feed on `conn` and `graph`, which must outlive it.
+  static Result<std::unique_ptr<Feed>> Open(Connection& conn, FollowGraph& graph,
+                                            FeedOptions options = {});
+  ~Feed();
+
+  // Writes a post and (unless the author is a high-follower author) its fan-out job, in one
+  // atomic batch, and returns the post id. The id is KeyBuilder bytes(author) +
+  // ReverseTimestamp(now) + uint32 sequence, unique within a millisecond for this Feed.
+  // InvalidArgument for an empty author or a text longer than max_text_bytes.
+  Result<std::string> Post(std::string_view author, std::string_view text);
+
+  // The post; NotFound when there is none (never written or deleted), InvalidArgument for an
+  // id that is not a post id.
+  Result<PostView> GetPost(std::string_view post_id);
+
+  // Deletes the post and queues a retract job that removes it from followers' inboxes (home
+  // timelines drop it at once anyway). NotFound when the post does not exist;
+  // FailedPrecondition when `requester` is not its author.
+  Status DeletePost(std::string_view requester, std::string_view post_id);
+
+  // `author`'s own posts, newest first, `page_size` at a time (a prefix scan paged by
+  // ReadPage; the cursor is ReadPage's). InvalidArgument for page_size < 1 or a bad cursor.
+  Result<PostPage> UserTimeline(std::string_view author, int32_t page_size,
+                                std::string_view cursor = {});
+
+  // The posts of the users `user` follows, newest first (by time, then post id), at most
+  // inbox_cap in all, `page_size` at a time: the inbox merged with the recent posts of the
+  // followed high-follower authors, hydrated with one multi-Get. A walk never repeats or skips
+  // an entry that stays present (the cursor is the last (time, post id) returned). A page may
+  // hold fewer than page_size posts only when it is the last one; the last page may be empty.
+  // InvalidArgument for page_size < 1 or a malformed cursor.
+  Result<PostPage> HomeTimeline(std::string_view user, int32_t page_size,
+                                std::string_view cursor = {});
+
+  // graph.Follow, then copies the followed user's newest backfill_posts posts into the
+  // follower's inbox (none for a high-follower author: merged at read time).
+  Status Follow(std::string_view follower, std::string_view followed);
+  // graph.Unfollow, then removes the followed user's posts from the follower's inbox.
+  Status Unfollow(std::string_view follower, std::string_view followed);
+
+  // Fan-out and retract jobs not finished yet.
+  Result<int64_t> PendingJobs();
+
+  const FeedOptions& options() const { return options_; }
+  FollowGraph& graph() { return graph_; }
+
+ private:
+  friend class FanoutWorkerPool;
+
+  Feed(FollowGraph& graph, FeedOptions options, std::unique_ptr<Table> posts,
+       std::unique_ptr<Table> inbox);
+
+  // Writes `entries` (timeline keys, see feed_layout.h) into the inboxes of `users`, then
+  // trims each inbox to inbox_cap.
+  Status Deliver(const std::vector<std::string>& users, const std::vector<std::string>& entries);
+  // Removes `entry` from the inboxes of `users`.
+  Status Retract(const std::vector<std::string>& users, const std::string& entry);
+  // The authors `user` follows that carry the high-follower mark.
+  Result<std::vector<std::string>> FollowedHighFollowerAuthors(std::string_view user);
+  Result<bool> IsHighFollowerAuthor(std::string_view author);
+
+  FollowGraph& graph_;
+  FeedOptions options_;
+  std::unique_ptr<Table> posts_;
+  std::unique_ptr<Table> inbox_;
+  std::atomic<uint32_t> sequence_;
+};
+
+}  // namespace basalt::recipes
+
+#endif  // BASALT_RECIPES_FEED_H_

@@ -1,0 +1,66 @@
+// The byte layout of the feed tables (docs/recipes.md, "Microblog feeds"). Internal to the feed
+// recipe; every key is built with KeyBuilder and read with KeyParser.
+//
+// <prefix>_posts, families "p" (posts, marks) and "j" (jobs); the first key byte says the kind:
+//   post row       uint8 1 + post id            p:a author, p:t text, p:s BE64 time (ms)
+//   job row        uint8 2 + post id + uint8 kind ('F' fan-out, 'R' retract)
+//                  j:a author, j:p post id, j:c follower cursor, j:l lease "<expiry ms>|<worker>"
+//                  (written as "0|" with the job, so a claim is always an IfEquals that fails
+//                  once the job row is deleted)
+//   mark row       uint8 3 + bytes(author)      p:h "1": the author is a high-follower author
+// post id          = bytes(author) + ReverseTimestamp(time ms) + uint32 sequence, descending
+//                    (a later post of the same millisecond sorts first)
+// <prefix>_inbox, family "i": one row per reader, bytes(user); one column per entry, qualifier =
+//   timeline key = ReverseTimestamp(time ms) + post id, value empty. Qualifiers sort newest first.
+
+#ifndef BASALT_RECIPES_FEED_LAYOUT_H_
+#define BASALT_RECIPES_FEED_LAYOUT_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "basalt/status.h"
+
+namespace basalt::recipes::feed_layout {
+
+inline constexpr uint8_t kPostRow = 1;
+inline constexpr uint8_t kJobRow = 2;
+inline constexpr uint8_t kMarkRow = 3;
+inline constexpr char kFanoutJob = 'F';
+inline constexpr char kRetractJob = 'R';
+// The lease of a job nobody has claimed yet: expired since the epoch.
+inline constexpr std::string_view kUnclaimedLease = "0|";
+
+inline constexpr std::string_view kPostFamily = "p";
+inline constexpr std::string_view kJobFamily = "j";
+inline constexpr std::string_view kInboxFamily = "i";
+
+struct PostId {
+  std::string author;
+  int64_t timestamp_ms = 0;
+  uint32_t sequence = 0;
+};
+
+std::string EncodePostId(const PostId& id);
+// Corruption when `bytes` is not a post id.
+Result<PostId> DecodePostId(std::string_view bytes);
+
+std::string PostRow(std::string_view post_id);
+// The prefix of every post row of `author`.
+std::string AuthorPostsPrefix(std::string_view author);
+// The first post row of `author` at or after (older than or as old as) `timestamp_ms`.
+std::string AuthorPostsFrom(std::string_view author, int64_t timestamp_ms);
+std::string JobRow(std::string_view post_id, char kind);
+std::string JobRowsPrefix();
+std::string MarkRow(std::string_view author);
+std::string InboxRow(std::string_view user);
+
+// ReverseTimestamp(time) + post id: sorts newest first, then by post id.
+std::string TimelineKey(std::string_view post_id, int64_t timestamp_ms);
+// The post id inside a timeline key; Corruption when it is not one.
+Result<PostId> DecodeTimelineKey(std::string_view key, std::string* post_id);
+
+}  // namespace basalt::recipes::feed_layout
+
+#endif  // BASALT_RECIPES_FEED_LAYOUT_H_

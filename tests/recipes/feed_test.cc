@@ -1,0 +1,383 @@
+// Feed (recipes/feed.h) and its fan-out workers (recipes/fanout_worker.h), on every store kind.
+
+#include "basalt/recipes/feed.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "basalt/keys.h"
+#include "basalt/recipes/fanout_worker.h"
+#include "basalt/recipes/follow_graph.h"
+#include "support/test_store.h"
+
+namespace basalt::recipes {
+namespace {
+
+using ::basalt::testing::StoreTest;
+
+class FeedTest : public StoreTest {
+ protected:
+  void OpenFeed(FeedOptions options = {}) {
+    options_ = options;
+    feed_.reset();
+    graph_.reset();
+    auto graph = FollowGraph::Open(store().conn());
+    ASSERT_OK(graph);
+    graph_ = std::move(*graph);
+    auto feed = Feed::Open(store().conn(), *graph_, options);
+    ASSERT_OK(feed);
+    feed_ = std::move(*feed);
+  }
+  void SetUp() override {
+    StoreTest::SetUp();
+    OpenFeed();
+  }
+  void TearDown() override {
+    feed_.reset();
+    graph_.reset();
+    StoreTest::TearDown();
+  }
+  // Closes and reopens the store (kReopen), then the graph and the feed.
+  void Reopen() {
+    feed_.reset();
+    graph_.reset();
+    store().Reopen();
+    OpenFeed(options_);
+  }
+
+  // Runs the jobs to the end with a worker pool.
+  void DrainJobs() {
+    FanoutWorkerPool pool(*feed_, {.threads = 2, .chunk_size = 3});
+    pool.Start();
+    ASSERT_OK(pool.Drain(std::chrono::seconds(20)));
+    pool.Stop();
+    ASSERT_OK(pool.last_error());
+  }
+
+  // Every post of a home-timeline walk with `page_size`.
+  std::vector<PostView> HomeWalk(const std::string& user, int32_t page_size = 4) {
+    std::vector<PostView> all;
+    std::string cursor;
+    for (int pages = 0; pages < 10000; ++pages) {
+      auto page = feed_->HomeTimeline(user, page_size, cursor);
+      EXPECT_OK(page);
+      if (!page.ok()) break;
+      if (!page->cursor.empty()) {
+        EXPECT_EQ(page->posts.size(), static_cast<size_t>(page_size));
+      }
+      for (auto& p : page->posts) all.push_back(std::move(p));
+      cursor = page->cursor;
+      if (cursor.empty()) break;
+    }
+    return all;
+  }
+  std::vector<std::string> HomeIds(const std::string& user, int32_t page_size = 4) {
+    std::vector<std::string> ids;
+    for (const auto& p : HomeWalk(user, page_size)) ids.push_back(p.id);
+    return ids;
+  }
+
+  // Posts after the clock has moved on, so that posts of different authors made by one test
+  // have distinct times (within one millisecond they are ordered by post id, not by author).
+  std::string MustPost(const std::string& author, const std::string& text) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    auto id = feed_->Post(author, text);
+    EXPECT_OK(id);
+    return id.ok() ? *id : "";
+  }
+
+  FeedOptions options_;
+  std::unique_ptr<FollowGraph> graph_;
+  std::unique_ptr<Feed> feed_;
+};
+
+TEST_P(FeedTest, PostIsReadBackWithItsAuthorTextAndTime) {
+  auto before = std::chrono::duration_cast<std::chrono::milliseconds>(
+                    std::chrono::system_clock::now().time_since_epoch())
+                    .count();
+  std::string id = MustPost("alice", "hello world");
+  auto post = feed_->GetPost(id);
+  ASSERT_OK(post);
+  EXPECT_EQ(post->id, id);
+  EXPECT_EQ(post->author, "alice");
+  EXPECT_EQ(post->text, "hello world");
+  EXPECT_GE(post->timestamp_ms, before);
+  // The id is author + reversed time + sequence, built with KeyBuilder.
+  KeyParser parser(id);
+  std::string author;
+  int64_t ts = 0;
+  uint32_t seq = 0;
+  ASSERT_OK(parser.ReadBytes(&author));
+  ASSERT_OK(parser.ReadReverseTimestamp(&ts));
+  ASSERT_OK(parser.ReadUint32(&seq, KeyOrder::kDescending));
+  ASSERT_OK(parser.Finish());
+  EXPECT_EQ(author, "alice");
+  EXPECT_EQ(ts, post->timestamp_ms);
+}
+
+TEST_P(FeedTest, PostRejectsEmptyAuthorAndTooLongText) {
+  EXPECT_TRUE(feed_->Post("", "x").status().IsInvalidArgument());
+  EXPECT_TRUE(feed_->Post("alice", std::string(1001, 'x')).status().IsInvalidArgument());
+  EXPECT_OK(feed_->Post("alice", std::string(1000, 'x')));
+}
+
+TEST_P(FeedTest, PostsInOneMillisecondGetDistinctIds) {
+  std::set<std::string> ids;
+  for (int i = 0; i < 200; ++i) {
+    auto id = feed_->Post("alice", "p");
+    ASSERT_OK(id);
+    ids.insert(*id);
+  }
+  EXPECT_EQ(ids.size(), 200u);
+}
+
+TEST_P(FeedTest, GetPostOfUnknownOrMalformedIdFails) {
+  std::string id = MustPost("alice", "x");
+  EXPECT_TRUE(feed_->GetPost("not an id").status().IsInvalidArgument());
+  ASSERT_OK(feed_->DeletePost("alice", id));
+  EXPECT_TRUE(feed_->GetPost(id).status().IsNotFound());
+}
+
+TEST_P(FeedTest, OnlyTheAuthorMayDeleteAPost) {
+  std::string id = MustPost("alice", "mine");
+  Status s = feed_->DeletePost("mallory", id);
+  EXPECT_TRUE(s.IsFailedPrecondition()) << s.ToString();
+  EXPECT_OK(feed_->GetPost(id));
+  EXPECT_OK(feed_->DeletePost("alice", id));
+  EXPECT_TRUE(feed_->DeletePost("alice", id).IsNotFound());
+}
+
+TEST_P(FeedTest, UserTimelineIsNewestFirstInPagesWithoutRepeats) {
+  std::vector<std::string> ids;
+  for (int i = 0; i < 23; ++i) ids.push_back(MustPost("alice", "post " + std::to_string(i)));
+  MustPost("alicia", "another author");  // a neighbouring key must not leak in
+  std::vector<std::string> walked;
+  std::string cursor;
+  do {
+    auto page = feed_->UserTimeline("alice", 5, cursor);
+    ASSERT_OK(page);
+    for (const auto& p : page->posts) {
+      EXPECT_EQ(p.author, "alice");
+      walked.push_back(p.id);
+    }
+    cursor = page->cursor;
+  } while (!cursor.empty());
+  // Newest first: reversed time, then sequence, which is the order of the ids.
+  std::vector<std::string> expected = ids;
+  std::sort(expected.begin(), expected.end());
+  EXPECT_EQ(walked, expected);
+  auto first = feed_->GetPost(walked.front());
+  auto last = feed_->GetPost(walked.back());
+  ASSERT_OK(first);
+  ASSERT_OK(last);
+  EXPECT_GE(first->timestamp_ms, last->timestamp_ms);
+}
+
+TEST_P(FeedTest, HomeTimelineHoldsFollowedPostsAfterFanOut) {
+  ASSERT_OK(feed_->Follow("bob", "alice"));
+  ASSERT_OK(feed_->Follow("bob", "carol"));
+  ASSERT_OK(feed_->Follow("dave", "alice"));
+  std::string a1 = MustPost("alice", "a1");
+  std::string c1 = MustPost("carol", "c1");
+  std::string a2 = MustPost("alice", "a2");
+  MustPost("eve", "not followed");
+  auto pending = feed_->PendingJobs();
+  ASSERT_OK(pending);
+  EXPECT_EQ(*pending, 4);
+  DrainJobs();
+  auto walked = HomeWalk("bob", 2);
+  ASSERT_EQ(walked.size(), 3u);
+  EXPECT_EQ(walked[0].id, a2);
+  EXPECT_EQ(walked[0].text, "a2");
+  EXPECT_EQ(walked[1].id, c1);
+  EXPECT_EQ(walked[2].id, a1);
+  EXPECT_EQ(HomeIds("dave"), (std::vector<std::string>{a2, a1}));
+  EXPECT_TRUE(HomeIds("eve").empty());
+}
+
+TEST_P(FeedTest, HomeCursorIsRejectedWhenMalformed) {
+  EXPECT_TRUE(feed_->HomeTimeline("bob", 0).status().IsInvalidArgument());
+  EXPECT_TRUE(feed_->HomeTimeline("bob", 5, "!!").status().IsInvalidArgument());
+  EXPECT_TRUE(feed_->HomeTimeline("bob", 5, "AAAA").status().IsInvalidArgument());
+}
+
+TEST_P(FeedTest, InboxIsCappedOnWriteAndHomeTimelineStopsAtTheCap) {
+  FeedOptions options;
+  options.inbox_cap = 5;
+  OpenFeed(options);
+  ASSERT_OK(feed_->Follow("bob", "alice"));
+  std::vector<std::string> ids;
+  for (int i = 0; i < 8; ++i) ids.push_back(MustPost("alice", std::to_string(i)));
+  DrainJobs();
+  // Only the newest five are kept: the inbox row has five columns.
+  auto inbox = store().conn().GetTable("feed_inbox");
+  ASSERT_OK(inbox);
+  auto row = (*inbox)->Get(Get(KeyBuilder().AddBytes("bob").Build()));
+  ASSERT_OK(row);
+  EXPECT_EQ(row->size(), 5u);
+  std::vector<std::string> expected(ids.rbegin(), ids.rbegin() + 5);
+  EXPECT_EQ(HomeIds("bob", 2), expected);
+}
+
+TEST_P(FeedTest, HighFollowerAuthorIsNotFannedOutButMergedAtReadTime) {
+  FeedOptions options;
+  options.fanout_threshold = 2;
+  OpenFeed(options);
+  for (std::string f : {"f1", "f2", "f3"}) ASSERT_OK(feed_->Follow(f, "star"));
+  ASSERT_OK(feed_->Follow("f1", "small"));
+  std::string s1 = MustPost("star", "s1");
+  std::string m1 = MustPost("small", "m1");
+  std::string s2 = MustPost("star", "s2");
+  auto pending = feed_->PendingJobs();
+  ASSERT_OK(pending);
+  EXPECT_EQ(*pending, 1);  // only small's post has a fan-out job
+  DrainJobs();
+  EXPECT_EQ(HomeIds("f1", 1), (std::vector<std::string>{s2, m1, s1}));
+  EXPECT_EQ(HomeIds("f2", 1), (std::vector<std::string>{s2, s1}));
+  // A late follower of a high-follower author sees their posts at once.
+  ASSERT_OK(feed_->Follow("f4", "star"));
+  EXPECT_EQ(HomeIds("f4"), (std::vector<std::string>{s2, s1}));
+  ASSERT_OK(feed_->Unfollow("f2", "star"));
+  EXPECT_TRUE(HomeIds("f2").empty());
+  // Deleting a post that was never fanned out needs no retract job.
+  ASSERT_OK(feed_->DeletePost("star", s1));
+  pending = feed_->PendingJobs();
+  ASSERT_OK(pending);
+  EXPECT_EQ(*pending, 0);
+  EXPECT_EQ(HomeIds("f1"), (std::vector<std::string>{s2, m1}));
+}
+
+TEST_P(FeedTest, HomeWalkNeitherRepeatsNorSkipsWhilePostsArriveAndGo) {
+  FeedOptions options;
+  options.fanout_threshold = 1;  // star (two followers) is merged at read time
+  OpenFeed(options);
+  ASSERT_OK(feed_->Follow("bob", "alice"));
+  ASSERT_OK(feed_->Follow("bob", "star"));
+  ASSERT_OK(feed_->Follow("carol", "star"));
+  std::vector<std::string> ids;  // oldest first
+  for (int i = 0; i < 10; ++i) ids.push_back(MustPost(i % 2 ? "star" : "alice", std::to_string(i)));
+  DrainJobs();
+  std::vector<std::string> expected(ids.rbegin(), ids.rend());  // newest first
+  auto first = feed_->HomeTimeline("bob", 3);
+  ASSERT_OK(first);
+  ASSERT_EQ(first->posts.size(), 3u);
+  ASSERT_FALSE(first->cursor.empty());
+  // Between pages: newer posts from both sources (ahead of the cursor, so not returned) and the
+  // deletion of a post not read yet (so not returned either).
+  MustPost("alice", "new a");
+  MustPost("star", "new s");
+  DrainJobs();
+  ASSERT_OK(feed_->DeletePost("star", expected[4]));
+  std::vector<std::string> walked;
+  for (const auto& p : first->posts) walked.push_back(p.id);
+  std::string cursor = first->cursor;
+  while (!cursor.empty()) {
+    auto page = feed_->HomeTimeline("bob", 3, cursor);
+    ASSERT_OK(page);
+    for (const auto& p : page->posts) walked.push_back(p.id);
+    cursor = page->cursor;
+  }
+  expected.erase(expected.begin() + 4);
+  EXPECT_EQ(walked, expected);
+}
+
+TEST_P(FeedTest, FollowBackfillsAndUnfollowRemovesTheFolloweesPosts) {
+  std::string a1 = MustPost("alice", "a1");
+  std::string a2 = MustPost("alice", "a2");
+  std::string c1 = MustPost("carol", "c1");
+  DrainJobs();
+  ASSERT_OK(feed_->Follow("bob", "alice"));
+  ASSERT_OK(feed_->Follow("bob", "carol"));
+  EXPECT_EQ(HomeIds("bob"), (std::vector<std::string>{c1, a2, a1}));
+  ASSERT_OK(feed_->Unfollow("bob", "alice"));
+  EXPECT_EQ(HomeIds("bob"), (std::vector<std::string>{c1}));
+  // Removed from the inbox itself, not only hidden: one column is left.
+  auto inbox = store().conn().GetTable("feed_inbox");
+  ASSERT_OK(inbox);
+  auto row = (*inbox)->Get(Get(KeyBuilder().AddBytes("bob").Build()));
+  ASSERT_OK(row);
+  EXPECT_EQ(row->size(), 1u);
+}
+
+TEST_P(FeedTest, DeletedPostDisappearsFromEveryHomeTimeline) {
+  for (std::string f : {"f1", "f2", "f3"}) ASSERT_OK(feed_->Follow(f, "alice"));
+  std::string keep = MustPost("alice", "keep");
+  std::string gone = MustPost("alice", "gone");
+  DrainJobs();
+  EXPECT_EQ(HomeIds("f1"), (std::vector<std::string>{gone, keep}));
+  ASSERT_OK(feed_->DeletePost("alice", gone));
+  // At once, before the retract job ran (filtered when hydrated)...
+  for (std::string f : {"f1", "f2", "f3"}) EXPECT_EQ(HomeIds(f), (std::vector<std::string>{keep}));
+  DrainJobs();
+  // ...and after it, removed from the inboxes.
+  auto inbox = store().conn().GetTable("feed_inbox");
+  ASSERT_OK(inbox);
+  for (std::string f : {"f1", "f2", "f3"}) {
+    EXPECT_EQ(HomeIds(f), (std::vector<std::string>{keep}));
+    auto row = (*inbox)->Get(Get(KeyBuilder().AddBytes(f).Build()));
+    ASSERT_OK(row);
+    EXPECT_EQ(row->size(), 1u) << f;
+  }
+}
+
+TEST_P(FeedTest, AbandonedJobIsTakenOverAfterRestartAndDeliversEachFollowerOnce) {
+  std::vector<std::string> followers;
+  for (int i = 0; i < 25; ++i) {
+    followers.push_back("fan" + std::to_string(100 + i));
+    ASSERT_OK(feed_->Follow(followers.back(), "alice"));
+  }
+  std::string id = MustPost("alice", "big news");
+  // A worker claims the job, delivers two pages of 5 followers, then "crashes".
+  FanoutWorkerOptions crashed{.threads = 1, .chunk_size = 5, .lease_ms = 300};
+  FanoutStats first;
+  auto ran = FanoutWorkerPool::RunOnce(*feed_, crashed, "crashed-worker", 2, &first);
+  ASSERT_OK(ran);
+  EXPECT_TRUE(*ran);
+  EXPECT_EQ(first.inbox_writes, 10);
+  EXPECT_EQ(first.jobs_finished, 0);
+  // Its lease still holds: another worker cannot take the job yet.
+  auto early = FanoutWorkerPool::RunOnce(*feed_, crashed, "other-worker", 1);
+  ASSERT_OK(early);
+  EXPECT_FALSE(*early);
+
+  Reopen();
+  auto pending = feed_->PendingJobs();
+  ASSERT_OK(pending);
+  EXPECT_EQ(*pending, 1);
+  FanoutWorkerPool pool(*feed_, {.threads = 2, .chunk_size = 5});
+  pool.Start();
+  ASSERT_OK(pool.Drain(std::chrono::seconds(20)));
+  pool.Stop();
+  // Resumed after the recorded cursor: only the 15 remaining followers were written.
+  EXPECT_EQ(pool.stats().inbox_writes, 15);
+  EXPECT_EQ(pool.stats().jobs_finished, 1);
+  for (const auto& f : followers) EXPECT_EQ(HomeIds(f), (std::vector<std::string>{id})) << f;
+}
+
+TEST_P(FeedTest, StoppedPoolLeavesProgressThatAnotherPoolFinishes) {
+  for (int i = 0; i < 12; ++i) ASSERT_OK(feed_->Follow("fan" + std::to_string(i), "alice"));
+  std::vector<std::string> ids;
+  for (int i = 0; i < 6; ++i) ids.push_back(MustPost("alice", std::to_string(i)));
+  {
+    FanoutWorkerPool pool(*feed_, {.threads = 1, .chunk_size = 2, .lease_ms = 200});
+    pool.Start();
+    pool.Stop();
+  }
+  Reopen();
+  FanoutWorkerPool pool(*feed_, {.threads = 2, .chunk_size = 2});
+  pool.Start();
+  ASSERT_OK(pool.Drain(std::chrono::seconds(20)));
+  pool.Stop();
+  std::vector<std::string> expected(ids.rbegin(), ids.rend());
+  for (int i = 0; i < 12; ++i) EXPECT_EQ(HomeIds("fan" + std::to_string(i)), expected);
+}
+
+BASALT_INSTANTIATE_STORE_TEST(FeedTest);
+
+}  // namespace
+}  // namespace basalt::recipes
