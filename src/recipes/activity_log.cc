@@ -3,6 +3,7 @@
 
 #include "basalt/recipes/activity_log.h"
 
+#include <algorithm>
 #include <climits>
 #include <memory>
 #include <utility>

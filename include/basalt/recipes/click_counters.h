@@ -71,7 +71,8 @@ class ClickCounters {
   static constexpr int64_t kWeekMs = 7 * 24 * 60 * kMinuteMs;
 
   // Opens (creating the tables if needed) the counters on `conn`, which must outlive them.
-  // InvalidArgument for a bucket TTL of 7 days or less, or a salt outside 0..256.
+  // InvalidArgument for a bucket TTL of 7 days or less, a salt outside 0..256, or a
+  // refresher_poll_ms < 1.
   static Result<std::unique_ptr<ClickCounters>> Open(Connection& conn,
                                                      ClickCountersOptions options = {});
   // Stops the refresher if it runs.
