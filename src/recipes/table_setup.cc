@@ -1,5 +1,7 @@
 #include "recipes/table_setup.h"
 
+#include <chrono>
+
 namespace basalt::recipes {
 
 Status EnsureNamespace(Admin& admin, const std::string& ns) {
@@ -25,6 +27,20 @@ Status EnsureTable(Admin& admin, const TableName& name, const std::vector<std::s
     }
   }
   return Status::OK();
+}
+
+Status EnsureTable(Admin& admin, const TableDescriptor& desc) {
+  if (desc.name.ns != kDefaultNamespace)
+    BASALT_RETURN_IF_ERROR(EnsureNamespace(admin, desc.name.ns));
+  Status s = admin.CreateTable(desc);
+  if (s.IsAlreadyExists()) return Status::OK();  // there already, or created meanwhile
+  return s;
+}
+
+int64_t NowMillis() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
 }
 
 }  // namespace basalt::recipes

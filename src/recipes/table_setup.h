@@ -3,6 +3,7 @@
 #ifndef BASALT_RECIPES_TABLE_SETUP_H_
 #define BASALT_RECIPES_TABLE_SETUP_H_
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,13 @@ Status EnsureNamespace(Admin& admin, const std::string& ns);
 // Creates `name` with `families` (one version each) when it is missing. An existing table is
 // accepted as it is when it has every family in `families`; FailedPrecondition otherwise.
 Status EnsureTable(Admin& admin, const TableName& name, const std::vector<std::string>& families);
+
+// Creates `desc` (and its namespace) unless a table of that name exists; an existing table is
+// left as it is.
+Status EnsureTable(Admin& admin, const TableDescriptor& desc);
+
+// Wall-clock milliseconds since the epoch: the recipes' default event time.
+int64_t NowMillis();
 
 }  // namespace basalt::recipes
 

@@ -1,0 +1,175 @@
+// Note 001's promised comparison: the activity log's tall layout (a row per event) against its
+// wide layout (a row per user), side by side in one run, at 1k, 10k and 100k events per user.
+//
+// For each size, a fresh on-disk store gets `users` users with `size` events each (recorded
+// through ActivityLog::Record, round robin over the users, one event per millisecond per user),
+// then each query runs for a fixed time on random users:
+//   record     events recorded per second (an Increment of the user's sequence plus a Put)
+//   latest10   Latest(user, 10): the newest 10
+//   offset1000 Latest(user, 10, 1000): the page after skipping 1000 (note 000's OFFSET); at
+//              1k events per user, the last page (offset 990)
+//   range100   Range(user, from, from + 100 ms): the 100 events of a random 100 ms window
+// Ratios are tall / wide (higher: tall is faster).
+//
+// Usage: basalt_activity_bench [--dir DIR] [--scale F] [--seconds S] [--markdown FILE]
+//   --scale F scales the number of users per size (default 1: 200 000 events per size and
+//   layout).
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "basalt/basalt.h"
+#include "basalt/recipes/activity_log.h"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using basalt::recipes::ActivityLog;
+using basalt::recipes::ActivityLogOptions;
+using Layout = ActivityLogOptions::Layout;
+
+struct Config {
+  std::string dir = "/tmp/basalt-activity-bench";
+  double scale = 1.0;
+  double seconds = 1.0;
+  std::string markdown;
+};
+
+[[noreturn]] void Die(const std::string& msg) {
+  fprintf(stderr, "activity_bench: %s\n", msg.c_str());
+  exit(1);
+}
+
+template <class T>
+T Check(basalt::Result<T> r, const char* what) {
+  if (!r.ok()) Die(std::string(what) + ": " + r.status().ToString());
+  return std::move(r).value();
+}
+
+double Seconds(Clock::duration d) {
+  return std::chrono::duration<double>(d).count();
+}
+
+// Runs `op` repeatedly for about `seconds`; returns operations per second.
+double Rate(double seconds, const std::function<void()>& op) {
+  const auto start = Clock::now();
+  int64_t n = 0;
+  while (true) {
+    for (int i = 0; i < 16; ++i) op();
+    n += 16;
+    const double elapsed = Seconds(Clock::now() - start);
+    if (elapsed >= seconds) return static_cast<double>(n) / elapsed;
+  }
+}
+
+struct Figures {
+  double record = 0, latest10 = 0, offset1000 = 0, range100 = 0;
+};
+
+constexpr int64_t kTime0 = 1795392000000;  // 2026-11-23 00:00 UTC
+
+std::string User(int u) {
+  return "user" + std::to_string(u);
+}
+
+Figures RunLayout(const Config& cfg, Layout layout, int64_t size, int users) {
+  const std::string dir =
+      cfg.dir + "/" + (layout == Layout::kTall ? "tall" : "wide") + std::to_string(size);
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(cfg.dir);
+  auto conn = Check(basalt::Connection::Open(dir), "open");
+  ActivityLogOptions options;
+  options.layout = layout;
+  auto log = Check(ActivityLog::Open(*conn, options), "open log");
+  Figures f;
+  const std::string payload(40, 'p');
+  const auto start = Clock::now();
+  for (int64_t i = 0; i < size; ++i) {
+    for (int u = 0; u < users; ++u) {
+      Check(log->Record(User(u), "view", payload, kTime0 + i), "record");
+    }
+  }
+  f.record = static_cast<double>(size * users) / Seconds(Clock::now() - start);
+  basalt::Status flushed = conn->admin().Flush(basalt::TableName("default", "activity_events"));
+  if (!flushed.ok()) Die("flush: " + flushed.ToString());
+  std::mt19937_64 rng(1);
+  auto user = [&] { return User(static_cast<int>(rng() % users)); };
+  f.latest10 = Rate(cfg.seconds, [&] {
+    if (Check(log->Latest(user(), 10), "latest").size() != 10) Die("latest: short");
+  });
+  f.offset1000 = Rate(cfg.seconds, [&] {
+    const int64_t offset = std::min<int64_t>(1000, size - 10);
+    if (Check(log->Latest(user(), 10, offset), "offset").size() != 10) Die("offset: short");
+  });
+  f.range100 = Rate(cfg.seconds, [&] {
+    const int64_t from = kTime0 + static_cast<int64_t>(rng() % (size - 100));
+    if (Check(log->Range(user(), from, from + 100), "range").size() != 100) Die("range: short");
+  });
+  log.reset();
+  if (!conn->Close().ok()) Die("close");
+  conn.reset();
+  std::filesystem::remove_all(dir);
+  return f;
+}
+
+Config ParseArgs(int argc, char** argv) {
+  Config cfg;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) Die(arg + " needs a value");
+      return argv[++i];
+    };
+    if (arg == "--dir") {
+      cfg.dir = value();
+    } else if (arg == "--scale") {
+      cfg.scale = std::stod(value());
+    } else if (arg == "--seconds") {
+      cfg.seconds = std::stod(value());
+    } else if (arg == "--markdown") {
+      cfg.markdown = value();
+    } else {
+      Die("usage: basalt_activity_bench [--dir DIR] [--scale F] [--seconds S] [--markdown FILE]");
+    }
+  }
+  if (cfg.scale <= 0 || cfg.seconds <= 0) Die("--scale and --seconds must be positive");
+  return cfg;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Config cfg = ParseArgs(argc, argv);
+  std::string out =
+      "| events/user | users | query | tall | wide | tall/wide |\n"
+      "| ---: | ---: | --- | ---: | ---: | ---: |\n";
+  for (int64_t size : {int64_t{1000}, int64_t{10000}, int64_t{100000}}) {
+    const int users = std::max(1, static_cast<int>(200000.0 / size * cfg.scale));
+    Figures tall = RunLayout(cfg, Layout::kTall, size, users);
+    Figures wide = RunLayout(cfg, Layout::kWide, size, users);
+    auto row = [&](const char* name, const char* unit, double t, double w) {
+      char buf[256];
+      snprintf(buf, sizeof(buf), "| %lld | %d | %s | %.0f %s | %.0f %s | %.2fx |\n",
+               static_cast<long long>(size), users, name, t, unit, w, unit, t / w);
+      out += buf;
+      fputs(buf, stdout);
+      fflush(stdout);
+    };
+    row("record", "events/s", tall.record, wide.record);
+    row("latest 10", "q/s", tall.latest10, wide.latest10);
+    row("10 at offset 1000", "q/s", tall.offset1000, wide.offset1000);
+    row("range of 100", "q/s", tall.range100, wide.range100);
+  }
+  printf("\n%s", out.c_str());
+  if (!cfg.markdown.empty()) std::ofstream(cfg.markdown) << out;
+  return 0;
+}

@@ -1,0 +1,278 @@
+// Workload W1 (note 000): a user action log. 100,000 users, 5,000,000 actions whose users follow
+// a Zipf distribution (s = 1), recorded in time order; then note 000's query, "the 10 latest
+// actions after skipping 20", for Zipf-chosen users. basalt's ActivityLog (tall layout: row =
+// user + (Long.MAX - stamp) + seq) against SQLite with an index on (userid, stamp DESC), in the
+// same run, on the same machine and disk.
+//
+//   SQL:    SELECT id, name, stamp FROM actions WHERE userid = ?
+//           ORDER BY stamp DESC LIMIT 10 OFFSET 20
+//   basalt: ActivityLog::Latest(user, 10, 20)
+//
+// Durability is matched: each action is its own acknowledged write, logged to the operating
+// system before the call returns and not fsynced (basalt's default SYNC_WAL; SQLite in WAL
+// mode with synchronous=NORMAL, one autocommit INSERT per action).
+//
+// Queries alternate between the two sides in rounds of --seconds; the report gives queries per
+// second and the p50 / p99 latency over all rounds.
+//
+// Usage: basalt_w1_bench [--dir DIR] [--scale F] [--seconds S] [--rounds N] [--markdown FILE]
+//   --scale 0.02 runs 2,000 users and 100,000 actions.
+
+#include <sqlite3.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "basalt/basalt.h"
+#include "basalt/recipes/activity_log.h"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using basalt::recipes::ActivityLog;
+using basalt::recipes::ActivityLogOptions;
+
+struct Config {
+  std::string dir = "/tmp/basalt-w1-bench";
+  double scale = 1.0;
+  double seconds = 2.0;
+  int rounds = 3;
+  std::string markdown;
+};
+
+[[noreturn]] void Die(const std::string& msg) {
+  fprintf(stderr, "w1_bench: %s\n", msg.c_str());
+  exit(1);
+}
+
+template <class T>
+T Check(basalt::Result<T> r, const char* what) {
+  if (!r.ok()) Die(std::string(what) + ": " + r.status().ToString());
+  return std::move(r).value();
+}
+
+void CheckSql(int rc, sqlite3* db, const char* what) {
+  if (rc != SQLITE_OK && rc != SQLITE_DONE && rc != SQLITE_ROW) {
+    Die(std::string(what) + ": " + sqlite3_errmsg(db));
+  }
+}
+
+double Seconds(Clock::duration d) {
+  return std::chrono::duration<double>(d).count();
+}
+
+// Zipf(s = 1) over ranks 0..n-1: rank r has weight 1 / (r + 1).
+class Zipf {
+ public:
+  explicit Zipf(int n) : cdf_(n) {
+    double sum = 0;
+    for (int r = 0; r < n; ++r) cdf_[r] = (sum += 1.0 / (r + 1));
+    for (double& c : cdf_) c /= sum;
+  }
+  int operator()(std::mt19937_64& rng) const {
+    const double u = std::uniform_real_distribution<double>(0, 1)(rng);
+    return static_cast<int>(std::lower_bound(cdf_.begin(), cdf_.end(), u) - cdf_.begin());
+  }
+
+ private:
+  std::vector<double> cdf_;
+};
+
+constexpr int64_t kTime0 = 1795392000000;  // 2026-11-23 00:00 UTC
+const char kName[] = "Joe User";
+
+std::string User(int u) {
+  return std::to_string(u);
+}
+
+struct Side {
+  double ingest = 0;  // actions per second
+  std::vector<double> latencies_us;
+  double query_seconds = 0;
+  int64_t rows = 0;  // rows returned, a check that both sides answer alike
+};
+
+double Percentile(std::vector<double> v, double p) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  return v[std::min(v.size() - 1, static_cast<size_t>(p * static_cast<double>(v.size())))];
+}
+
+Config ParseArgs(int argc, char** argv) {
+  Config cfg;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) Die(arg + " needs a value");
+      return argv[++i];
+    };
+    if (arg == "--dir") {
+      cfg.dir = value();
+    } else if (arg == "--scale") {
+      cfg.scale = std::stod(value());
+    } else if (arg == "--seconds") {
+      cfg.seconds = std::stod(value());
+    } else if (arg == "--rounds") {
+      cfg.rounds = std::stoi(value());
+    } else if (arg == "--markdown") {
+      cfg.markdown = value();
+    } else {
+      Die("usage: basalt_w1_bench [--dir DIR] [--scale F] [--seconds S] [--rounds N] "
+          "[--markdown FILE]");
+    }
+  }
+  if (cfg.scale <= 0 || cfg.seconds <= 0 || cfg.rounds < 1) Die("bad --scale/--seconds/--rounds");
+  return cfg;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const Config cfg = ParseArgs(argc, argv);
+  const int users = std::max(1, static_cast<int>(std::lround(100000 * cfg.scale)));
+  const int64_t actions = std::max<int64_t>(1, std::llround(5000000 * cfg.scale));
+  printf("W1: %d users, %lld actions, Zipf(s=1) users\n", users, static_cast<long long>(actions));
+  std::filesystem::remove_all(cfg.dir);
+  std::filesystem::create_directories(cfg.dir);
+
+  const Zipf zipf(users);
+  std::vector<int> action_users(static_cast<size_t>(actions));
+  {
+    std::mt19937_64 rng(42);
+    for (int& u : action_users) u = zipf(rng);
+  }
+
+  // ---- ingest ----
+  Side basalt_side, sqlite_side;
+  auto conn = Check(basalt::Connection::Open(cfg.dir + "/basalt"), "open basalt");
+  auto log = Check(ActivityLog::Open(*conn, ActivityLogOptions{}), "open log");
+  {
+    const auto start = Clock::now();
+    for (int64_t i = 0; i < actions; ++i) {
+      Check(log->Record(User(action_users[i]), kName, "", kTime0 + i), "record");
+    }
+    basalt_side.ingest = static_cast<double>(actions) / Seconds(Clock::now() - start);
+    printf("basalt ingest: %.0f actions/s\n", basalt_side.ingest);
+    fflush(stdout);
+  }
+
+  sqlite3* db = nullptr;
+  CheckSql(sqlite3_open((cfg.dir + "/w1.sqlite").c_str(), &db), db, "open sqlite");
+  CheckSql(sqlite3_exec(db,
+                        "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"
+                        "CREATE TABLE actions (id INTEGER PRIMARY KEY, userid INTEGER NOT NULL,"
+                        " name TEXT, stamp INTEGER NOT NULL);"
+                        "CREATE INDEX actions_user_stamp ON actions (userid, stamp DESC);",
+                        nullptr, nullptr, nullptr),
+           db, "schema");
+  {
+    sqlite3_stmt* insert = nullptr;
+    CheckSql(sqlite3_prepare_v2(db, "INSERT INTO actions (userid, name, stamp) VALUES (?, ?, ?)",
+                                -1, &insert, nullptr),
+             db, "prepare insert");
+    const auto start = Clock::now();
+    for (int64_t i = 0; i < actions; ++i) {
+      sqlite3_bind_int64(insert, 1, action_users[i]);
+      sqlite3_bind_text(insert, 2, kName, -1, SQLITE_STATIC);
+      sqlite3_bind_int64(insert, 3, kTime0 + i);
+      CheckSql(sqlite3_step(insert), db, "insert");
+      sqlite3_reset(insert);
+    }
+    sqlite_side.ingest = static_cast<double>(actions) / Seconds(Clock::now() - start);
+    sqlite3_finalize(insert);
+    printf("sqlite ingest: %.0f actions/s\n", sqlite_side.ingest);
+    fflush(stdout);
+  }
+
+  // ---- queries: LIMIT 10 OFFSET 20 ----
+  sqlite3_stmt* query = nullptr;
+  CheckSql(sqlite3_prepare_v2(db,
+                              "SELECT id, name, stamp FROM actions WHERE userid = ? "
+                              "ORDER BY stamp DESC LIMIT 10 OFFSET 20",
+                              -1, &query, nullptr),
+           db, "prepare query");
+  auto run_basalt = [&](int u) {
+    auto events = Check(log->Latest(User(u), 10, 20), "latest");
+    return static_cast<int64_t>(events.size());
+  };
+  auto run_sqlite = [&](int u) {
+    sqlite3_bind_int64(query, 1, u);
+    int64_t n = 0;
+    int rc;
+    while ((rc = sqlite3_step(query)) == SQLITE_ROW) {
+      volatile int64_t stamp = sqlite3_column_int64(query, 2);
+      (void)stamp;
+      ++n;
+    }
+    CheckSql(rc, db, "query");
+    sqlite3_reset(query);
+    return n;
+  };
+  auto round = [&](Side& side, const std::function<int64_t(int)>& run, uint64_t seed) {
+    std::mt19937_64 rng(seed);
+    const auto start = Clock::now();
+    while (Seconds(Clock::now() - start) < cfg.seconds) {
+      const int u = zipf(rng);
+      const auto t0 = Clock::now();
+      side.rows += run(u);
+      side.latencies_us.push_back(Seconds(Clock::now() - t0) * 1e6);
+    }
+    side.query_seconds += Seconds(Clock::now() - start);
+  };
+  for (int r = 0; r < cfg.rounds; ++r) {
+    round(basalt_side, run_basalt, 1000 + r);
+    round(sqlite_side, run_sqlite, 1000 + r);
+  }
+  // Both sides answer the same queries: the same users, the same number of rows.
+  {
+    std::mt19937_64 rng(7);
+    for (int i = 0; i < 200; ++i) {
+      const int u = zipf(rng);
+      if (run_basalt(u) != run_sqlite(u)) Die("basalt and sqlite disagree for user " + User(u));
+    }
+  }
+  sqlite3_finalize(query);
+  sqlite3_close(db);
+  log.reset();
+  if (!conn->Close().ok()) Die("close");
+
+  auto qps = [](const Side& s) {
+    return static_cast<double>(s.latencies_us.size()) / s.query_seconds;
+  };
+  std::string out;
+  char buf[512];
+  snprintf(buf, sizeof(buf),
+           "W1 at scale %g: %d users, %lld actions (Zipf s=1), query LIMIT 10 OFFSET 20\n\n"
+           "| metric | basalt | SQLite | basalt/SQLite |\n| --- | ---: | ---: | ---: |\n",
+           cfg.scale, users, static_cast<long long>(actions));
+  out += buf;
+  auto line = [&](const char* name, double b, double s, bool higher_better) {
+    snprintf(buf, sizeof(buf), "| %s | %.1f | %.1f | %.2fx%s |\n", name, b, s, b / s,
+             higher_better ? "" : " (lower is better)");
+    out += buf;
+  };
+  line("ingest, actions/s", basalt_side.ingest, sqlite_side.ingest, true);
+  line("query, q/s", qps(basalt_side), qps(sqlite_side), true);
+  line("query p50, us", Percentile(basalt_side.latencies_us, 0.5),
+       Percentile(sqlite_side.latencies_us, 0.5), false);
+  line("query p99, us", Percentile(basalt_side.latencies_us, 0.99),
+       Percentile(sqlite_side.latencies_us, 0.99), false);
+  snprintf(buf, sizeof(buf), "\nrows per query: basalt %.2f, SQLite %.2f\n",
+           static_cast<double>(basalt_side.rows) / basalt_side.latencies_us.size(),
+           static_cast<double>(sqlite_side.rows) / sqlite_side.latencies_us.size());
+  out += buf;
+  printf("\n%s", out.c_str());
+  if (!cfg.markdown.empty()) std::ofstream(cfg.markdown) << out;
+  std::filesystem::remove_all(cfg.dir);
+  return 0;
+}

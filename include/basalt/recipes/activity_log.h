@@ -1,0 +1,127 @@
+// ActivityLog: a per-user log of time-stamped events, newest first (seed notes 000 and 001), on
+// the public table API only, so it runs unchanged on every backend.
+//
+// Layouts (chosen when the log is opened; both give the same answers, docs/recipes.md):
+//   kTall  note 001's recommended layout, note 000's row per action: table <prefix>_events,
+//          row = Bytes(user) + ReverseTimestamp(time) + seq (descending), family "e",
+//          qualifier "" (one cell per event).
+//   kWide  one row per user in <prefix>_events, row = Bytes(user), family "e",
+//          qualifier = ReverseTimestamp(time) + seq (descending).
+// Every key is built with KeyBuilder (keys.h): Bytes(user) is the tuple codec's escaped,
+// terminated encoding, so one user's keys never start with another user's prefix. The cell
+// value holds Bytes(name) + Bytes(payload).
+//
+// Event ids: (time, seq), where seq comes from an atomic Increment of the user's counter in
+// <prefix>_seq (no TTL). The counter lives in the store, so ids stay unique across threads,
+// processes and restarts, and for any number of events of one user in the same millisecond.
+// Within one millisecond the later-recorded event (the larger seq) counts as newer.
+//
+// Retention: `ttl_seconds` is the events family's TTL, counted from the event's time (the
+// cell's timestamp is the event time); `max_events_per_user` deletes a user's oldest events
+// beyond the cap on each Record.
+//
+// Thread safety: all methods may be called concurrently.
+
+#ifndef BASALT_RECIPES_ACTIVITY_LOG_H_
+#define BASALT_RECIPES_ACTIVITY_LOG_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "basalt/connection.h"
+#include "basalt/schema.h"
+#include "basalt/status.h"
+
+namespace basalt::recipes {
+
+// Identifies one event of one user: unique per user.
+struct EventId {
+  int64_t time_ms = 0;  // the event's time, milliseconds since the Unix epoch
+  uint64_t seq = 0;     // the user's sequence number, >= 1
+  friend auto operator<=>(const EventId&, const EventId&) = default;
+};
+
+struct ActivityEvent {
+  std::string user;
+  EventId id;
+  std::string name;
+  std::string payload;
+  friend bool operator==(const ActivityEvent&, const ActivityEvent&) = default;
+};
+
+// Events newest first and the cursor of the next page (empty when there is none).
+struct ActivityPage {
+  std::vector<ActivityEvent> events;
+  std::string cursor;
+};
+
+struct ActivityLogOptions {
+  enum class Layout : uint8_t { kTall, kWide };
+  Layout layout = Layout::kTall;
+  // Tables are "<table_prefix>_events" and "<table_prefix>_seq" in `name_space`; created on
+  // Open when missing (an existing table is used as it is, whatever its TTL).
+  std::string name_space = "default";
+  std::string table_prefix = "activity";
+  // TTL of the events family, seconds from the event's time. Default: forever.
+  int32_t ttl_seconds = kForeverTtl;
+  // When > 0, Record deletes the user's events beyond the newest `max_events_per_user`.
+  // Default: 0, no cap.
+  int64_t max_events_per_user = 0;
+};
+
+class ActivityLog {
+ public:
+  // Opens (creating the tables if needed) a log on `conn`, which must outlive it.
+  // InvalidArgument for a negative cap or a ttl_seconds < 1.
+  static Result<std::unique_ptr<ActivityLog>> Open(Connection& conn,
+                                                   ActivityLogOptions options = {});
+  virtual ~ActivityLog() = default;
+
+  // Records an event at `time_ms` (-1, the default: now) and returns its id. InvalidArgument
+  // for another negative time. Cost: one Increment (the sequence) and one Put; with a cap, plus
+  // a key-only read of the user's newest cap + 1 events once the user's sequence passes the
+  // cap, and a delete of those beyond it.
+  virtual Result<EventId> Record(std::string_view user, std::string_view name,
+                                 std::string_view payload, int64_t time_ms = -1) = 0;
+
+  // The `limit` newest events after skipping the `offset` newest (note 000's ORDER BY stamp
+  // DESC LIMIT limit OFFSET offset). Cost: O(offset + limit) cells read (the skipped ones are
+  // read and dropped); prefer Page to walk a log. InvalidArgument for a negative argument.
+  virtual Result<std::vector<ActivityEvent>> Latest(std::string_view user, int64_t limit,
+                                                    int64_t offset = 0) = 0;
+
+  // The next `page_size` events, newest first, after the page that returned `cursor` (the
+  // first page when empty). No repeats and no skips of events present for the whole walk
+  // (paging.h). Cost: page_size + 1 events read.
+  virtual Result<ActivityPage> Page(std::string_view user, int32_t page_size,
+                                    std::string_view cursor = {}) = 0;
+
+  // Events with from_ms <= time < to_ms, newest first, at most `limit` of them (0: all).
+  // Cost: one scan (tall) or Get (wide) bounded by the range.
+  virtual Result<std::vector<ActivityEvent>> Range(std::string_view user, int64_t from_ms,
+                                                   int64_t to_ms, int64_t limit = 0) = 0;
+
+  // The events at exactly `time_ms` (note 001's "record at a timestamp"), newest first.
+  virtual Result<std::vector<ActivityEvent>> At(std::string_view user, int64_t time_ms) = 0;
+
+  // One event; NotFound when it does not exist (never recorded, expired or capped away).
+  virtual Result<ActivityEvent> Find(std::string_view user, EventId id) = 0;
+
+  // How many events the user has now. Cost: a key-only read of all of them (exact under TTL
+  // and caps, which a stored counter would not be).
+  virtual Result<int64_t> Count(std::string_view user) = 0;
+
+  const ActivityLogOptions& options() const { return options_; }
+
+ protected:
+  explicit ActivityLog(ActivityLogOptions options) : options_(std::move(options)) {}
+
+  ActivityLogOptions options_;
+};
+
+}  // namespace basalt::recipes
+
+#endif  // BASALT_RECIPES_ACTIVITY_LOG_H_

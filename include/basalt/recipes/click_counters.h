@@ -1,0 +1,125 @@
+// ClickCounters: per-item click counts by minute, all time and over a rolling 7 days (seed note
+// 002's e-commerce example), on the public table API only, so it runs unchanged on every backend.
+//
+// Tables (docs/recipes.md has the bytes), in `name_space`, created on Open when missing:
+//   <prefix>_by_item    row = Bytes(item) + "yyyyMMddHHmm" (UTC), family "c" (TTL), column
+//                       "n": the item's clicks in that minute (note 002's itemId#yyyyMMddHHmm,
+//                       with the tuple codec instead of '#' so any item bytes are safe).
+//   <prefix>_by_minute  row = "yyyyMMddHHmm" + Bytes(item), the same counts minute-major, so a
+//                       window across all items is one bounded range scan (top-K, refresh).
+//   <prefix>_totals     row = Bytes(item), family "c" (no TTL): "all" (all-time total) and
+//                       "week" (the rolling 7-day count as of the last refresh); and the row
+//                       "refresh" (never an item's key) holding the last refreshed boundary.
+// Counters are HBase's 8-byte big-endian longs, written with Increment.
+//
+// The rolling week follows the note: every 30 minutes a job computes, for the half-hour
+// boundary T it reaches, week(T) = week(T') + clicks[T', T) - clicks[T' - 7d, T - 7d), where T'
+// is the previous boundary, from the minute-major table. Minute buckets must outlive 7 days
+// plus the refresh gap, hence the default TTL of 8 days; after a longer gap (or the first time)
+// the week is rebuilt from the buckets of [T - 7d, T).
+//
+// Thread safety: all methods may be called concurrently. Counts under concurrent clicks are
+// exact (each is an atomic Increment). A click is three Increments (one per table), not one
+// atomic unit: a crash between them leaves one table a click behind.
+
+#ifndef BASALT_RECIPES_CLICK_COUNTERS_H_
+#define BASALT_RECIPES_CLICK_COUNTERS_H_
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "basalt/connection.h"
+#include "basalt/status.h"
+
+namespace basalt::recipes {
+
+struct ItemCount {
+  std::string item;
+  int64_t count = 0;
+  friend bool operator==(const ItemCount&, const ItemCount&) = default;
+};
+
+struct ClickCountersOptions {
+  // Tables are "<table_prefix>_by_item", "_by_minute" and "_totals" in `name_space`.
+  std::string name_space = "default";
+  std::string table_prefix = "clicks";
+  // TTL of the minute buckets, seconds after their last click. Must exceed 7 days so that the
+  // half hour 7 days ago can still be subtracted. Default: 8 days.
+  int32_t bucket_ttl_seconds = 8 * 24 * 3600;
+  // When > 0, minute-bucket rows are salted over this many buckets (salting.h: 1..256)
+  // against write hot spots; reads merge the buckets. A stored format: always open a counter
+  // set with the salt it was written with. Default: 0, not salted.
+  int salt_buckets = 0;
+  // Milliseconds since the Unix epoch; the default time of Click and the refresher's clock.
+  // Default: the system clock.
+  std::function<int64_t()> clock;
+  // How often the refresher thread looks at the clock (real time). Default: 1 s.
+  int64_t refresher_poll_ms = 1000;
+  // Called by the refresher thread after each RefreshWeekly, with the boundary it refreshed to
+  // and the outcome. Optional.
+  std::function<void(int64_t boundary_ms, const Status& status)> on_refresh;
+};
+
+class ClickCounters {
+ public:
+  static constexpr int64_t kMinuteMs = 60 * 1000;
+  static constexpr int64_t kRefreshPeriodMs = 30 * kMinuteMs;
+  static constexpr int64_t kWeekMs = 7 * 24 * 60 * kMinuteMs;
+
+  // Opens (creating the tables if needed) the counters on `conn`, which must outlive them.
+  // InvalidArgument for a bucket TTL of 7 days or less, a salt outside 0..256, or a
+  // refresher_poll_ms < 1.
+  static Result<std::unique_ptr<ClickCounters>> Open(Connection& conn,
+                                                     ClickCountersOptions options = {});
+  // Stops the refresher if it runs.
+  virtual ~ClickCounters() = default;
+
+  // Adds `n` clicks of `item` at `time_ms` (-1, the default: the clock) to its minute bucket
+  // and its all-time total. InvalidArgument for another negative time. Cost: three Increments.
+  virtual Status Click(std::string_view item, int64_t n = 1, int64_t time_ms = -1) = 0;
+
+  // The all-time total. 0 for an item never clicked.
+  virtual Result<int64_t> Total(std::string_view item) = 0;
+
+  // The exact clicks in the minutes [from, to), both rounded down to whole minutes, summed
+  // from the minute buckets (those older than the bucket TTL are gone). Cost: one scan of the
+  // item's buckets in the window, at most (to - from) / 1 min rows.
+  virtual Result<int64_t> Count(std::string_view item, int64_t from_ms, int64_t to_ms) = 0;
+
+  // The rolling 7-day count as of the last refresh: the clicks of [T - 7d, T) for the last
+  // boundary T refreshed. 0 before the first refresh. Cost: one Get.
+  virtual Result<int64_t> RollingWeek(std::string_view item) = 0;
+
+  // The `k` items with the most clicks in the minutes [from, to) (rounded down as in Count),
+  // most first, ties by item bytes. Cost: one scan of the minute-major table over the window:
+  // every non-empty (minute, item) bucket in it is read once, whatever the number of items
+  // outside it; memory is one entry per distinct item in the window.
+  virtual Result<std::vector<ItemCount>> TopK(int64_t from_ms, int64_t to_ms, int32_t k) = 0;
+
+  // Brings the rolling week up to the last half-hour boundary T <= now_ms (see the file
+  // comment). A boundary already reached is a no-op, so calling it again, or from several
+  // processes, applies each half hour once: the boundary is claimed with CheckAndMutate before
+  // the deltas are applied (in one Table::Batch). If the process dies between the claim and
+  // the batch, that half hour's delta is lost until RebuildWeekly. Returns the number of items
+  // whose weekly count changed.
+  virtual Result<int64_t> RefreshWeekly(int64_t now_ms) = 0;
+
+  // Recomputes every item's weekly count from the minute buckets of [T - 7d, T), T the last
+  // boundary <= now_ms, and records T as refreshed. Cost: a scan of 7 days of minute-major
+  // buckets and of the totals table.
+  virtual Result<int64_t> RebuildWeekly(int64_t now_ms) = 0;
+
+  // Starts a thread that calls RefreshWeekly(clock()) at once and then each time the clock
+  // passes a half-hour boundary, until Stop. FailedPrecondition if it already runs.
+  virtual Status StartRefresher() = 0;
+  // Stops the refresher thread and waits for it; a no-op when it does not run.
+  virtual void Stop() = 0;
+};
+
+}  // namespace basalt::recipes
+
+#endif  // BASALT_RECIPES_CLICK_COUNTERS_H_

@@ -1,0 +1,391 @@
+// Click counters: minute buckets in two key orders, totals, and the half-hourly weekly refresh.
+// Byte layouts are in docs/recipes.md; keys are built with KeyBuilder.
+
+#include "basalt/recipes/click_counters.h"
+
+#include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <thread>
+#include <utility>
+
+#include "basalt/keys.h"
+#include "basalt/salting.h"
+#include "basalt/table.h"
+#include "recipes/table_setup.h"
+
+namespace basalt::recipes {
+namespace {
+
+constexpr char kFamily[] = "c";
+constexpr char kBucketColumn[] = "n";
+constexpr char kTotalColumn[] = "all";
+constexpr char kWeekColumn[] = "week";
+constexpr char kRefreshedToColumn[] = "to";
+// Not an item's key: every item key ends with the tuple codec's terminator 00 01.
+constexpr char kRefreshRow[] = "refresh";
+constexpr size_t kMinuteWidth = 12;  // yyyyMMddHHmm
+// 9999-12-31 23:59:59.999 UTC: the last time whose minute has four year digits.
+constexpr int64_t kMaxTimeMs = 253402300799999;
+
+int64_t FloorTo(int64_t ms, int64_t unit) {
+  return ms - ms % unit;  // REQUIRES: ms >= 0
+}
+
+// "yyyyMMddHHmm" (UTC) of a time in [0, kMaxTimeMs]; fixed width, so text order is time order.
+std::string MinuteText(int64_t ms) {
+  const int64_t minutes = ms / ClickCounters::kMinuteMs;
+  int64_t days = minutes / (24 * 60);
+  const int64_t minute_of_day = minutes % (24 * 60);
+  // Howard Hinnant's civil_from_days.
+  days += 719468;
+  const int64_t era = days / 146097;
+  const int64_t doe = days - era * 146097;
+  const int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+  const int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+  const int64_t mp = (5 * doy + 2) / 153;
+  const int64_t day = doy - (153 * mp + 2) / 5 + 1;
+  const int64_t month = mp < 10 ? mp + 3 : mp - 9;
+  const int64_t year = yoe + era * 400 + (month <= 2 ? 1 : 0);
+  std::string text(kMinuteWidth, '0');
+  size_t end = 0;
+  auto put = [&](int64_t v, size_t width) {  // v >= 0 fits `width` digits for valid times
+    end += width;
+    for (size_t i = 0; i < width; ++i, v /= 10) text[end - 1 - i] = static_cast<char>('0' + v % 10);
+  };
+  put(year, 4);
+  put(month, 2);
+  put(day, 2);
+  put(minute_of_day / 60, 2);
+  put(minute_of_day % 60, 2);
+  return text;
+}
+
+std::string ItemKey(std::string_view item) {
+  return KeyBuilder().AddBytes(item).Build();
+}
+
+std::string ItemMinuteKey(std::string_view item, int64_t ms) {
+  return KeyBuilder().AddBytes(item).AddFixedBytes(MinuteText(ms)).Build();
+}
+
+std::string MinuteItemKey(std::string_view item, int64_t ms) {
+  return KeyBuilder().AddFixedBytes(MinuteText(ms)).AddBytes(item).Build();
+}
+
+// The minute-major prefix of every bucket in the minute of `ms`.
+std::string MinuteKey(int64_t ms) {
+  return KeyBuilder().AddFixedBytes(MinuteText(ms)).Build();
+}
+
+Result<int64_t> CellCounter(const RowResult& row, std::string_view column) {
+  auto value = row.Value(kFamily, column);
+  if (!value) return int64_t{0};
+  return DecodeCounter(*value);
+}
+
+class Counters final : public ClickCounters {
+ public:
+  Counters(ClickCountersOptions options, std::unique_ptr<Table> by_item,
+           std::unique_ptr<Table> by_minute, std::unique_ptr<Table> totals)
+      : options_(std::move(options)),
+        by_item_(std::move(by_item)),
+        by_minute_(std::move(by_minute)),
+        totals_(std::move(totals)) {
+    if (!options_.clock) options_.clock = NowMillis;
+  }
+  ~Counters() override { Stop(); }
+
+  Status Salt() {
+    if (options_.salt_buckets == 0) return Status::OK();
+    BASALT_ASSIGN_OR_RETURN(auto item, SaltedTable::Wrap(*by_item_, options_.salt_buckets));
+    BASALT_ASSIGN_OR_RETURN(auto minute, SaltedTable::Wrap(*by_minute_, options_.salt_buckets));
+    salted_item_.emplace(std::move(item));
+    salted_minute_.emplace(std::move(minute));
+    return Status::OK();
+  }
+
+  Status Click(std::string_view item, int64_t n, int64_t time_ms) override {
+    if (time_ms == -1) time_ms = options_.clock();
+    if (time_ms < 0 || time_ms > kMaxTimeMs) {
+      return Status::InvalidArgument("click counters: time out of range");
+    }
+    BASALT_RETURN_IF_ERROR(ItemTable()
+                               .Increment(basalt::Increment(ItemMinuteKey(item, time_ms))
+                                              .AddColumn(kFamily, kBucketColumn, n)
+                                              .SetReturnResults(false))
+                               .status());
+    BASALT_RETURN_IF_ERROR(MinuteTable()
+                               .Increment(basalt::Increment(MinuteItemKey(item, time_ms))
+                                              .AddColumn(kFamily, kBucketColumn, n)
+                                              .SetReturnResults(false))
+                               .status());
+    return totals_
+        ->Increment(basalt::Increment(ItemKey(item))
+                        .AddColumn(kFamily, kTotalColumn, n)
+                        .SetReturnResults(false))
+        .status();
+  }
+
+  Result<int64_t> Total(std::string_view item) override { return TotalsColumn(item, kTotalColumn); }
+
+  Result<int64_t> RollingWeek(std::string_view item) override {
+    return TotalsColumn(item, kWeekColumn);
+  }
+
+  Result<int64_t> Count(std::string_view item, int64_t from_ms, int64_t to_ms) override {
+    if (!ClampWindow(&from_ms, &to_ms)) return int64_t{0};
+    const std::string key = ItemKey(item);
+    Scan scan = Scan()
+                    .SetRowPrefix(key)
+                    .WithStartRow(ItemMinuteKey(item, from_ms))
+                    .WithStopRow(ItemMinuteKey(item, to_ms))
+                    .AddColumn(kFamily, kBucketColumn);
+    BASALT_ASSIGN_OR_RETURN(auto scanner, ItemTable().GetScanner(scan));
+    int64_t sum = 0;
+    RowResult row;
+    while (scanner->Next(&row)) {
+      BASALT_ASSIGN_OR_RETURN(int64_t n, CellCounter(row, kBucketColumn));
+      sum += n;
+    }
+    BASALT_RETURN_IF_ERROR(scanner->status());
+    return sum;
+  }
+
+  Result<std::vector<ItemCount>> TopK(int64_t from_ms, int64_t to_ms, int32_t k) override {
+    if (k < 1) return Status::InvalidArgument("click counters: k < 1");
+    BASALT_ASSIGN_OR_RETURN(auto sums, WindowSums(from_ms, to_ms));
+    std::vector<ItemCount> all;
+    all.reserve(sums.size());
+    for (auto& [item, count] : sums) {
+      if (count != 0) all.push_back({item, count});
+    }
+    auto more = [](const ItemCount& a, const ItemCount& b) {
+      return a.count != b.count ? a.count > b.count : a.item < b.item;
+    };
+    const size_t n = std::min(all.size(), static_cast<size_t>(k));
+    std::partial_sort(all.begin(), all.begin() + n, all.end(), more);
+    all.resize(n);
+    return all;
+  }
+
+  Result<int64_t> RefreshWeekly(int64_t now_ms) override {
+    if (now_ms < 0) return Status::InvalidArgument("click counters: negative time");
+    std::lock_guard<std::mutex> lock(refresh_mu_);
+    const int64_t to = FloorTo(now_ms, kRefreshPeriodMs);
+    BASALT_ASSIGN_OR_RETURN(std::optional<int64_t> prev, RefreshedTo());
+    const int64_t ttl_ms = int64_t{options_.bucket_ttl_seconds} * 1000;
+    if (!prev || to - *prev > ttl_ms - kWeekMs) return Rebuild(to, prev);
+    if (*prev >= to) return int64_t{0};
+    BASALT_ASSIGN_OR_RETURN(bool claimed, Claim(prev, to));
+    if (!claimed) return int64_t{0};  // another refresher got there first
+    // week(to) = week(prev) + clicks[prev, to) - clicks[prev - 7d, to - 7d)
+    BASALT_ASSIGN_OR_RETURN(auto deltas, WindowSums(*prev, to));
+    BASALT_ASSIGN_OR_RETURN(auto removed, WindowSums(*prev - kWeekMs, to - kWeekMs));
+    for (const auto& [item, n] : removed) deltas[item] -= n;
+    std::vector<Mutation> batch;
+    for (const auto& [item, delta] : deltas) {
+      if (delta == 0) continue;
+      batch.emplace_back(basalt::Increment(ItemKey(item))
+                             .AddColumn(kFamily, kWeekColumn, delta)
+                             .SetReturnResults(false));
+    }
+    if (!batch.empty()) BASALT_RETURN_IF_ERROR(totals_->Batch(batch).status());
+    return static_cast<int64_t>(batch.size());
+  }
+
+  Result<int64_t> RebuildWeekly(int64_t now_ms) override {
+    if (now_ms < 0) return Status::InvalidArgument("click counters: negative time");
+    std::lock_guard<std::mutex> lock(refresh_mu_);
+    BASALT_ASSIGN_OR_RETURN(std::optional<int64_t> prev, RefreshedTo());
+    return Rebuild(FloorTo(now_ms, kRefreshPeriodMs), prev);
+  }
+
+  Status StartRefresher() override {
+    std::lock_guard<std::mutex> lock(thread_mu_);
+    if (thread_.joinable()) return Status::FailedPrecondition("click counters: refresher runs");
+    {
+      std::lock_guard<std::mutex> stop_lock(stop_mu_);
+      stop_ = false;
+    }
+    thread_ = std::thread([this] { RefreshLoop(); });
+    return Status::OK();
+  }
+
+  void Stop() override {
+    std::lock_guard<std::mutex> lock(thread_mu_);
+    if (!thread_.joinable()) return;
+    {
+      std::lock_guard<std::mutex> stop_lock(stop_mu_);
+      stop_ = true;
+    }
+    stop_cv_.notify_all();
+    thread_.join();
+  }
+
+ private:
+  Table& ItemTable() { return salted_item_ ? *salted_item_ : *by_item_; }
+  Table& MinuteTable() { return salted_minute_ ? *salted_minute_ : *by_minute_; }
+
+  // Rounds a window to whole minutes, clamped to valid times; false when it is empty.
+  static bool ClampWindow(int64_t* from_ms, int64_t* to_ms) {
+    *from_ms = FloorTo(std::clamp<int64_t>(*from_ms, 0, kMaxTimeMs), kMinuteMs);
+    *to_ms = FloorTo(std::clamp<int64_t>(*to_ms, 0, kMaxTimeMs), kMinuteMs);
+    return *to_ms > *from_ms;
+  }
+
+  Result<int64_t> TotalsColumn(std::string_view item, const char* column) {
+    BASALT_ASSIGN_OR_RETURN(RowResult row,
+                            totals_->Get(Get(ItemKey(item)).AddColumn(kFamily, column)));
+    return CellCounter(row, column);
+  }
+
+  // Clicks per item in the minutes [from, to): one scan of the minute-major table.
+  Result<std::map<std::string, int64_t>> WindowSums(int64_t from_ms, int64_t to_ms) {
+    std::map<std::string, int64_t> sums;
+    if (!ClampWindow(&from_ms, &to_ms)) return sums;
+    Scan scan = Scan()
+                    .WithStartRow(MinuteKey(from_ms))
+                    .WithStopRow(MinuteKey(to_ms))
+                    .AddColumn(kFamily, kBucketColumn)
+                    .SetCaching(1000);
+    BASALT_ASSIGN_OR_RETURN(auto scanner, MinuteTable().GetScanner(scan));
+    RowResult row;
+    while (scanner->Next(&row)) {
+      KeyParser parser(row.row());
+      std::string minute, item;
+      BASALT_RETURN_IF_ERROR(parser.ReadFixedBytes(kMinuteWidth, &minute));
+      BASALT_RETURN_IF_ERROR(parser.ReadBytes(&item));
+      BASALT_RETURN_IF_ERROR(parser.Finish());
+      BASALT_ASSIGN_OR_RETURN(int64_t n, CellCounter(row, kBucketColumn));
+      sums[item] += n;
+    }
+    BASALT_RETURN_IF_ERROR(scanner->status());
+    return sums;
+  }
+
+  Result<std::optional<int64_t>> RefreshedTo() {
+    BASALT_ASSIGN_OR_RETURN(RowResult row,
+                            totals_->Get(Get(kRefreshRow).AddColumn(kFamily, kRefreshedToColumn)));
+    auto value = row.Value(kFamily, kRefreshedToColumn);
+    if (!value) return std::optional<int64_t>();
+    BASALT_ASSIGN_OR_RETURN(int64_t to, DecodeCounter(*value));
+    return std::optional<int64_t>(to);
+  }
+
+  // Moves the refreshed boundary from `prev` to `to` unless someone else moved it first.
+  Result<bool> Claim(std::optional<int64_t> prev, int64_t to) {
+    CheckAndMutate cam(kRefreshRow);
+    if (prev) {
+      cam.IfEquals(kFamily, kRefreshedToColumn, EncodeCounter(*prev));
+    } else {
+      cam.IfNotExists(kFamily, kRefreshedToColumn);
+    }
+    cam.Then(basalt::Put(kRefreshRow).Add(kFamily, kRefreshedToColumn, EncodeCounter(to)));
+    return totals_->CheckAndMutate(cam);
+  }
+
+  // Sets every item's week to the clicks of [to - 7d, to).
+  Result<int64_t> Rebuild(int64_t to, std::optional<int64_t> prev) {
+    BASALT_ASSIGN_OR_RETURN(bool claimed, Claim(prev, to));
+    if (!claimed) return int64_t{0};
+    BASALT_ASSIGN_OR_RETURN(auto sums, WindowSums(to - kWeekMs, to));
+    // Items whose stored week differs; those not clicked in the window go back to 0.
+    std::map<std::string, int64_t> writes;
+    BASALT_ASSIGN_OR_RETURN(auto scanner,
+                            totals_->GetScanner(Scan().AddColumn(kFamily, kWeekColumn)));
+    RowResult row;
+    while (scanner->Next(&row)) {
+      KeyParser parser(row.row());
+      std::string item;
+      BASALT_RETURN_IF_ERROR(parser.ReadBytes(&item));
+      BASALT_RETURN_IF_ERROR(parser.Finish());
+      BASALT_ASSIGN_OR_RETURN(int64_t stored, CellCounter(row, kWeekColumn));
+      auto it = sums.find(item);
+      const int64_t want = it == sums.end() ? 0 : it->second;
+      if (stored != want) writes[item] = want;
+      if (it != sums.end()) sums.erase(it);
+    }
+    BASALT_RETURN_IF_ERROR(scanner->status());
+    for (const auto& [item, n] : sums) {
+      if (n != 0) writes[item] = n;
+    }
+    std::vector<Mutation> batch;
+    for (const auto& [item, n] : writes) {
+      batch.emplace_back(basalt::Put(ItemKey(item)).Add(kFamily, kWeekColumn, EncodeCounter(n)));
+    }
+    if (!batch.empty()) BASALT_RETURN_IF_ERROR(totals_->Batch(batch).status());
+    return static_cast<int64_t>(batch.size());
+  }
+
+  void RefreshLoop() {
+    int64_t done = -1;  // the last boundary refreshed by this thread
+    std::unique_lock<std::mutex> lock(stop_mu_);
+    while (!stop_) {
+      lock.unlock();
+      const int64_t now = options_.clock();
+      const int64_t boundary = now < 0 ? -1 : FloorTo(now, kRefreshPeriodMs);
+      if (boundary > done) {
+        Result<int64_t> r = RefreshWeekly(now);
+        if (r.ok()) done = boundary;  // on error, retried at the next poll
+        if (options_.on_refresh) options_.on_refresh(boundary, r.status());
+      }
+      lock.lock();
+      stop_cv_.wait_for(lock, std::chrono::milliseconds(options_.refresher_poll_ms),
+                        [this] { return stop_; });
+    }
+  }
+
+  ClickCountersOptions options_;
+  std::unique_ptr<Table> by_item_;
+  std::unique_ptr<Table> by_minute_;
+  std::unique_ptr<Table> totals_;
+  std::optional<SaltedTable> salted_item_;
+  std::optional<SaltedTable> salted_minute_;
+
+  std::mutex refresh_mu_;  // one RefreshWeekly / RebuildWeekly at a time in this process
+
+  std::mutex thread_mu_;  // guards thread_ (StartRefresher / Stop)
+  std::thread thread_;
+  std::mutex stop_mu_;
+  std::condition_variable stop_cv_;
+  bool stop_ = false;  // guarded by stop_mu_
+};
+
+}  // namespace
+
+Result<std::unique_ptr<ClickCounters>> ClickCounters::Open(Connection& conn,
+                                                           ClickCountersOptions options) {
+  if (int64_t{options.bucket_ttl_seconds} * 1000 <= kWeekMs) {
+    return Status::InvalidArgument("click counters: bucket_ttl_seconds must exceed 7 days");
+  }
+  if (options.salt_buckets < 0 || options.salt_buckets > SaltedTable::kMaxBuckets) {
+    return Status::InvalidArgument("click counters: salt_buckets outside 0..256");
+  }
+  if (options.refresher_poll_ms < 1) {
+    return Status::InvalidArgument("click counters: refresher_poll_ms < 1");
+  }
+  const std::string& ns = options.name_space;
+  const TableName item_name(ns, options.table_prefix + "_by_item");
+  const TableName minute_name(ns, options.table_prefix + "_by_minute");
+  const TableName totals_name(ns, options.table_prefix + "_totals");
+  FamilyDescriptor buckets(kFamily);
+  buckets.ttl_seconds = options.bucket_ttl_seconds;
+  BASALT_RETURN_IF_ERROR(EnsureTable(conn.admin(), TableDescriptor(item_name).AddFamily(buckets)));
+  BASALT_RETURN_IF_ERROR(
+      EnsureTable(conn.admin(), TableDescriptor(minute_name).AddFamily(buckets)));
+  BASALT_RETURN_IF_ERROR(
+      EnsureTable(conn.admin(), TableDescriptor(totals_name).AddFamily(FamilyDescriptor(kFamily))));
+  BASALT_ASSIGN_OR_RETURN(auto by_item, conn.GetTable(item_name));
+  BASALT_ASSIGN_OR_RETURN(auto by_minute, conn.GetTable(minute_name));
+  BASALT_ASSIGN_OR_RETURN(auto totals, conn.GetTable(totals_name));
+  auto counters = std::make_unique<Counters>(std::move(options), std::move(by_item),
+                                             std::move(by_minute), std::move(totals));
+  BASALT_RETURN_IF_ERROR(counters->Salt());
+  return std::unique_ptr<ClickCounters>(std::move(counters));
+}
+
+}  // namespace basalt::recipes

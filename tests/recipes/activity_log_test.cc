@@ -1,0 +1,265 @@
+// The activity log on every store kind: both layouts against one std::map model, ids, retention.
+
+#include "basalt/recipes/activity_log.h"
+
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <map>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "support/test_store.h"
+
+namespace basalt::recipes {
+namespace {
+
+using basalt::testing::StoreTest;
+using Layout = ActivityLogOptions::Layout;
+
+std::unique_ptr<ActivityLog> OpenLog(Connection& conn, Layout layout, std::string prefix,
+                                     int64_t cap = 0, int32_t ttl = kForeverTtl) {
+  ActivityLogOptions options;
+  options.layout = layout;
+  options.table_prefix = std::move(prefix);
+  options.max_events_per_user = cap;
+  options.ttl_seconds = ttl;
+  auto log = ActivityLog::Open(conn, options);
+  EXPECT_TRUE(log.ok()) << log.status().ToString();
+  return log.ok() ? std::move(*log) : nullptr;
+}
+
+std::string LayoutName(Layout layout) {
+  return layout == Layout::kTall ? "tall" : "wide";
+}
+
+// A user's events, newest first: time descending, then seq descending.
+using UserModel = std::map<EventId, ActivityEvent, std::greater<>>;
+
+std::vector<ActivityEvent> Slice(const UserModel& m, int64_t offset, int64_t limit) {
+  std::vector<ActivityEvent> out;
+  int64_t i = 0;
+  for (const auto& [id, e] : m) {
+    if (i++ < offset) continue;
+    if (static_cast<int64_t>(out.size()) == limit) break;
+    out.push_back(e);
+  }
+  return out;
+}
+
+class ActivityLogTest : public StoreTest {};
+
+TEST_P(ActivityLogTest, TallAndWideMatchAModelUnderRandomOperations) {
+  for (int64_t cap : {int64_t{0}, int64_t{9}}) {
+    SCOPED_TRACE("cap " + std::to_string(cap));
+    const std::string suffix = "_cap" + std::to_string(cap);
+    std::vector<std::unique_ptr<ActivityLog>> logs;
+    auto open_logs = [&] {
+      logs.clear();
+      logs.push_back(OpenLog(store().conn(), Layout::kTall, "tall" + suffix, cap));
+      logs.push_back(OpenLog(store().conn(), Layout::kWide, "wide" + suffix, cap));
+      ASSERT_TRUE(logs[0] && logs[1]);
+    };
+    open_logs();
+    // Users whose plain bytes are prefixes of one another, and bytes 00 / FF.
+    const std::vector<std::string> users = {"a", std::string("a\0", 2), "ab", "", "b\xff"};
+    std::map<std::string, UserModel> model;
+    std::mt19937_64 rng(20261123 + cap);
+    auto rand = [&](int64_t lo, int64_t hi) {  // [lo, hi]
+      return std::uniform_int_distribution<int64_t>(lo, hi)(rng);
+    };
+    auto random_time = [&] { return rand(0, 9) == 0 ? rand(0, 100000) : 1000 + rand(0, 40); };
+
+    for (int step = 0; step < 700; ++step) {
+      const std::string& user = users[rand(0, users.size() - 1)];
+      UserModel& m = model[user];
+      const int op = static_cast<int>(rand(0, 99));
+      SCOPED_TRACE("step " + std::to_string(step) + " op " + std::to_string(op));
+      if (op < 50) {
+        const int64_t t = random_time();
+        std::string name = "n" + std::to_string(rand(0, 5));
+        std::string payload(static_cast<size_t>(rand(0, 6)), '\0');
+        for (char& c : payload) c = static_cast<char>(rand(0, 255));
+        std::vector<EventId> ids;
+        for (auto& log : logs) {
+          auto id = log->Record(user, name, payload, t);
+          ASSERT_OK(id);
+          EXPECT_EQ(id->time_ms, t);
+          ids.push_back(*id);
+        }
+        EXPECT_EQ(ids[0], ids[1]);
+        ASSERT_EQ(m.count(ids[0]), 0u) << "an id was handed out twice";
+        m[ids[0]] = ActivityEvent{user, ids[0], name, payload};
+        while (cap > 0 && static_cast<int64_t>(m.size()) > cap) m.erase(std::prev(m.end()));
+        continue;
+      }
+      if (op == 50 && store().kind() == basalt::testing::StoreKind::kReopen) {
+        logs.clear();
+        store().Reopen();
+        open_logs();
+        continue;
+      }
+      for (auto& log : logs) {
+        SCOPED_TRACE(LayoutName(log->options().layout));
+        if (op < 60) {
+          const int64_t limit = rand(0, 12), offset = rand(0, 25);
+          auto got = log->Latest(user, limit, offset);
+          ASSERT_OK(got);
+          EXPECT_EQ(*got, Slice(m, offset, limit));
+        } else if (op < 70) {
+          const int32_t page_size = static_cast<int32_t>(rand(1, 7));
+          std::vector<ActivityEvent> all;
+          std::string cursor;
+          for (int pages = 0;; ++pages) {
+            ASSERT_LT(pages, 1000);
+            auto page = log->Page(user, page_size, cursor);
+            ASSERT_OK(page);
+            ASSERT_LE(page->events.size(), static_cast<size_t>(page_size));
+            all.insert(all.end(), page->events.begin(), page->events.end());
+            if (page->cursor.empty()) break;
+            cursor = page->cursor;
+          }
+          EXPECT_EQ(all, Slice(m, 0, INT64_MAX));
+        } else if (op < 80) {
+          const int64_t from = random_time(), to = from + rand(-2, 30);
+          const int64_t limit = rand(0, 3) == 0 ? rand(1, 4) : 0;
+          std::vector<ActivityEvent> want;
+          for (const auto& [id, e] : m) {
+            if (limit > 0 && static_cast<int64_t>(want.size()) == limit) break;
+            if (id.time_ms >= from && id.time_ms < to) want.push_back(e);
+          }
+          auto got = log->Range(user, from, to, limit);
+          ASSERT_OK(got);
+          EXPECT_EQ(*got, want) << "range [" << from << ", " << to << ") limit " << limit;
+        } else if (op < 88) {
+          const int64_t t = random_time();
+          std::vector<ActivityEvent> want;
+          for (const auto& [id, e] : m) {
+            if (id.time_ms == t) want.push_back(e);
+          }
+          auto got = log->At(user, t);
+          ASSERT_OK(got);
+          EXPECT_EQ(*got, want);
+        } else if (op < 94) {
+          EventId id{random_time(), static_cast<uint64_t>(rand(1, 60))};
+          if (!m.empty() && rand(0, 1) == 0) {
+            auto it = m.begin();
+            std::advance(it, rand(0, m.size() - 1));
+            id = it->first;
+          }
+          auto got = log->Find(user, id);
+          auto it = m.find(id);
+          if (it == m.end()) {
+            EXPECT_TRUE(got.status().IsNotFound()) << got.status().ToString();
+          } else {
+            ASSERT_OK(got);
+            EXPECT_EQ(*got, it->second);
+          }
+        } else {
+          auto got = log->Count(user);
+          ASSERT_OK(got);
+          EXPECT_EQ(*got, static_cast<int64_t>(m.size()));
+        }
+      }
+      if (::testing::Test::HasFatalFailure()) return;
+    }
+    // Every user's whole log, at the end.
+    for (auto& log : logs) {
+      for (const auto& [user, m] : model) {
+        auto got = log->Latest(user, 1000);
+        ASSERT_OK(got);
+        EXPECT_EQ(*got, Slice(m, 0, INT64_MAX)) << LayoutName(log->options().layout);
+      }
+    }
+  }
+}
+
+TEST_P(ActivityLogTest, EventsOfOneMillisecondGetDistinctIdsNewestLast) {
+  for (Layout layout : {Layout::kTall, Layout::kWide}) {
+    auto log = OpenLog(store().conn(), layout, LayoutName(layout));
+    ASSERT_TRUE(log);
+    std::vector<EventId> ids;
+    for (int i = 0; i < 5; ++i) {
+      auto id = log->Record("u", "click", std::to_string(i), 5000);
+      ASSERT_OK(id);
+      ids.push_back(*id);
+    }
+    EXPECT_EQ(std::set<EventId>(ids.begin(), ids.end()).size(), 5u);
+    auto latest = log->Latest("u", 10);
+    ASSERT_OK(latest);
+    ASSERT_EQ(latest->size(), 5u);
+    for (int i = 0; i < 5; ++i) EXPECT_EQ((*latest)[i].payload, std::to_string(4 - i));
+  }
+}
+
+TEST_P(ActivityLogTest, IdsStayUniqueAcrossReopen) {
+  std::set<EventId> ids;
+  for (int round = 0; round < 2; ++round) {
+    auto log = OpenLog(store().conn(), Layout::kTall, "log");
+    ASSERT_TRUE(log);
+    for (int i = 0; i < 3; ++i) {
+      auto id = log->Record("u", "x", "", 7);
+      ASSERT_OK(id);
+      EXPECT_TRUE(ids.insert(*id).second);
+    }
+    log.reset();
+    store().Reopen();
+  }
+  auto log = OpenLog(store().conn(), Layout::kTall, "log");
+  ASSERT_TRUE(log);
+  auto count = log->Count("u");
+  ASSERT_OK(count);
+  EXPECT_EQ(*count, 6);
+}
+
+TEST_P(ActivityLogTest, TtlHidesEventsOlderThanTheRetention) {
+  for (Layout layout : {Layout::kTall, Layout::kWide}) {
+    auto log = OpenLog(store().conn(), layout, LayoutName(layout), 0, /*ttl=*/3600);
+    ASSERT_TRUE(log);
+    const int64_t now = std::chrono::duration_cast<std::chrono::milliseconds>(
+                            std::chrono::system_clock::now().time_since_epoch())
+                            .count();
+    ASSERT_OK(log->Record("u", "old", "", now - 2 * 3600 * 1000));
+    auto recent = log->Record("u", "new", "");
+    ASSERT_OK(recent);
+    auto latest = log->Latest("u", 10);
+    ASSERT_OK(latest);
+    ASSERT_EQ(latest->size(), 1u);
+    EXPECT_EQ((*latest)[0].name, "new");
+    auto count = log->Count("u");
+    ASSERT_OK(count);
+    EXPECT_EQ(*count, 1);
+  }
+}
+
+TEST_P(ActivityLogTest, CapDeletesTheOldestEventsOnWrite) {
+  for (Layout layout : {Layout::kTall, Layout::kWide}) {
+    auto log = OpenLog(store().conn(), layout, LayoutName(layout), /*cap=*/3);
+    ASSERT_TRUE(log);
+    // Written out of time order: the cap keeps the three newest times, not the last three.
+    for (int64_t t : {50, 10, 40, 20, 30}) ASSERT_OK(log->Record("u", "e", "", t));
+    auto latest = log->Latest("u", 10);
+    ASSERT_OK(latest);
+    std::vector<int64_t> times;
+    for (const auto& e : *latest) times.push_back(e.id.time_ms);
+    EXPECT_EQ(times, (std::vector<int64_t>{50, 40, 30}));
+  }
+}
+
+TEST_P(ActivityLogTest, RejectsBadArguments) {
+  auto log = OpenLog(store().conn(), Layout::kTall, "log");
+  ASSERT_TRUE(log);
+  EXPECT_TRUE(log->Record("u", "e", "", -5).status().IsInvalidArgument());
+  EXPECT_TRUE(log->Latest("u", -1).status().IsInvalidArgument());
+  EXPECT_TRUE(log->Page("u", 0).status().IsInvalidArgument());
+  ActivityLogOptions bad;
+  bad.max_events_per_user = -1;
+  EXPECT_TRUE(ActivityLog::Open(store().conn(), bad).status().IsInvalidArgument());
+}
+
+BASALT_INSTANTIATE_STORE_TEST(ActivityLogTest);
+
+}  // namespace
+}  // namespace basalt::recipes
