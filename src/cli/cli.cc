@@ -4,8 +4,11 @@
 
 #include "cli/cli.h"
 
+#include <unistd.h>
 #include <CLI/CLI.hpp>
 #include <charconv>
+
+#include <cstdio>
 #include <cstdlib>
 #include <iostream>
 #include <memory>
@@ -15,6 +18,7 @@
 
 #include "basalt/basalt.h"
 #include "basalt/filter_language.h"
+#include "basalt/recipes/demo.h"
 #include "cli/output.h"
 #include "server/serve.h"
 #include "util/bytes_format.h"
@@ -451,6 +455,35 @@ class Cli {
   std::unique_ptr<Connection> conn_;
 };
 
+// `basalt demo load`: a progress bar per stage on stderr (when it is a terminal, else a line
+// per stage), a summary on stdout.
+Status LoadDemoData(const Args& args, const recipes::DemoOptions& options) {
+  BASALT_ASSIGN_OR_RETURN(auto conn, Connection::Open(args.data_dir));
+  const bool tty = isatty(STDERR_FILENO) != 0;
+  std::string last_stage;
+  auto progress = [&](std::string_view stage, int64_t done, int64_t total) {
+    if (tty) {
+      int64_t percent = total > 0 ? done * 100 / total : 100;
+      if (stage != last_stage || done == total || done % 64 == 0) {
+        int bars = static_cast<int>(percent / 4);
+        std::fprintf(stderr, "\r%-8.*s [%-25s] %3lld%% %lld/%lld", static_cast<int>(stage.size()),
+                     stage.data(), std::string(static_cast<size_t>(bars), '#').c_str(),
+                     static_cast<long long>(percent), static_cast<long long>(done),
+                     static_cast<long long>(total));
+        if (done == total) std::fputc('\n', stderr);
+      }
+    } else if (stage != last_stage) {
+      std::fprintf(stderr, "loading %.*s...\n", static_cast<int>(stage.size()), stage.data());
+    }
+    last_stage = std::string(stage);
+  };
+  BASALT_ASSIGN_OR_RETURN(recipes::DemoSummary sum, recipes::LoadDemo(*conn, options, progress));
+  std::cout << "demo data loaded: " << sum.users << " users, " << sum.follows << " follows, "
+            << sum.posts << " posts, " << sum.actions << " actions, " << sum.clicks
+            << " clicks (password '" << recipes::kDemoPassword << "')\n";
+  return conn->Close();
+}
+
 std::string DefaultDataDir() {
   const char* env = std::getenv("BASALT_DATA");
   return env != nullptr && *env != '\0' ? env : "./data";
@@ -567,6 +600,21 @@ int Main(int argc, char** argv) {
   table_arg(count);
   count->add_option("--prefix", args.prefix, "only rows starting with this");
 
+  // demo load: fills the store with the demo data set through the recipes.
+  recipes::DemoOptions demo_options;
+  CLI::App* demo = app.add_subcommand("demo", "demo data for the recipes and the server");
+  demo->require_subcommand(1);
+  CLI::App* demo_load = demo->add_subcommand(
+      "load", "create users (password '" + std::string(recipes::kDemoPassword) +
+                  "'), a power-law follow graph, posts with home feeds, activity and clicks");
+  demo_load->add_option("--users", demo_options.users, "users (default 200)");
+  demo_load->add_option("--follows", demo_options.mean_follows, "follows per user, on average");
+  demo_load->add_option("--posts", demo_options.posts, "posts (default 2000)");
+  demo_load->add_option("--actions", demo_options.actions, "activity events (default 20000)");
+  demo_load->add_option("--items", demo_options.items, "clicked items (default 300)");
+  demo_load->add_option("--clicks", demo_options.clicks, "clicks (default 20000)");
+  demo_load->add_option("--seed", demo_options.seed, "random seed (default 42)");
+
   // serve: runs the HTTP server instead of one command. Flags win over the config file.
   server::http::ServerConfig serve_config;
   std::string serve_config_file;
@@ -614,6 +662,15 @@ int Main(int argc, char** argv) {
     if (serve_thrift_framed) serve_config.thrift_framed = true;
     if (serve_thrift_compact) serve_config.thrift_compact = true;
     if (st.ok()) st = server::Serve(serve_config);
+    if (!st.ok()) {
+      std::cerr << "error: " << st.ToString() << "\n";
+      return 1;
+    }
+    return 0;
+  }
+
+  if (demo_load->parsed()) {
+    Status st = LoadDemoData(args, demo_options);
     if (!st.ok()) {
       std::cerr << "error: " << st.ToString() << "\n";
       return 1;

@@ -1,0 +1,144 @@
+#include "basalt/recipes/demo.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "basalt/recipes/activity_log.h"
+#include "basalt/recipes/click_counters.h"
+#include "basalt/recipes/fanout_worker.h"
+#include "basalt/recipes/feed.h"
+#include "basalt/recipes/follow_graph.h"
+#include "basalt/recipes/users.h"
+#include "recipes/table_setup.h"
+
+namespace basalt::recipes {
+namespace {
+
+constexpr int64_t kWeekMs = int64_t{7} * 24 * 3600 * 1000;
+
+std::string UserName(int32_t i) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "user%04d", i + 1);
+  return buf;
+}
+
+// Zipf weights 1/(i+1): a few users or items get most of the attention.
+std::discrete_distribution<int32_t> Zipf(int32_t n) {
+  std::vector<double> w(static_cast<size_t>(n));
+  for (int32_t i = 0; i < n; ++i) w[static_cast<size_t>(i)] = 1.0 / (i + 1);
+  return std::discrete_distribution<int32_t>(w.begin(), w.end());
+}
+
+const char* const kWords[] = {"basalt", "hbase",  "rows",   "scan",  "column",  "family",
+                              "feed",   "follow", "coffee", "today", "release", "bench",
+                              "region", "tall",   "wide",   "fast",  "cursor",  "paging"};
+const char* const kActions[] = {"login", "view", "like", "share", "comment", "search"};
+
+std::string Sentence(std::mt19937& rng) {
+  std::string s;
+  int words = 4 + static_cast<int>(rng() % 12);
+  for (int i = 0; i < words; ++i) {
+    if (i > 0) s += ' ';
+    s += kWords[rng() % std::size(kWords)];
+  }
+  return s;
+}
+
+}  // namespace
+
+Result<DemoSummary> LoadDemo(Connection& conn, const DemoOptions& o, const DemoProgress& progress) {
+  if (o.users < 2 || o.posts < 0 || o.actions < 0 || o.clicks < 0 || o.mean_follows < 0 ||
+      (o.clicks > 0 && o.items < 1)) {
+    return Status::InvalidArgument(
+        "demo: need at least 2 users, at least 1 item when there are clicks, and no negative "
+        "counts");
+  }
+  auto report = [&](std::string_view stage, int64_t done, int64_t total) {
+    if (progress) progress(stage, done, total);
+  };
+  std::mt19937 rng(o.seed);
+  DemoSummary summary;
+
+  BASALT_ASSIGN_OR_RETURN(auto users, UserStore::Open(conn));
+  for (int32_t i = 0; i < o.users; ++i) {
+    Status s = users->Register(UserName(i), kDemoPassword);
+    if (!s.ok() && !s.IsAlreadyExists()) return s;
+    if (s.ok()) {
+      BASALT_RETURN_IF_ERROR(users->UpdateProfile(
+          UserName(i), Profile{"Demo user " + std::to_string(i + 1), Sentence(rng)}));
+    }
+    ++summary.users;
+    report("users", i + 1, o.users);
+  }
+
+  FollowGraphOptions graph_options;
+  graph_options.user_exists = users->UserExistsFunction();
+  BASALT_ASSIGN_OR_RETURN(auto graph, FollowGraph::Open(conn, graph_options));
+  BASALT_ASSIGN_OR_RETURN(auto feed, Feed::Open(conn, *graph));
+  FanoutWorkerPool workers(*feed);
+  workers.Start();
+
+  // Follows: each user follows a geometric number of others, drawn with Zipf weights.
+  auto popular = Zipf(o.users);
+  std::geometric_distribution<int32_t> how_many(1.0 / (1.0 + o.mean_follows));
+  std::vector<int32_t> follows(static_cast<size_t>(o.users));
+  int64_t total_follows = 0;
+  for (auto& n : follows) {
+    n = std::min(how_many(rng), o.users - 1);
+    total_follows += n;
+  }
+  std::set<std::pair<int32_t, int32_t>> edges;
+  for (int32_t i = 0; i < o.users; ++i) {
+    for (int32_t k = 0, tries = 0; k < follows[static_cast<size_t>(i)] && tries < 20 * o.users;
+         ++tries) {
+      int32_t j = popular(rng);
+      if (j == i || !edges.insert({i, j}).second) continue;
+      BASALT_RETURN_IF_ERROR(feed->Follow(UserName(i), UserName(j)));
+      ++k;
+      ++summary.follows;
+      report("follows", summary.follows, total_follows);
+    }
+  }
+
+  auto authors = Zipf(o.users);
+  for (int32_t p = 0; p < o.posts; ++p) {
+    BASALT_RETURN_IF_ERROR(feed->Post(UserName(authors(rng)), Sentence(rng)).status());
+    ++summary.posts;
+    report("posts", p + 1, o.posts);
+  }
+  // Let the workers deliver every post before the next stages compete with them.
+  BASALT_RETURN_IF_ERROR(workers.Drain(std::chrono::minutes(10)));
+  workers.Stop();
+
+  const int64_t now = NowMillis();
+  std::uniform_int_distribution<int64_t> when(now - kWeekMs, now);
+  BASALT_ASSIGN_OR_RETURN(auto log, ActivityLog::Open(conn));
+  auto active = Zipf(o.users);
+  for (int32_t a = 0; a < o.actions; ++a) {
+    std::string payload = "{\"page\":" + std::to_string(rng() % 100) + "}";
+    BASALT_RETURN_IF_ERROR(log->Record(UserName(active(rng)), kActions[rng() % std::size(kActions)],
+                                       payload, when(rng))
+                               .status());
+    ++summary.actions;
+    report("actions", a + 1, o.actions);
+  }
+
+  if (o.clicks > 0) {
+    BASALT_ASSIGN_OR_RETURN(auto counters, ClickCounters::Open(conn));
+    auto item = Zipf(o.items);
+    for (int32_t c = 0; c < o.clicks; ++c) {
+      BASALT_RETURN_IF_ERROR(counters->Click("item" + std::to_string(item(rng) + 1), 1, when(rng)));
+      ++summary.clicks;
+      report("clicks", c + 1, o.clicks);
+    }
+    BASALT_RETURN_IF_ERROR(counters->RebuildWeekly(now).status());
+  }
+  return summary;
+}
+
+}  // namespace basalt::recipes
