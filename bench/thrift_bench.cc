@@ -1,0 +1,216 @@
+// The core operations through HBase's Thrift2 protocol against the same operations in process,
+// side by side in one run, and what batching does over the wire.
+//
+// A Thrift2Server (the server `basalt serve` runs on port 9090) serves an embedded store on a
+// loopback port; the "remote" side is basalt's thrift:// backend, the "embedded" side the same
+// store called directly. Rounds alternate between the sides; the report gives medians and the
+// ratio remote / embedded (higher is better; the wire, the protocol and the server's thread
+// cost what the ratio lacks).
+//
+//   fillbatch100   100 one-cell rows per Table::Batch (putMultiple over Thrift2)
+//   readrandom     a Get of a random one-cell row
+//   scanprefix10   the 10 rows under a random prefix (one openScanner/getScannerRows/close)
+//   getversions10  a Get of 10 versions of one cell
+// Then batching: putMultiple with 1..1000 rows per call, and scans of 10,000 rows with
+// caching (rows per getScannerRows) 1..1000, in rows/s.
+//
+// Usage: basalt_thrift_bench [--rounds N] [--seconds S] [--markdown FILE]
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "basalt/basalt.h"
+#include "server/thrift2/thrift2_server.h"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+void Check(const basalt::Status& s, const char* what) {
+  if (!s.ok()) {
+    std::fprintf(stderr, "thrift_bench: %s: %s\n", what, s.ToString().c_str());
+    std::exit(1);
+  }
+}
+
+std::string Key(const char* prefix, int64_t i) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%s%08lld", prefix, static_cast<long long>(i));
+  return buf;
+}
+
+// Operations per second of `op` (which returns how many operations it did), for `seconds`.
+double Rate(const std::function<int64_t()>& op, double seconds) {
+  auto start = Clock::now();
+  int64_t ops = 0;
+  double elapsed = 0;
+  do {
+    ops += op();
+    elapsed = std::chrono::duration<double>(Clock::now() - start).count();
+  } while (elapsed < seconds);
+  return static_cast<double>(ops) / elapsed;
+}
+
+double Median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+int64_t Drain(basalt::Table& t, const basalt::Scan& scan) {
+  auto scanner = t.GetScanner(scan);
+  Check(scanner.status(), "scanner");
+  basalt::RowResult r;
+  int64_t rows = 0;
+  while ((*scanner)->Next(&r)) ++rows;
+  Check((*scanner)->status(), "scan");
+  return rows;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int rounds = 3;
+  double seconds = 1.0;
+  std::string markdown;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--rounds" && i + 1 < argc) {
+      rounds = std::max(1, std::atoi(argv[++i]));
+    } else if (a == "--seconds" && i + 1 < argc) {
+      seconds = std::atof(argv[++i]);
+    } else if (a == "--markdown" && i + 1 < argc) {
+      markdown = argv[++i];
+    } else {
+      std::fprintf(stderr,
+                   "usage: basalt_thrift_bench [--rounds N] [--seconds S] [--markdown F]\n");
+      return 2;
+    }
+  }
+  std::string dir = "/tmp/basalt-thrift-bench";
+  std::filesystem::remove_all(dir);
+  auto embedded = basalt::Connection::Open(dir);
+  Check(embedded.status(), "open");
+  basalt::server::Thrift2ServerOptions options;
+  options.bind_address = "127.0.0.1";
+  options.port = 0;
+  basalt::server::Thrift2Server server(**embedded, options);
+  Check(server.Start(), "thrift2 server");
+  auto remote = basalt::Connection::Open("thrift://127.0.0.1:" + std::to_string(server.port()));
+  Check(remote.status(), "thrift:// connection");
+
+  basalt::TableDescriptor desc(basalt::TableName("default", "t"));
+  basalt::FamilyDescriptor f("f");
+  f.max_versions = 10;
+  desc.AddFamily(f);
+  Check((*embedded)->admin().CreateTable(desc), "create");
+  auto local_table = (*embedded)->GetTable("t");
+  auto remote_table = (*remote)->GetTable("t");
+  Check(local_table.status(), "table");
+  Check(remote_table.status(), "remote table");
+
+  // Data for the reads: 100,000 one-cell rows, 1,000 prefixes of 10 rows, a 10-version cell.
+  constexpr int kRows = 100000;
+  {
+    std::vector<basalt::Mutation> batch;
+    for (int i = 0; i < kRows; ++i) {
+      batch.emplace_back(basalt::Put(Key("r", i)).Add("f", "q", std::string(100, 'v')));
+      if (batch.size() == 1000) {
+        Check((*local_table)->Batch(batch).status(), "load");
+        batch.clear();
+      }
+    }
+    for (int64_t ts = 1; ts <= 10; ++ts) {
+      Check((*local_table)->Put(basalt::Put("versions").Add("f", "q", ts, "v")), "versions");
+    }
+  }
+  std::mt19937 rng(7);
+  int64_t next_write = 0;
+  struct Workload {
+    const char* name;
+    std::function<int64_t(basalt::Table&)> op;
+  };
+  std::vector<Workload> workloads = {
+      {"fillbatch100",
+       [&](basalt::Table& t) {
+         std::vector<basalt::Mutation> batch;
+         for (int i = 0; i < 100; ++i) {
+           batch.emplace_back(basalt::Put(Key("w", next_write++)).Add("f", "q", "value"));
+         }
+         Check(t.Batch(batch).status(), "batch");
+         return int64_t{100};
+       }},
+      {"readrandom",
+       [&](basalt::Table& t) {
+         Check(t.Get(basalt::Get(Key("r", rng() % kRows))).status(), "get");
+         return int64_t{1};
+       }},
+      {"scanprefix10",
+       [&](basalt::Table& t) {
+         std::string prefix = Key("r", (rng() % (kRows / 10)) * 10);
+         prefix.pop_back();
+         Drain(t, basalt::Scan().SetRowPrefix(prefix).SetCaching(10));
+         return int64_t{1};
+       }},
+      {"getversions10",
+       [&](basalt::Table& t) {
+         Check(t.Get(basalt::Get("versions").ReadVersions(10)).status(), "versions");
+         return int64_t{1};
+       }},
+  };
+
+  std::string table =
+      "| workload | embedded ops/s | Thrift2 ops/s | ratio |\n| --- | ---: | ---: | ---: |\n";
+  for (const Workload& w : workloads) {
+    std::vector<double> local, wire;
+    for (int r = 0; r < rounds; ++r) {
+      local.push_back(Rate([&] { return w.op(**local_table); }, seconds));
+      wire.push_back(Rate([&] { return w.op(**remote_table); }, seconds));
+    }
+    double l = Median(local), rm = Median(wire);
+    std::printf("%-14s embedded %10.0f  thrift2 %10.0f  ratio %.2fx\n", w.name, l, rm, rm / l);
+    char line[256];
+    std::snprintf(line, sizeof line, "| %s | %.0f | %.0f | %.2fx |\n", w.name, l, rm, rm / l);
+    table += line;
+  }
+
+  table +=
+      "\n| rows per call | putMultiple rows/s | getScannerRows rows/s |\n| ---: | ---: | ---: |\n";
+  for (int per_call : {1, 10, 100, 1000}) {
+    double put_rate = Rate(
+        [&] {
+          std::vector<basalt::Mutation> batch;
+          for (int i = 0; i < per_call; ++i) {
+            batch.emplace_back(basalt::Put(Key("b", next_write++)).Add("f", "q", "value"));
+          }
+          Check((*remote_table)->Batch(batch).status(), "putMultiple");
+          return static_cast<int64_t>(per_call);
+        },
+        seconds);
+    double scan_rate = Rate(
+        [&] {
+          return Drain(
+              **remote_table,
+              basalt::Scan().WithStartRow(Key("r", 0)).SetLimit(10000).SetCaching(per_call));
+        },
+        seconds);
+    std::printf("batch %5d  putMultiple %10.0f rows/s  getScannerRows %10.0f rows/s\n", per_call,
+                put_rate, scan_rate);
+    char line[256];
+    std::snprintf(line, sizeof line, "| %d | %.0f | %.0f |\n", per_call, put_rate, scan_rate);
+    table += line;
+  }
+  if (!markdown.empty()) std::ofstream(markdown) << table;
+  remote_table->reset();
+  Check((*remote)->Close(), "close remote");
+  server.Stop();
+  local_table->reset();
+  Check((*embedded)->Close(), "close");
+  return 0;
+}
