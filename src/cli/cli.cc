@@ -498,7 +498,14 @@ int Main(int argc, char** argv) {
   app.name("basalt");
   app.fallthrough();  // global options may also follow the subcommand
   app.require_subcommand(1);
-  app.add_option("--data", args.data_dir, "data directory (default: $BASALT_DATA or ./data)");
+  app.add_option("--data", args.data_dir,
+                 "data directory, or a backend target such as thrift://HOST:PORT (default: "
+                 "$BASALT_DATA or ./data)");
+  std::string server_address;
+  app.add_option("--server", server_address,
+                 "a basalt server or HBase Thrift2 gateway at HOST:PORT (same as --data "
+                 "thrift://HOST:PORT)")
+      ->excludes("--data");
   app.add_flag("--json", args.json, "print JSON instead of tables");
 
   using Command = Status (Cli::*)();
@@ -668,6 +675,8 @@ int Main(int argc, char** argv) {
     }
     return 0;
   }
+
+  if (!server_address.empty()) args.data_dir = "thrift://" + server_address;
 
   if (demo_load->parsed()) {
     Status st = LoadDemoData(args, demo_options);

@@ -199,8 +199,9 @@ def test_thrift2_serves_the_same_store(binary):
             assert p.returncode == 0, p.stderr
             r = requests.get(s.url + "/tt/r1/f:q", headers={"Accept": "application/octet-stream"})
             assert r.status_code == 200 and r.content == b"over-thrift"
-            p = cli("get", "tt", "r1")
-            assert p.returncode == 0 and "over-thrift" in p.stdout
+            p = subprocess.run([binary, "--server", f"127.0.0.1:{s.thrift_port}", "get", "tt",
+                                "r1"], capture_output=True, text=True, timeout=30)
+            assert p.returncode == 0 and "over-thrift" in p.stdout, p.stderr
             p = cli("get", "nope", "r1")
             assert p.returncode == 1 and p.stderr.startswith("error:")
         finally:
