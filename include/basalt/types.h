@@ -79,6 +79,9 @@ std::string_view CompareOpName(CompareOp op);
 // The filter-language symbol of `op` ("<", "<=", "=", "!=", ">=", ">"); empty for kNoOp.
 std::string_view CompareOpSymbol(CompareOp op);
 
+// Whether `a op b` holds, given cmp = a <=> b (negative, zero or positive). kNoOp never holds.
+bool CompareOpHolds(CompareOp op, int cmp);
+
 }  // namespace basalt
 
 #endif  // BASALT_TYPES_H_

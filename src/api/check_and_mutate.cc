@@ -13,24 +13,7 @@ bool CheckPasses(CompareOp op, const std::optional<std::string>& expected,
     return stored->empty() == !not_equal;
   }
   if (!stored.has_value()) return false;
-  int cmp = std::string_view(*expected).compare(*stored);
-  switch (op) {
-    case CompareOp::kLess:
-      return cmp < 0;
-    case CompareOp::kLessOrEqual:
-      return cmp <= 0;
-    case CompareOp::kEqual:
-      return cmp == 0;
-    case CompareOp::kNotEqual:
-      return cmp != 0;
-    case CompareOp::kGreaterOrEqual:
-      return cmp >= 0;
-    case CompareOp::kGreater:
-      return cmp > 0;
-    case CompareOp::kNoOp:
-      return false;
-  }
-  return false;
+  return CompareOpHolds(op, std::string_view(*expected).compare(*stored));
 }
 
 }  // namespace basalt

@@ -74,4 +74,24 @@ std::string_view CompareOpSymbol(CompareOp op) {
   return "";
 }
 
+bool CompareOpHolds(CompareOp op, int cmp) {
+  switch (op) {
+    case CompareOp::kLess:
+      return cmp < 0;
+    case CompareOp::kLessOrEqual:
+      return cmp <= 0;
+    case CompareOp::kEqual:
+      return cmp == 0;
+    case CompareOp::kNotEqual:
+      return cmp != 0;
+    case CompareOp::kGreaterOrEqual:
+      return cmp >= 0;
+    case CompareOp::kGreater:
+      return cmp > 0;
+    case CompareOp::kNoOp:
+      return false;
+  }
+  return false;
+}
+
 }  // namespace basalt

@@ -21,27 +21,6 @@ int CompareBytes(std::string_view a, std::string_view b) {
   return a.size() < b.size() ? -1 : a.size() > b.size() ? 1 : 0;
 }
 
-// `cmp` is stored <=> operand.
-bool OpHolds(CompareOp op, int cmp) {
-  switch (op) {
-    case CompareOp::kLess:
-      return cmp < 0;
-    case CompareOp::kLessOrEqual:
-      return cmp <= 0;
-    case CompareOp::kEqual:
-      return cmp == 0;
-    case CompareOp::kNotEqual:
-      return cmp != 0;
-    case CompareOp::kGreaterOrEqual:
-      return cmp >= 0;
-    case CompareOp::kGreater:
-      return cmp > 0;
-    case CompareOp::kNoOp:
-      return false;
-  }
-  return false;
-}
-
 }  // namespace
 
 CompiledComparator::CompiledComparator(const ByteComparator& comparator, CompareOp op)
@@ -90,23 +69,23 @@ Result<CompiledComparator> CompiledComparator::Compile(const ByteComparator& com
 bool CompiledComparator::Passes(std::string_view stored) const {
   switch (kind_) {
     case ByteComparator::Kind::kBinary:
-      return OpHolds(op_, CompareBytes(stored, operand_));
+      return CompareOpHolds(op_, CompareBytes(stored, operand_));
     case ByteComparator::Kind::kBinaryPrefix:
-      return OpHolds(op_, CompareBytes(stored.substr(0, operand_.size()), operand_));
+      return CompareOpHolds(op_, CompareBytes(stored.substr(0, operand_.size()), operand_));
     case ByteComparator::Kind::kRegexString: {
       bool found = RE2::PartialMatch(re2::StringPiece(stored.data(), stored.size()), *regex_);
-      return OpHolds(op_, found ? 0 : 1);
+      return CompareOpHolds(op_, found ? 0 : 1);
     }
     case ByteComparator::Kind::kSubstring: {
       auto it = std::search(stored.begin(), stored.end(), operand_.begin(), operand_.end(),
                             [](char a, char b) { return AsciiLower(a) == b; });
-      return OpHolds(op_, it != stored.end() || operand_.empty() ? 0 : 1);
+      return CompareOpHolds(op_, it != stored.end() || operand_.empty() ? 0 : 1);
     }
     case ByteComparator::Kind::kLong: {
       if (stored.size() != 8) return false;
       auto a = static_cast<int64_t>(util::DecodeFixed64BE(stored.data()));
       auto b = static_cast<int64_t>(util::DecodeFixed64BE(operand_.data()));
-      return OpHolds(op_, a < b ? -1 : a > b ? 1 : 0);
+      return CompareOpHolds(op_, a < b ? -1 : a > b ? 1 : 0);
     }
   }
   return false;
