@@ -34,6 +34,7 @@
 #include <vector>
 
 #include "basalt/basalt.h"
+#include "bench_util.h"
 #include "util/coding.h"
 
 namespace {
@@ -189,11 +190,6 @@ double Measure(double seconds, int batch, const std::function<void()>& op) {
   return static_cast<double>(ops) / std::chrono::duration<double>(now - start).count();
 }
 
-double Median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
 struct Outcome {
   std::string name;
   std::string unit;
@@ -225,7 +221,7 @@ Outcome Compare(const Config& cfg, std::string name, std::string unit, int batch
       b.push_back(Measure(kRoundSeconds, batch, basalt_op));
     }
   }
-  Outcome o{std::move(name), std::move(unit), Median(b), Median(r)};
+  Outcome o{std::move(name), std::move(unit), basalt::bench::Median(b), basalt::bench::Median(r)};
   std::printf("%-14s basalt %10.0f %s/s   raw %10.0f %s/s   ratio %.2fx\n", o.name.c_str(),
               o.basalt_ops, o.unit.c_str(), o.raw_ops, o.unit.c_str(), o.basalt_ops / o.raw_ops);
   std::fflush(stdout);

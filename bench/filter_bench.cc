@@ -13,7 +13,6 @@
 // Usage: basalt_filter_bench [--dir DIR] [--rounds N] [--markdown FILE]
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -22,22 +21,17 @@
 #include <vector>
 
 #include "basalt/basalt.h"
+#include "bench_util.h"
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
+using basalt::bench::Check;
+using basalt::bench::Median;
 
 constexpr int kUsers = 1000;
 constexpr int kDays = 1000;  // kUsers * kDays = 1,000,000 rows
 constexpr int kWideRows = 1000;
 constexpr int kWideColumns = 1000;
-
-void Check(const basalt::Status& s, const char* what) {
-  if (!s.ok()) {
-    std::fprintf(stderr, "filter_bench: %s: %s\n", what, s.ToString().c_str());
-    std::exit(1);
-  }
-}
 
 std::string UserDay(int user, int day) {
   char buf[16];
@@ -73,24 +67,6 @@ struct Workload {
   std::function<Cost()> filtered;
   std::function<Cost()> explicit_bounds;
 };
-
-// Operations per second of `op`, run for about `seconds`.
-double Rate(const std::function<Cost()>& op, double seconds) {
-  auto start = Clock::now();
-  int64_t ops = 0;
-  double elapsed = 0;
-  do {
-    (void)op();
-    ++ops;
-    elapsed = std::chrono::duration<double>(Clock::now() - start).count();
-  } while (elapsed < seconds);
-  return static_cast<double>(ops) / elapsed;
-}
-
-double Median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
 
 }  // namespace
 
@@ -216,8 +192,14 @@ int main(int argc, char** argv) {
     }
     std::vector<double> fr, er;
     for (int i = 0; i < rounds; ++i) {
-      fr.push_back(Rate(wl.filtered, 0.5));
-      er.push_back(Rate(wl.explicit_bounds, 0.5));
+      fr.push_back(basalt::bench::RatePerSecond(0.5, [&] {
+        (void)wl.filtered();
+        return int64_t{1};
+      }));
+      er.push_back(basalt::bench::RatePerSecond(0.5, [&] {
+        (void)wl.explicit_bounds();
+        return int64_t{1};
+      }));
     }
     double fm = Median(fr), em = Median(er);
     std::printf(

@@ -17,7 +17,6 @@
 // Usage: basalt_thrift_bench [--rounds N] [--seconds S] [--markdown FILE]
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -27,40 +26,19 @@
 #include <vector>
 
 #include "basalt/basalt.h"
+#include "bench_util.h"
 #include "server/thrift2/thrift2_server.h"
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-void Check(const basalt::Status& s, const char* what) {
-  if (!s.ok()) {
-    std::fprintf(stderr, "thrift_bench: %s: %s\n", what, s.ToString().c_str());
-    std::exit(1);
-  }
-}
+using basalt::bench::Check;
+using basalt::bench::Median;
+using basalt::bench::RatePerSecond;
 
 std::string Key(const char* prefix, int64_t i) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%s%08lld", prefix, static_cast<long long>(i));
   return buf;
-}
-
-// Operations per second of `op` (which returns how many operations it did), for `seconds`.
-double Rate(const std::function<int64_t()>& op, double seconds) {
-  auto start = Clock::now();
-  int64_t ops = 0;
-  double elapsed = 0;
-  do {
-    ops += op();
-    elapsed = std::chrono::duration<double>(Clock::now() - start).count();
-  } while (elapsed < seconds);
-  return static_cast<double>(ops) / elapsed;
-}
-
-double Median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
 }
 
 int64_t Drain(basalt::Table& t, const basalt::Scan& scan) {
@@ -170,8 +148,8 @@ int main(int argc, char** argv) {
   for (const Workload& w : workloads) {
     std::vector<double> local, wire;
     for (int r = 0; r < rounds; ++r) {
-      local.push_back(Rate([&] { return w.op(**local_table); }, seconds));
-      wire.push_back(Rate([&] { return w.op(**remote_table); }, seconds));
+      local.push_back(RatePerSecond(seconds, [&] { return w.op(**local_table); }));
+      wire.push_back(RatePerSecond(seconds, [&] { return w.op(**remote_table); }));
     }
     double l = Median(local), rm = Median(wire);
     std::printf("%-14s embedded %10.0f  thrift2 %10.0f  ratio %.2fx\n", w.name, l, rm, rm / l);
@@ -183,23 +161,18 @@ int main(int argc, char** argv) {
   table +=
       "\n| rows per call | putMultiple rows/s | getScannerRows rows/s |\n| ---: | ---: | ---: |\n";
   for (int per_call : {1, 10, 100, 1000}) {
-    double put_rate = Rate(
-        [&] {
-          std::vector<basalt::Mutation> batch;
-          for (int i = 0; i < per_call; ++i) {
-            batch.emplace_back(basalt::Put(Key("b", next_write++)).Add("f", "q", "value"));
-          }
-          Check((*remote_table)->Batch(batch).status(), "putMultiple");
-          return static_cast<int64_t>(per_call);
-        },
-        seconds);
-    double scan_rate = Rate(
-        [&] {
-          return Drain(
-              **remote_table,
-              basalt::Scan().WithStartRow(Key("r", 0)).SetLimit(10000).SetCaching(per_call));
-        },
-        seconds);
+    double put_rate = RatePerSecond(seconds, [&] {
+      std::vector<basalt::Mutation> batch;
+      for (int i = 0; i < per_call; ++i) {
+        batch.emplace_back(basalt::Put(Key("b", next_write++)).Add("f", "q", "value"));
+      }
+      Check((*remote_table)->Batch(batch).status(), "putMultiple");
+      return static_cast<int64_t>(per_call);
+    });
+    double scan_rate = RatePerSecond(seconds, [&] {
+      return Drain(**remote_table,
+                   basalt::Scan().WithStartRow(Key("r", 0)).SetLimit(10000).SetCaching(per_call));
+    });
     std::printf("batch %5d  putMultiple %10.0f rows/s  getScannerRows %10.0f rows/s\n", per_call,
                 put_rate, scan_rate);
     char line[256];

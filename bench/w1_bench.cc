@@ -35,6 +35,7 @@
 
 #include "basalt/basalt.h"
 #include "basalt/recipes/activity_log.h"
+#include "bench_util.h"
 
 namespace {
 
@@ -101,12 +102,6 @@ struct Side {
   double query_seconds = 0;
   int64_t rows = 0;  // rows returned, a check that both sides answer alike
 };
-
-double Percentile(std::vector<double> v, double p) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  return v[std::min(v.size() - 1, static_cast<size_t>(p * static_cast<double>(v.size())))];
-}
 
 Config ParseArgs(int argc, char** argv) {
   Config cfg;
@@ -263,10 +258,10 @@ int main(int argc, char** argv) {
   };
   line("ingest, actions/s", basalt_side.ingest, sqlite_side.ingest, true);
   line("query, q/s", qps(basalt_side), qps(sqlite_side), true);
-  line("query p50, us", Percentile(basalt_side.latencies_us, 0.5),
-       Percentile(sqlite_side.latencies_us, 0.5), false);
-  line("query p99, us", Percentile(basalt_side.latencies_us, 0.99),
-       Percentile(sqlite_side.latencies_us, 0.99), false);
+  line("query p50, us", basalt::bench::Percentile(basalt_side.latencies_us, 0.5),
+       basalt::bench::Percentile(sqlite_side.latencies_us, 0.5), false);
+  line("query p99, us", basalt::bench::Percentile(basalt_side.latencies_us, 0.99),
+       basalt::bench::Percentile(sqlite_side.latencies_us, 0.99), false);
   snprintf(buf, sizeof(buf), "\nrows per query: basalt %.2f, SQLite %.2f\n",
            static_cast<double>(basalt_side.rows) / basalt_side.latencies_us.size(),
            static_cast<double>(sqlite_side.rows) / sqlite_side.latencies_us.size());
