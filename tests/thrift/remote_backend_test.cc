@@ -176,6 +176,28 @@ TEST_F(RemoteBackendTest, BatchIsNotAtomicAcrossRowsOverThrift) {
   EXPECT_EQ(ScanRows(*table_), (Strings{"a", "b"}));
 }
 
+TEST_F(RemoteBackendTest, BatchSendsARunOfPutsAsOnePutMultiple) {
+  // basalt's server applies one putMultiple as one atomic batch: when the server rejects one Put
+  // of a run (a value over its limit), none of the run is written. One call per Put would have
+  // written "a".
+  std::vector<Mutation> batch;
+  batch.emplace_back(Put("a").Add("f", "q", "1"));
+  batch.emplace_back(Put("b").Add("f", "q", std::string(11 << 20, 'x')));
+  batch.emplace_back(Put("c").Add("f", "q", "3"));
+  auto r = table_->Batch(batch);
+  EXPECT_FALSE(r.ok());
+  EXPECT_EQ(ScanRows(*table_), Strings{});
+  // A good run goes through whole, Deletes too.
+  batch.erase(batch.begin() + 1);
+  ASSERT_OK(table_->Batch(batch));
+  EXPECT_EQ(ScanRows(*table_), (Strings{"a", "c"}));
+  std::vector<Mutation> deletes;
+  deletes.emplace_back(Delete("a"));
+  deletes.emplace_back(Delete("c"));
+  ASSERT_OK(table_->Batch(deletes));
+  EXPECT_EQ(ScanRows(*table_), Strings{});
+}
+
 TEST_F(RemoteBackendTest, WhatThrift2CannotExpressIsNotSupported) {
   EXPECT_TRUE(table_->GetScanner(Scan().SetRaw(true)).status().IsNotSupported());
   EXPECT_TRUE(table_->GetScanner(Scan().SetMaxResultsPerColumnFamily(1)).status().IsNotSupported());

@@ -153,9 +153,9 @@ Status CheckMutation(const TableDescriptor& desc, const Mutation& m) {
 
 Result<std::vector<RowResult>> RemoteTable::Batch(const std::vector<Mutation>& mutations) {
   // Validate what the client can (row keys, families) so that such mistakes write nothing, as
-  // on the embedded backend. Then one call per mutation, in order; a failure the server finds
-  // ends the batch, and the mutations before it stay written (Thrift2 has no cross-row
-  // atomicity).
+  // on the embedded backend. Then the mutations in order, runs of Puts and of Deletes one call
+  // each; a failure the server finds ends the batch, and the calls before it stay written
+  // (Thrift2 has no cross-row atomicity).
   t2::TTableDescriptor tdesc;
   t2::TTableName tname = t2::ToThrift(name_);
   BASALT_RETURN_IF_ERROR(pool_->Call([&](ThriftClient& c) { c.getTableDescriptor(tdesc, tname); }));
@@ -164,29 +164,60 @@ Result<std::vector<RowResult>> RemoteTable::Batch(const std::vector<Mutation>& m
     Status s = CheckMutation(desc, mutations[i]);
     if (!s.ok()) return s.WithContext("batch mutation " + std::to_string(i));
   }
-  std::vector<RowResult> out;
-  out.reserve(mutations.size());
-  for (size_t i = 0; i < mutations.size(); ++i) {
-    const Mutation& m = mutations[i];
-    Status s;
-    RowResult r;
-    if (const auto* put = std::get_if<basalt::Put>(&m)) {
-      s = Put(*put);
-    } else if (const auto* del = std::get_if<basalt::Delete>(&m)) {
-      s = Delete(*del);
-    } else if (const auto* inc = std::get_if<basalt::Increment>(&m)) {
-      auto res = Increment(*inc);
-      s = res.status();
-      if (res.ok()) r = std::move(*res);
-    } else if (const auto* app = std::get_if<basalt::Append>(&m)) {
-      auto res = Append(*app);
-      s = res.status();
-      if (res.ok()) r = std::move(*res);
-    } else {
-      s = MutateRow(std::get<RowMutations>(m));
+  std::vector<RowResult> out(mutations.size());
+  for (size_t i = 0; i < mutations.size();) {
+    // A run of Puts goes in one putMultiple, a run of plain Deletes in one deleteMultiple: the
+    // wire's batching, which one call per row would forgo.
+    std::vector<t2::TPut> puts;
+    std::vector<t2::TDelete> deletes;
+    size_t end = i;
+    for (; end < mutations.size(); ++end) {
+      const Mutation& m = mutations[end];
+      if (const auto* put = std::get_if<basalt::Put>(&m); put != nullptr && deletes.empty()) {
+        BASALT_ASSIGN_OR_RETURN(t2::TPut tput, t2::ToThrift(*put));
+        puts.push_back(std::move(tput));
+        continue;
+      }
+      if (const auto* del = std::get_if<basalt::Delete>(&m); del != nullptr && puts.empty()) {
+        BASALT_ASSIGN_OR_RETURN(std::vector<t2::TDelete> tdeletes, t2::ToThrift(*del));
+        if (tdeletes.size() == 1) {
+          deletes.push_back(std::move(tdeletes[0]));
+          continue;
+        }
+      }
+      break;
     }
-    if (!s.ok()) return s.WithContext("batch mutation " + std::to_string(i));
-    out.push_back(std::move(r));
+    Status s;
+    if (!puts.empty()) {
+      s = pool_->Call([&](ThriftClient& c) { c.putMultiple(wire_name_, puts); });
+    } else if (!deletes.empty()) {
+      s = pool_->Call([&](ThriftClient& c) {
+        std::vector<t2::TDelete> failed;
+        c.deleteMultiple(failed, wire_name_, deletes);
+      });
+    } else {
+      end = i + 1;
+      const Mutation& m = mutations[i];
+      if (const auto* del = std::get_if<basalt::Delete>(&m)) {
+        s = Delete(*del);
+      } else if (const auto* inc = std::get_if<basalt::Increment>(&m)) {
+        auto res = Increment(*inc);
+        s = res.status();
+        if (res.ok()) out[i] = std::move(*res);
+      } else if (const auto* app = std::get_if<basalt::Append>(&m)) {
+        auto res = Append(*app);
+        s = res.status();
+        if (res.ok()) out[i] = std::move(*res);
+      } else {
+        s = MutateRow(std::get<RowMutations>(m));
+      }
+    }
+    if (!s.ok()) {
+      return s.WithContext(end - i == 1 ? "batch mutation " + std::to_string(i)
+                                        : "batch mutations " + std::to_string(i) + " to " +
+                                              std::to_string(end - 1));
+    }
+    i = end;
   }
   return out;
 }
