@@ -21,6 +21,7 @@
 #include "basalt/recipes/demo.h"
 #include "cli/output.h"
 #include "server/serve.h"
+#include "shell/repl.h"
 #include "util/bytes_format.h"
 
 namespace basalt::cli {
@@ -622,6 +623,14 @@ int Main(int argc, char** argv) {
   demo_load->add_option("--clicks", demo_options.clicks, "clicks (default 20000)");
   demo_load->add_option("--seed", demo_options.seed, "random seed (default 42)");
 
+  // shell: HBase's shell commands, interactively or from a script (docs/shell.md).
+  std::string shell_script;
+  CLI::App* shell = app.add_subcommand(
+      "shell",
+      "HBase shell commands on the store, interactive (line editing, history) or from "
+      "stdin; exits 1 if a scripted command failed");
+  shell->add_option("script", shell_script, "run this file instead of reading stdin");
+
   // serve: runs the HTTP server instead of one command. Flags win over the config file.
   server::http::ServerConfig serve_config;
   std::string serve_config_file;
@@ -677,6 +686,8 @@ int Main(int argc, char** argv) {
   }
 
   if (!server_address.empty()) args.data_dir = "thrift://" + server_address;
+
+  if (shell->parsed()) return shell::RunShell(args.data_dir, shell_script);
 
   if (demo_load->parsed()) {
     Status st = LoadDemoData(args, demo_options);

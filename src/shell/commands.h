@@ -1,0 +1,43 @@
+// The commands of `basalt shell`, each a function over the public API registered in a table
+// with its help text. The session (session.h) looks commands up here and generates `help` from
+// the same table.
+
+#ifndef BASALT_SHELL_COMMANDS_H_
+#define BASALT_SHELL_COMMANDS_H_
+
+#include <ostream>
+#include <string_view>
+#include <vector>
+
+#include "basalt/connection.h"
+#include "basalt/status.h"
+#include "shell/parser.h"
+
+namespace basalt::shell {
+
+struct CommandContext {
+  Connection& conn;
+  std::ostream& out;  // results; errors are returned, not printed
+};
+
+using CommandFunction = Status (*)(CommandContext& ctx, const std::vector<Value>& args);
+
+struct CommandSpec {
+  std::string_view name;
+  std::string_view group;    // "ddl", "namespace", "dml"
+  std::string_view summary;  // one line, for `help`
+  std::string_view usage;    // syntax and examples, for `help 'name'` and usage errors
+  CommandFunction run;
+};
+
+// Tables: create, alter, describe (desc), list, exists, is_enabled, is_disabled, enable,
+// disable, drop, truncate, truncate_preserve.
+std::vector<CommandSpec> DdlCommands();
+// create_namespace, drop_namespace, describe_namespace, list_namespace, list_namespace_tables.
+std::vector<CommandSpec> NamespaceCommands();
+// put, get, scan, delete, deleteall, incr, get_counter, count.
+std::vector<CommandSpec> DmlCommands();
+
+}  // namespace basalt::shell
+
+#endif  // BASALT_SHELL_COMMANDS_H_

@@ -1,0 +1,141 @@
+#include "shell/repl.h"
+
+// clang-format off
+#include <cstdio>  // libedit's readline.h needs FILE first
+#include <editline/readline.h>
+// clang-format on
+#include <unistd.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <vector>
+
+#include "basalt/connection.h"
+#include "shell/parser.h"
+#include "shell/session.h"
+
+namespace basalt::shell {
+namespace {
+
+constexpr int kHistoryLines = 1000;
+
+// libedit's completion callbacks take no context; the interactive loop owns this list.
+std::vector<std::string>* completion_names = nullptr;
+
+char* NextCommandName(const char* text, int state) {
+  static size_t index = 0;
+  if (state == 0) index = 0;
+  const std::string prefix(text);
+  while (completion_names != nullptr && index < completion_names->size()) {
+    const std::string& name = (*completion_names)[index++];
+    if (name.compare(0, prefix.size(), prefix) == 0) return strdup(name.c_str());
+  }
+  return nullptr;
+}
+
+char** CompleteCommand(const char* text, int start, int /*end*/) {
+  if (start != 0) return nullptr;  // only the first word is a command
+  return rl_completion_matches(text, NextCommandName);
+}
+
+std::string HistoryPath() {
+  const char* home = std::getenv("HOME");
+  if (home == nullptr || *home == '\0') return "";
+  return std::string(home) + "/.basalt_history";
+}
+
+std::string Prompt(int statement, bool continuation) {
+  char buf[40];
+  std::snprintf(buf, sizeof(buf), "basalt:%03d:%d%s ", statement, continuation ? 1 : 0,
+                continuation ? "*" : ">");
+  return buf;
+}
+
+// Reads statements from `in` (no prompts); returns the number of failed commands.
+int RunStream(Session& session, std::istream& in) {
+  std::string pending, line;
+  while (std::getline(in, line)) {
+    pending += line;
+    if (NeedsMoreInput(pending)) {
+      pending += '\n';
+      continue;
+    }
+    Session::Next next = session.Run(pending);
+    pending.clear();
+    if (next == Session::Next::kExit) return session.failures();
+  }
+  if (!pending.empty()) session.Run(pending);  // its syntax error says what is missing
+  return session.failures();
+}
+
+void RunInteractive(Session& session, const std::string& target) {
+  std::vector<std::string> names = session.CommandNames();
+  completion_names = &names;
+  rl_readline_name = "basalt";
+  rl_attempted_completion_function = CompleteCommand;
+  using_history();
+  stifle_history(kHistoryLines);
+  const std::string history = HistoryPath();
+  if (!history.empty()) read_history(history.c_str());  // a missing file is a first session
+
+  std::cout << "basalt shell on " << target << "; type 'help' for the commands, 'exit' to leave.\n";
+  int statement = 1;
+  std::string pending;
+  while (true) {
+    std::unique_ptr<char, decltype(&std::free)> line(
+        readline(Prompt(statement, !pending.empty()).c_str()), &std::free);
+    if (!line) {  // Ctrl-D
+      std::cout << "\n";
+      break;
+    }
+    std::string text(line.get());
+    if (!text.empty()) add_history(text.c_str());
+    pending += text;
+    if (NeedsMoreInput(pending)) {
+      pending += '\n';
+      continue;
+    }
+    Session::Next next = session.Run(pending);
+    pending.clear();
+    ++statement;
+    if (next == Session::Next::kExit) break;
+  }
+  if (!history.empty()) write_history(history.c_str());
+  completion_names = nullptr;
+}
+
+}  // namespace
+
+int RunShell(const std::string& target, const std::string& script_path) {
+  Result<std::unique_ptr<Connection>> conn = Connection::Open(target);
+  if (!conn.ok()) {
+    std::cerr << "ERROR: " << conn.status().ToString() << "\n";
+    return 1;
+  }
+  Session session(**conn, std::cout, std::cerr);
+  int failures = 0;
+  if (!script_path.empty()) {
+    std::ifstream in(script_path);
+    if (!in) {
+      std::cerr << "ERROR: cannot read " << script_path << "\n";
+      return 1;
+    }
+    failures = RunStream(session, in);
+  } else if (isatty(STDIN_FILENO) != 0) {
+    RunInteractive(session, (*conn)->target());
+  } else {
+    failures = RunStream(session, std::cin);
+  }
+  std::cout.flush();
+  Status closed = (*conn)->Close();
+  if (!closed.ok()) {
+    std::cerr << "ERROR: closing the store: " << closed.ToString() << "\n";
+    return 1;
+  }
+  return failures > 0 ? 1 : 0;
+}
+
+}  // namespace basalt::shell

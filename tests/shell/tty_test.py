@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+"""`basalt shell` on a pseudo-terminal: prompts, Tab completion, line editing (Ctrl-A,
+backspace), history (up arrow, and ~/.basalt_history written at exit), multi-line input."""
+
+import argparse
+import os
+import pty
+import re
+import select
+import subprocess
+import sys
+import tempfile
+import time
+
+
+class Terminal:
+    def __init__(self, args, env):
+        self.master, slave = pty.openpty()
+        self.proc = subprocess.Popen(args, stdin=slave, stdout=slave, stderr=slave, env=env,
+                                     close_fds=True)
+        os.close(slave)
+
+    def send(self, text):
+        os.write(self.master, text.encode())
+
+    def expect(self, pattern, timeout=30):
+        """Reads until `pattern` (bytes regex) appears in the output read since the last call."""
+        buf = b""
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            ready, _, _ = select.select([self.master], [], [], 0.2)
+            if not ready:
+                continue
+            try:
+                data = os.read(self.master, 4096)
+            except OSError:
+                break
+            if not data:
+                break
+            buf += data
+            if re.search(pattern, buf, re.S):
+                return buf
+        raise AssertionError(f"did not see {pattern!r}; got {buf!r}")
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--basalt", required=True)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="basalt-tty-") as home:
+        env = dict(os.environ, HOME=home, TERM="xterm")
+        t = Terminal([args.basalt, "shell", "--data", os.path.join(home, "data")], env)
+        t.expect(rb"basalt:001:0> ")
+        t.send("create 't', 'f'\r")
+        t.expect(rb"Created table t\r\nTook [0-9.]+ seconds\r\n.*basalt:002:0> ")
+        t.send("put 't', 'r1', 'f:q', 'v'\r")
+        t.expect(rb"basalt:003:0> ")
+        # Tab completes the command name.
+        t.send("sca\t't'\r")
+        t.expect(rb"column=f:q, timestamp=\d+, value=v\r\n1 row\(s\).*basalt:004:0> ")
+        # Ctrl-A goes to the start of the line; backspace deletes the X.
+        t.send("'t', 'r1X\x7f'\x01get \r")
+        t.expect(rb"f:q +timestamp=\d+, value=v\r\n1 row\(s\).*basalt:005:0> ")
+        # Up arrow recalls the previous command.
+        t.send("\x1b[A\r")
+        t.expect(rb"f:q +timestamp=\d+, value=v\r\n1 row\(s\).*basalt:006:0> ")
+        # An open brace continues the command on the next line.
+        t.send("scan 't', {\r")
+        t.expect(rb"basalt:006:1\* ")
+        t.send("LIMIT => 1}\r")
+        t.expect(rb"1 row\(s\).*basalt:007:0> ")
+        # A failed command does not end the session.
+        t.send("get 'nope', 'r'\r")
+        t.expect(rb"ERROR: NotFound: .*basalt:008:0> ")
+        t.send("exit\r")
+        status = t.proc.wait(timeout=30)
+        assert status == 0, f"exit status {status}"
+        with open(os.path.join(home, ".basalt_history"), "rb") as f:
+            history = f.read()
+        for command in (b"create", b"sca", b"LIMIT", b"exit"):
+            assert command in history, f"{command!r} not in history {history!r}"
+    print("ok")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
