@@ -160,7 +160,8 @@ Status Options::Finish() const {
                                      std::string(key.KindName()));
     }
     return Status::InvalidArgument("unknown option " + util::ToStringBinary(name) + " for " +
-                                   command_ + " (basalt supports: " + list + ")");
+                                   command_ + " (basalt supports" +
+                                   (list.empty() ? " none" : ": " + list) + ")");
   }
   return Status::OK();
 }

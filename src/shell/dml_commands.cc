@@ -29,17 +29,26 @@ Result<FilterPtr> ParseFilterOption(const Value& v) {
   return ParseFilter(v.text);
 }
 
-// A column for reads: "f" selects the family, "f:q" one column.
+// A column for reads: "f" selects the family, "f:q" one column, "f:q:toLong" one column printed
+// with a value format (when the text after the last ':' names one; else it is qualifier).
 template <class Read>
-Status AddColumns(const Value& v, Read* read) {
+Status AddColumns(const Value& v, Read* read, ColumnFormats* formats) {
   BASALT_ASSIGN_OR_RETURN(auto columns, AsStringList(v, "a column"));
   for (const auto& text : columns) {
     ColumnName c = SplitColumn(text);
-    if (c.has_qualifier) {
-      read->AddColumn(c.family, c.qualifier);
-    } else {
+    if (!c.has_qualifier) {
       read->AddFamily(c.family);
+      continue;
     }
+    size_t last = c.qualifier.rfind(':');
+    if (last != std::string::npos) {
+      Result<ValueFormat> format = ParseValueFormat(std::string_view(c.qualifier).substr(last + 1));
+      if (format.ok()) {
+        c.qualifier.resize(last);
+        (*formats)[{c.family, c.qualifier}] = *format;
+      }
+    }
+    read->AddColumn(c.family, c.qualifier);
   }
   return Status::OK();
 }
@@ -75,15 +84,18 @@ Status GetCommand(CommandContext& ctx, const std::vector<Value>& args) {
   if (args.size() < 2) return Status::InvalidArgument("get needs a table and a row");
   BASALT_ASSIGN_OR_RETURN(std::string row, AsBytes(args[1], "the row"));
   basalt::Get get(row);
+  ColumnFormats formats;
   for (size_t i = 2; i < args.size(); ++i) {
     if (!args[i].is_hash()) {
-      BASALT_RETURN_IF_ERROR(AddColumns(args[i], &get));
+      BASALT_RETURN_IF_ERROR(AddColumns(args[i], &get, &formats));
       continue;
     }
     Options options(&args[i], "get",
                     {"COLUMN", "COLUMNS", "VERSIONS", "TIMESTAMP", "TIMERANGE", "FILTER"});
-    if (const Value* v = options.Take("COLUMN")) BASALT_RETURN_IF_ERROR(AddColumns(*v, &get));
-    if (const Value* v = options.Take("COLUMNS")) BASALT_RETURN_IF_ERROR(AddColumns(*v, &get));
+    if (const Value* v = options.Take("COLUMN"))
+      BASALT_RETURN_IF_ERROR(AddColumns(*v, &get, &formats));
+    if (const Value* v = options.Take("COLUMNS"))
+      BASALT_RETURN_IF_ERROR(AddColumns(*v, &get, &formats));
     if (const Value* v = options.Take("VERSIONS")) {
       BASALT_ASSIGN_OR_RETURN(int32_t versions, AsInt32(*v, "VERSIONS", 1));
       get.ReadVersions(versions);
@@ -109,13 +121,14 @@ Status GetCommand(CommandContext& ctx, const std::vector<Value>& args) {
   }
   BASALT_ASSIGN_OR_RETURN(auto table, OpenTable(ctx, args[0]));
   BASALT_ASSIGN_OR_RETURN(RowResult result, table->Get(get));
-  PrintGetResult(ctx.out, result);
+  PrintGetResult(ctx.out, result, formats);
   return Status::OK();
 }
 
 Status ScanCommand(CommandContext& ctx, const std::vector<Value>& args) {
   BASALT_RETURN_IF_ERROR(CheckArgCount(args, 1, 2, "scan"));
   basalt::Scan scan;
+  ColumnFormats formats;
   if (args.size() == 2) {
     if (!args[1].is_hash()) {
       return Status::InvalidArgument("scan options are a hash, e.g. scan 't1', {LIMIT => 10}");
@@ -143,8 +156,10 @@ Status ScanCommand(CommandContext& ctx, const std::vector<Value>& args) {
       BASALT_ASSIGN_OR_RETURN(bool reversed, AsBoolean(*v, "REVERSED"));
       scan.SetReversed(reversed);
     }
-    if (const Value* v = options.Take("COLUMNS")) BASALT_RETURN_IF_ERROR(AddColumns(*v, &scan));
-    if (const Value* v = options.Take("COLUMN")) BASALT_RETURN_IF_ERROR(AddColumns(*v, &scan));
+    if (const Value* v = options.Take("COLUMNS"))
+      BASALT_RETURN_IF_ERROR(AddColumns(*v, &scan, &formats));
+    if (const Value* v = options.Take("COLUMN"))
+      BASALT_RETURN_IF_ERROR(AddColumns(*v, &scan, &formats));
     if (const Value* v = options.Take("VERSIONS")) {
       BASALT_ASSIGN_OR_RETURN(int32_t versions, AsInt32(*v, "VERSIONS", 1));
       scan.ReadVersions(versions);
@@ -182,7 +197,7 @@ Status ScanCommand(CommandContext& ctx, const std::vector<Value>& args) {
   RowResult row;
   int64_t rows = 0;
   while (scanner->Next(&row)) {
-    PrintScanRow(ctx.out, row);
+    PrintScanRow(ctx.out, row, formats);
     ++rows;
   }
   BASALT_RETURN_IF_ERROR(scanner->status());
@@ -352,7 +367,9 @@ std::vector<CommandSpec> DmlCommands() {
        "get 't1', 'r1', ['f1:c1', 'f2']\n"
        "get 't1', 'r1', {COLUMN => 'f1:c1', VERSIONS => 3, TIMERANGE => [ts1, ts2]}\n"
        "get 't1', 'r1', {COLUMN => 'f1:c1', TIMESTAMP => ts1}\n"
-       "get 't1', 'r1', {FILTER => \"ValueFilter(=, 'binary:abc')\"}",
+       "get 't1', 'r1', {FILTER => \"ValueFilter(=, 'binary:abc')\"}\n"
+       "get 't1', 'r1', 'f1:hits:toLong'     # print the value as a long (toInt, toShort,\n"
+       "                                       # toFloat, toDouble, toBoolean, toString)",
        &GetCommand},
       {"scan", "dml", "read rows in key order",
        "scan 't1'\n"

@@ -11,6 +11,7 @@
 #define BASALT_SHELL_FORMATTER_H_
 
 #include <cstdint>
+#include <map>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -18,20 +19,32 @@
 
 #include "basalt/row_result.h"
 #include "basalt/schema.h"
+#include "basalt/status.h"
 
 namespace basalt::shell {
 
+// How a column's values print: HBase's per-column formatter, written after the qualifier in a
+// read's columns ('f:q:toLong', or 'f:q:c(org.apache.hadoop.hbase.util.Bytes).toLong').
+enum class ValueFormat { kBinary, kInt, kLong, kShort, kFloat, kDouble, kBoolean, kString };
+// "toInt", "toLong", "toShort", "toFloat", "toDouble", "toBoolean", "toString",
+// "toStringBinary", alone or after "c(org.apache.hadoop.hbase.util.Bytes)."; NotFound otherwise.
+Result<ValueFormat> ParseValueFormat(std::string_view name);
+// Big-endian numbers as Java's Bytes.toXxx; a value of the wrong length prints in binary form.
+std::string FormatValue(std::string_view bytes, ValueFormat format);
+// (family, qualifier) -> format; columns not in it print in binary form.
+using ColumnFormats = std::map<std::pair<std::string, std::string>, ValueFormat>;
+
 // "timestamp=T, value=V", with ", type=Delete..." before the value for delete markers.
-std::string FormatCell(const Cell& cell);
+std::string FormatCell(const Cell& cell, const ColumnFormats& formats = {});
 // "family:qualifier" in printable form.
 std::string FormatColumn(const Cell& cell);
 
 // get: the COLUMN / CELL header, a line per cell and "1 row(s)" (or "0 row(s)").
-void PrintGetResult(std::ostream& out, const RowResult& row);
+void PrintGetResult(std::ostream& out, const RowResult& row, const ColumnFormats& formats = {});
 
 // scan: the header once, a line per cell as rows arrive, then the count.
 void PrintScanHeader(std::ostream& out);
-void PrintScanRow(std::ostream& out, const RowResult& row);
+void PrintScanRow(std::ostream& out, const RowResult& row, const ColumnFormats& formats = {});
 void PrintRowCount(std::ostream& out, int64_t rows);
 
 // list / list_namespace: a heading, a line per name, the count.

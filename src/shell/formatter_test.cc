@@ -82,5 +82,32 @@ TEST(ShellFormatterTest, NameListsAndTimings) {
   EXPECT_EQ(FormatTook(2), "Took 2.0000 seconds");
 }
 
+TEST(ShellFormatterTest, ValueFormatsDecodeBigEndianAsJavaBytes) {
+  EXPECT_EQ(FormatValue(std::string("\xff\xff\xff\xff\xff\xff\xff\xfe", 8), ValueFormat::kLong),
+            "-2");
+  EXPECT_EQ(FormatValue(std::string("\x00\x00\x01\x00", 4), ValueFormat::kInt), "256");
+  EXPECT_EQ(FormatValue(std::string("\x80\x00", 2), ValueFormat::kShort), "-32768");
+  EXPECT_EQ(FormatValue(std::string("\x3f\xc0\x00\x00", 4), ValueFormat::kFloat), "1.5");
+  EXPECT_EQ(FormatValue(std::string("\x40\x09\x21\xfb\x54\x44\x2d\x18", 8), ValueFormat::kDouble),
+            "3.1415926535897931");
+  EXPECT_EQ(FormatValue(std::string("\x01", 1), ValueFormat::kBoolean), "true");
+  EXPECT_EQ(FormatValue("caf\xc3\xa9", ValueFormat::kString), "caf\xc3\xa9");
+  // The wrong length prints the bytes instead of guessing.
+  EXPECT_EQ(FormatValue("abc", ValueFormat::kLong), "abc");
+  EXPECT_EQ(FormatValue(std::string("\x00", 1), ValueFormat::kBinary), "\\x00");
+}
+
+TEST(ShellFormatterTest, ValueFormatNames) {
+  EXPECT_EQ(*ParseValueFormat("toLong"), ValueFormat::kLong);
+  EXPECT_EQ(*ParseValueFormat("c(org.apache.hadoop.hbase.util.Bytes).toInt"), ValueFormat::kInt);
+  EXPECT_EQ(*ParseValueFormat("toStringBinary"), ValueFormat::kBinary);
+  EXPECT_TRUE(ParseValueFormat("toMoney").status().IsNotFound());
+  EXPECT_TRUE(ParseValueFormat("").status().IsNotFound());
+  Cell c = MakeCell("r", "f", "n", 1, std::string("\x00\x00\x00\x07", 4));
+  EXPECT_EQ(FormatCell(c, {{{"f", "n"}, ValueFormat::kInt}}), "timestamp=1, value=7");
+  EXPECT_EQ(FormatCell(c, {{{"f", "m"}, ValueFormat::kInt}}),
+            "timestamp=1, value=\\x00\\x00\\x00\\x07");
+}
+
 }  // namespace
 }  // namespace basalt::shell

@@ -26,7 +26,9 @@ class ShellSessionTest : public ::testing::Test {
   std::string Run(std::string_view text) {
     out_.str("");
     last_ = session_->Run(text);
-    return std::regex_replace(out_.str(), std::regex(R"(Took \d+\.\d{4} seconds)"), "Took T");
+    std::string out =
+        std::regex_replace(out_.str(), std::regex(R"(Took \d+\.\d{4} seconds)"), "Took T");
+    return std::regex_replace(out, std::regex(R"(timestamp=\d{13})"), "timestamp=T");
   }
 
   std::unique_ptr<Connection> conn_;
@@ -173,6 +175,34 @@ TEST_F(ShellSessionTest, DeletesAndCounters) {
   EXPECT_EQ(Run("get_counter 't', 'r', 'g:z'"),
             "ERROR: InvalidArgument: the cell is not a counter (8 bytes): value=c\n"
             "For usage try 'help \"get_counter\"'\n");
+}
+
+TEST_F(ShellSessionTest, RawScansShowDeleteMarkers) {
+  Run("create 't', {NAME => 'f', VERSIONS => 3}");
+  Run("put 't', 'r', 'f:q', 'a', 1; put 't', 'r', 'f:q', 'b', 2; delete 't', 'r', 'f:q', 2");
+  EXPECT_EQ(Run("scan 't', {RAW => true, VERSIONS => 3}"),
+            "ROW                           COLUMN+CELL\n"
+            " r                             column=f:q, timestamp=2, type=Delete, value=\n"
+            " r                             column=f:q, timestamp=2, value=b\n"
+            " r                             column=f:q, timestamp=1, value=a\n"
+            "1 row(s)\nTook T\n");
+}
+
+TEST_F(ShellSessionTest, ColumnFormattersPrintNumbers) {
+  Run("create 't', 'f'; incr 't', 'r', 'f:n', -5; put 't', 'r', 'f:s:x', 'text'");
+  EXPECT_EQ(Run("get 't', 'r', 'f:n:toLong'"),
+            "COLUMN                        CELL\n"
+            " f:n                           timestamp=T, value=-5\n1 row(s)\nTook T\n");
+  // Text after the last ':' that is no format stays part of the qualifier.
+  EXPECT_EQ(
+      Run("scan 't', {COLUMNS => ['f:s:x', 'f:n:c(org.apache.hadoop.hbase.util.Bytes).toLong']}"),
+      "ROW                           COLUMN+CELL\n"
+      " r                             column=f:n, timestamp=T, value=-5\n"
+      " r                             column=f:s:x, timestamp=T, value=text\n"
+      "1 row(s)\nTook T\n");
+  EXPECT_EQ(Run("put 't', 'r', 'f:q', 'v', {TTL => 10}"),
+            "ERROR: InvalidArgument: unknown option TTL for put (basalt supports none)\n"
+            "For usage try 'help \"put\"'\n");
 }
 
 TEST_F(ShellSessionTest, HelpComesFromTheCommandTable) {

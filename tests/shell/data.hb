@@ -43,3 +43,5 @@ incr 't', 'counters', 'f:hits', -2
 get_counter 't', 'counters', 'f:hits'
 get_counter 't', 'counters', 'f:misses'
 get 't', 'counters'
+get 't', 'counters', 'f:hits:toLong'
+scan 't', {COLUMNS => ['f:hits:c(org.apache.hadoop.hbase.util.Bytes).toLong'], ROWPREFIXFILTER => 'c'}
