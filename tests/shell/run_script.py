@@ -5,6 +5,8 @@ what it prints (stdout and stderr, interleaved) with NAME.out.
   run_script.py --basalt BIN NAME.hb            on an embedded store in a fresh directory
   run_script.py --basalt BIN NAME.hb --server   against a real `basalt serve` (fresh store,
                                                 free ports) through `basalt shell --server`
+  --file                                        pass the script as `basalt shell NAME.hb`
+                                                instead of on stdin
   --update                                      rewrite NAME.out with the output instead
 
 Timings (`Took 0.0123 seconds`) and store-assigned timestamps (13 digits) are masked. A script
@@ -43,6 +45,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--basalt", required=True)
     parser.add_argument("--server", action="store_true")
+    parser.add_argument("--file", action="store_true")
     parser.add_argument("--update", action="store_true")
     parser.add_argument("script")
     args = parser.parse_args()
@@ -65,7 +68,9 @@ def main():
             target = ["--data", data]
         try:
             env = dict(os.environ, HOME=tmp)  # no history file is read or written anyway
-            run = subprocess.run([args.basalt, "shell", *target], input=script,
+            script_arg = [args.script] if args.file else []
+            run = subprocess.run([args.basalt, "shell", *target, *script_arg],
+                                 input=b"" if args.file else script,
                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env,
                                  timeout=120)
         finally:
