@@ -5,6 +5,7 @@
 #ifndef BASALT_SHELL_COMMANDS_H_
 #define BASALT_SHELL_COMMANDS_H_
 
+#include <atomic>
 #include <ostream>
 #include <string_view>
 #include <vector>
@@ -18,6 +19,17 @@ namespace basalt::shell {
 struct CommandContext {
   Connection& conn;
   std::ostream& out;  // results; errors are returned, not printed
+  // Set (e.g. by Ctrl-C) to stop a long command: loops over rows check it and return Aborted.
+  // May be null.
+  const std::atomic<bool>* interrupted = nullptr;
+
+  // Aborted("interrupted") once `interrupted` is set, else OK.
+  Status CheckInterrupted() const {
+    if (interrupted != nullptr && interrupted->load(std::memory_order_relaxed)) {
+      return Status::Aborted("interrupted");
+    }
+    return Status::OK();
+  }
 };
 
 using CommandFunction = Status (*)(CommandContext& ctx, const std::vector<Value>& args);

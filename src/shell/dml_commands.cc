@@ -199,6 +199,7 @@ Status ScanCommand(CommandContext& ctx, const std::vector<Value>& args) {
   while (scanner->Next(&row)) {
     PrintScanRow(ctx.out, row, formats);
     ++rows;
+    BASALT_RETURN_IF_ERROR(ctx.CheckInterrupted());
   }
   BASALT_RETURN_IF_ERROR(scanner->status());
   PrintRowCount(ctx.out, rows);
@@ -268,6 +269,7 @@ Status DeleteAllCommand(CommandContext& ctx, const std::vector<Value>& args) {
   while (scanner->Next(&row)) {
     batch.emplace_back(DeleteAllOf(row.row(), column, ts));
     if (batch.size() == kDeleteBatchRows) {
+      BASALT_RETURN_IF_ERROR(ctx.CheckInterrupted());
       BASALT_RETURN_IF_ERROR(table->Batch(batch).status());
       batch.clear();
     }
@@ -343,6 +345,7 @@ Status CountCommand(CommandContext& ctx, const std::vector<Value>& args) {
   int64_t rows = 0;
   while (scanner->Next(&row)) {
     ++rows;
+    BASALT_RETURN_IF_ERROR(ctx.CheckInterrupted());
     if (rows % interval == 0) {
       ctx.out << "Current count: " << rows << ", row: " << ToStringBinary(row.row()) << "\n";
     }

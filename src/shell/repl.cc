@@ -4,7 +4,10 @@
 #include <cstdio>  // libedit's readline.h needs FILE first
 #include <editline/readline.h>
 // clang-format on
+#include <signal.h>
 #include <unistd.h>
+
+#include <atomic>
 
 #include <cstdlib>
 #include <cstring>
@@ -21,6 +24,15 @@ namespace basalt::shell {
 namespace {
 
 constexpr int kHistoryLines = 1000;
+
+// Set by SIGINT (Ctrl-C) in an interactive session: it cancels the line being typed, or stops
+// the running command. Lock-free, so the handler may store to it.
+std::atomic<bool> interrupted{false};
+static_assert(std::atomic<bool>::is_always_lock_free);
+
+void OnInterrupt(int /*signo*/) {
+  interrupted.store(true);
+}
 
 // libedit's completion callbacks take no context; the interactive loop owns this list.
 std::vector<std::string>* completion_names = nullptr;
@@ -81,12 +93,26 @@ void RunInteractive(Session& session, const std::string& target) {
   const std::string history = HistoryPath();
   if (!history.empty()) read_history(history.c_str());  // a missing file is a first session
 
-  std::cout << "basalt shell on " << target << "; type 'help' for the commands, 'exit' to leave.\n";
+  // No SA_RESTART: a Ctrl-C at the prompt makes readline return, so the line can be dropped.
+  struct sigaction action = {};
+  action.sa_handler = OnInterrupt;
+  sigemptyset(&action.sa_mask);
+  struct sigaction previous = {};
+  sigaction(SIGINT, &action, &previous);
+  session.set_interrupt_flag(&interrupted);
+
+  std::cout << "basalt shell on " << target
+            << "; type 'help' for the commands, 'exit' to leave, Ctrl-C cancels.\n";
   int statement = 1;
   std::string pending;
   while (true) {
     std::unique_ptr<char, decltype(&std::free)> line(
         readline(Prompt(statement, !pending.empty()).c_str()), &std::free);
+    if (interrupted.exchange(false)) {  // Ctrl-C: drop what was typed, prompt again
+      pending.clear();
+      std::cout << "\n";
+      continue;
+    }
     if (!line) {  // Ctrl-D
       std::cout << "\n";
       break;
@@ -98,6 +124,7 @@ void RunInteractive(Session& session, const std::string& target) {
       pending += '\n';
       continue;
     }
+    interrupted.store(false);
     Session::Next next = session.Run(pending);
     pending.clear();
     ++statement;
@@ -105,6 +132,8 @@ void RunInteractive(Session& session, const std::string& target) {
   }
   if (!history.empty()) write_history(history.c_str());
   completion_names = nullptr;
+  session.set_interrupt_flag(nullptr);
+  sigaction(SIGINT, &previous, nullptr);
 }
 
 }  // namespace

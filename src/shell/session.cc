@@ -145,6 +145,8 @@ Session::Next Session::Run(std::string_view text) {
     return Next::kContinue;
   }
   for (const Command& command : *commands) {
+    // An interrupt stops the rest of the input too.
+    if (&command != &commands->front() && interrupted_ != nullptr && interrupted_->load()) break;
     const CommandSpec* spec = Find(command.verb);
     if (spec == nullptr) {
       std::string suggestion = Suggest(command.verb);
@@ -165,7 +167,7 @@ Session::Next Session::Run(std::string_view text) {
       continue;
     }
     const auto start = std::chrono::steady_clock::now();
-    CommandContext ctx{conn_, out_};
+    CommandContext ctx{conn_, out_, interrupted_};
     Status status = spec->run(ctx, command.args);
     if (!status.ok()) {
       ReportError(status, status.IsInvalidArgument()

@@ -8,6 +8,7 @@
 #ifndef BASALT_SHELL_SESSION_H_
 #define BASALT_SHELL_SESSION_H_
 
+#include <atomic>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -30,6 +31,10 @@ class Session {
   // kExit after an `exit` (commands after it are not run).
   Next Run(std::string_view text);
 
+  // A flag that, once set, stops the running command (Aborted) and the rest of the input given
+  // to Run. The caller clears it. Must outlive the session; may be null (the default).
+  void set_interrupt_flag(std::atomic<bool>* flag) { interrupted_ = flag; }
+
   // Every command name, for completion.
   std::vector<std::string> CommandNames() const;
 
@@ -48,6 +53,7 @@ class Session {
   std::ostream& err_;
   std::vector<CommandSpec> commands_;
   int failures_ = 0;
+  std::atomic<bool>* interrupted_ = nullptr;
 };
 
 }  // namespace basalt::shell

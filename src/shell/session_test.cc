@@ -205,6 +205,19 @@ TEST_F(ShellSessionTest, ColumnFormattersPrintNumbers) {
             "For usage try 'help \"put\"'\n");
 }
 
+TEST_F(ShellSessionTest, AnInterruptStopsTheScanAndTheRestOfTheInput) {
+  Run("create 't', 'f'; put 't', 'a', 'f:q', 'v', 1; put 't', 'b', 'f:q', 'v', 1");
+  std::atomic<bool> interrupted{true};
+  session_->set_interrupt_flag(&interrupted);
+  EXPECT_EQ(Run("scan 't'; list"),
+            "ROW                           COLUMN+CELL\n"
+            " a                             column=f:q, timestamp=1, value=v\n"
+            "ERROR: Aborted: interrupted\n");
+  interrupted = false;
+  EXPECT_EQ(Run("count 't'"), "2 row(s)\nTook T\n");
+  session_->set_interrupt_flag(nullptr);
+}
+
 TEST_F(ShellSessionTest, HelpComesFromTheCommandTable) {
   std::string all = Run("help");
   EXPECT_NE(all.find("  Group name: dml\n  Commands: put, get, scan, delete, deleteall, incr, "

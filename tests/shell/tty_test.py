@@ -1,24 +1,40 @@
 #!/usr/bin/env python3
 """`basalt shell` on a pseudo-terminal: prompts, Tab completion, line editing (Ctrl-A,
-backspace), history (up arrow, and ~/.basalt_history written at exit), multi-line input."""
+backspace), history (up arrow, and ~/.basalt_history written at exit), multi-line input, Ctrl-C
+cancelling a line."""
 
 import argparse
 import os
 import pty
 import re
 import select
-import subprocess
 import sys
 import tempfile
 import time
 
 
 class Terminal:
+    """The program on a new pseudo-terminal that is its controlling terminal (so Ctrl-C typed
+    there sends SIGINT, as in a real terminal)."""
+
     def __init__(self, args, env):
-        self.master, slave = pty.openpty()
-        self.proc = subprocess.Popen(args, stdin=slave, stdout=slave, stderr=slave, env=env,
-                                     close_fds=True)
-        os.close(slave)
+        pid, self.master = pty.fork()
+        if pid == 0:
+            os.execve(args[0], args, env)
+        self.pid = pid
+
+    def wait(self, timeout=30):
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+            if pid:
+                return os.waitstatus_to_exitcode(status)
+            try:  # keep draining so the child never blocks on a full terminal
+                os.read(self.master, 4096)
+            except OSError:
+                pass
+            time.sleep(0.05)
+        raise AssertionError("the shell did not exit")
 
     def send(self, text):
         os.write(self.master, text.encode())
@@ -69,11 +85,18 @@ def main():
         t.expect(rb"basalt:006:1\* ")
         t.send("LIMIT => 1}\r")
         t.expect(rb"1 row\(s\).*basalt:007:0> ")
+        # Ctrl-C drops the command being typed (here a continued one) and prompts again.
+        t.send("scan 't', {\r")
+        t.expect(rb"basalt:007:1\* ")
+        t.send("LIM\x03")
+        t.expect(rb"basalt:007:0> ")
+        t.send("count 't'\r")
+        t.expect(rb"1 row\(s\).*basalt:008:0> ")
         # A failed command does not end the session.
         t.send("get 'nope', 'r'\r")
-        t.expect(rb"ERROR: NotFound: .*basalt:008:0> ")
+        t.expect(rb"ERROR: NotFound: .*basalt:009:0> ")
         t.send("exit\r")
-        status = t.proc.wait(timeout=30)
+        status = t.wait()
         assert status == 0, f"exit status {status}"
         with open(os.path.join(home, ".basalt_history"), "rb") as f:
             history = f.read()
