@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
+
 namespace basalt::shell {
 namespace {
 
@@ -168,6 +170,26 @@ TEST(ShellParserTest, NeverCrashesOnArbitraryBytes) {
   std::string bytes;
   for (int i = 0; i < 256; ++i) bytes.push_back(static_cast<char>(i));
   EXPECT_FALSE(ParseCommands(bytes).ok());
+}
+
+TEST(ShellParserTest, RandomInputEitherParsesOrFailsCleanly) {
+  // Fragments of the syntax glued at random (fixed seed, so a failure replays).
+  const std::vector<std::string> pieces = {
+      "scan", "get",    " ",     ",", "=>", "{",  "}",  "[", "]", "(",     ")",   ";",   "\n",  "#",
+      "'a'",  "\"\\x0", "\"b\"", "'", "\"", "\\", "12", "-", "_", "LIMIT", "nil", "x.y", "\xff"};
+  std::mt19937 rng(20261123);
+  for (int i = 0; i < 5000; ++i) {
+    std::string text;
+    int n = static_cast<int>(rng() % 12);
+    for (int j = 0; j < n; ++j) text += pieces[rng() % pieces.size()];
+    size_t offset = 0;
+    auto r = ParseCommands(text, &offset);
+    NeedsMoreInput(text);
+    if (!r.ok()) {
+      EXPECT_TRUE(r.status().IsInvalidArgument()) << text;
+      EXPECT_LE(offset, text.size()) << text;
+    }
+  }
 }
 
 }  // namespace

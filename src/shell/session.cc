@@ -86,7 +86,7 @@ void Session::ReportSyntaxError(std::string_view text, size_t offset, const Stat
   if (line_end == std::string_view::npos) line_end = text.size();
   std::string line(text.substr(line_start, line_end - line_start));
   std::string caret(offset - line_start, ' ');
-  for (size_t i = 0; i < caret.size(); ++i) {
+  for (size_t i = 0; i < caret.size() && i < line.size(); ++i) {
     if (line[i] == '\t') caret[i] = '\t';  // keep the caret under the token
   }
   ReportError(status, "  " + line + "\n  " + caret +
