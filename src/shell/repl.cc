@@ -34,23 +34,39 @@ void OnInterrupt(int /*signo*/) {
   interrupted.store(true);
 }
 
-// libedit's completion callbacks take no context; the interactive loop owns this list.
+// libedit's completion callbacks take no context; the interactive loop sets these.
 std::vector<std::string>* completion_names = nullptr;
+Connection* completion_connection = nullptr;
+std::vector<std::string> completion_candidates;
 
-char* NextCommandName(const char* text, int state) {
+char* NextCandidate(const char* text, int state) {
   static size_t index = 0;
   if (state == 0) index = 0;
   const std::string prefix(text);
-  while (completion_names != nullptr && index < completion_names->size()) {
-    const std::string& name = (*completion_names)[index++];
+  while (index < completion_candidates.size()) {
+    const std::string& name = completion_candidates[index++];
     if (name.compare(0, prefix.size(), prefix) == 0) return strdup(name.c_str());
   }
   return nullptr;
 }
 
-char** CompleteCommand(const char* text, int start, int /*end*/) {
-  if (start != 0) return nullptr;  // only the first word is a command
-  return rl_completion_matches(text, NextCommandName);
+// The first word completes to a command name; a word after a quote to a table name (the quote
+// is a word break, so `scan 'us<Tab>` completes `us`).
+char** Complete(const char* text, int start, int /*end*/) {
+  completion_candidates.clear();
+  if (start == 0) {
+    if (completion_names != nullptr) completion_candidates = *completion_names;
+    rl_completion_append_character = ' ';
+  } else if (start > 0 && (rl_line_buffer[start - 1] == '\'' || rl_line_buffer[start - 1] == '"')) {
+    auto tables = completion_connection->admin().ListTables();
+    if (tables.ok()) {
+      for (const auto& t : *tables) completion_candidates.push_back(t.ToString());
+    }
+    rl_completion_append_character = rl_line_buffer[start - 1];  // close the quote
+  } else {
+    return nullptr;
+  }
+  return rl_completion_matches(text, NextCandidate);
 }
 
 std::string HistoryPath() {
@@ -83,11 +99,12 @@ int RunStream(Session& session, std::istream& in) {
   return session.failures();
 }
 
-void RunInteractive(Session& session, const std::string& target) {
+void RunInteractive(Session& session, Connection& conn) {
   std::vector<std::string> names = session.CommandNames();
   completion_names = &names;
+  completion_connection = &conn;
   rl_readline_name = "basalt";
-  rl_attempted_completion_function = CompleteCommand;
+  rl_attempted_completion_function = Complete;
   using_history();
   stifle_history(kHistoryLines);
   const std::string history = HistoryPath();
@@ -101,7 +118,7 @@ void RunInteractive(Session& session, const std::string& target) {
   sigaction(SIGINT, &action, &previous);
   session.set_interrupt_flag(&interrupted);
 
-  std::cout << "basalt shell on " << target
+  std::cout << "basalt shell on " << conn.target()
             << "; type 'help' for the commands, 'exit' to leave, Ctrl-C cancels.\n";
   int statement = 1;
   std::string pending;
@@ -132,6 +149,7 @@ void RunInteractive(Session& session, const std::string& target) {
   }
   if (!history.empty()) write_history(history.c_str());
   completion_names = nullptr;
+  completion_connection = nullptr;
   session.set_interrupt_flag(nullptr);
   sigaction(SIGINT, &previous, nullptr);
 }
@@ -154,7 +172,7 @@ int RunShell(const std::string& target, const std::string& script_path) {
     }
     failures = RunStream(session, in);
   } else if (isatty(STDIN_FILENO) != 0) {
-    RunInteractive(session, (*conn)->target());
+    RunInteractive(session, **conn);
   } else {
     failures = RunStream(session, std::cin);
   }

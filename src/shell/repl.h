@@ -1,7 +1,8 @@
 // `basalt shell`: the read-eval-print loop around a Session.
 //
 // With a terminal on stdin it reads lines with libedit (line editing, Tab completes command
-// names, history kept in ~/.basalt_history). Otherwise (a pipe, a file, or a script path) it
+// names and, after a quote, table names; history kept in ~/.basalt_history; Ctrl-C cancels the
+// line or stops the running command). Otherwise (a pipe, a file, or a script path) it
 // reads the input without prompts or history. Either way a command may span lines while a
 // bracket is open or a line ends in ',' or '=>'.
 

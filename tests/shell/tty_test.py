@@ -74,27 +74,32 @@ def main():
         # Tab completes the command name.
         t.send("sca\t't'\r")
         t.expect(rb"column=f:q, timestamp=\d+, value=v\r\n1 row\(s\).*basalt:004:0> ")
+        # After a quote, Tab completes a table name and closes the quote.
+        t.send("create 'users', 'f'\r")
+        t.expect(rb"Created table users.*basalt:005:0> ")
+        t.send("describe 'us\t\r")
+        t.expect(rb"Table users is ENABLED.*basalt:006:0> ")
         # Ctrl-A goes to the start of the line; backspace deletes the X.
         t.send("'t', 'r1X\x7f'\x01get \r")
-        t.expect(rb"f:q +timestamp=\d+, value=v\r\n1 row\(s\).*basalt:005:0> ")
+        t.expect(rb"f:q +timestamp=\d+, value=v\r\n1 row\(s\).*basalt:007:0> ")
         # Up arrow recalls the previous command.
         t.send("\x1b[A\r")
-        t.expect(rb"f:q +timestamp=\d+, value=v\r\n1 row\(s\).*basalt:006:0> ")
+        t.expect(rb"f:q +timestamp=\d+, value=v\r\n1 row\(s\).*basalt:008:0> ")
         # An open brace continues the command on the next line.
         t.send("scan 't', {\r")
-        t.expect(rb"basalt:006:1\* ")
+        t.expect(rb"basalt:008:1\* ")
         t.send("LIMIT => 1}\r")
-        t.expect(rb"1 row\(s\).*basalt:007:0> ")
+        t.expect(rb"1 row\(s\).*basalt:009:0> ")
         # Ctrl-C drops the command being typed (here a continued one) and prompts again.
         t.send("scan 't', {\r")
-        t.expect(rb"basalt:007:1\* ")
+        t.expect(rb"basalt:009:1\* ")
         t.send("LIM\x03")
-        t.expect(rb"basalt:007:0> ")
+        t.expect(rb"basalt:009:0> ")
         t.send("count 't'\r")
-        t.expect(rb"1 row\(s\).*basalt:008:0> ")
+        t.expect(rb"1 row\(s\).*basalt:010:0> ")
         # A failed command does not end the session.
         t.send("get 'nope', 'r'\r")
-        t.expect(rb"ERROR: NotFound: .*basalt:009:0> ")
+        t.expect(rb"ERROR: NotFound: .*basalt:011:0> ")
         t.send("exit\r")
         status = t.wait()
         assert status == 0, f"exit status {status}"
