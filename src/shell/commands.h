@@ -36,18 +36,18 @@ using CommandFunction = Status (*)(CommandContext& ctx, const std::vector<Value>
 
 struct CommandSpec {
   std::string_view name;
-  std::string_view group;    // "ddl", "namespace", "dml"
+  std::string_view group;    // "ddl", "namespace", "dml", "tools"
   std::string_view summary;  // one line, for `help`
   std::string_view usage;    // syntax and examples, for `help 'name'` and usage errors
   CommandFunction run;
 };
 
 // Tables: create, alter, describe (desc), list, exists, is_enabled, is_disabled, enable,
-// disable, drop, truncate, truncate_preserve.
+// disable, drop, truncate, truncate_preserve, get_splits; tools: flush, major_compact.
 std::vector<CommandSpec> DdlCommands();
 // create_namespace, drop_namespace, describe_namespace, list_namespace, list_namespace_tables.
 std::vector<CommandSpec> NamespaceCommands();
-// put, get, scan, delete, deleteall, incr, get_counter, count.
+// put, get, scan, delete, deleteall, incr, append, get_counter, count.
 std::vector<CommandSpec> DmlCommands();
 
 }  // namespace basalt::shell

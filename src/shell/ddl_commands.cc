@@ -368,6 +368,28 @@ Status TruncatePreserve(CommandContext& ctx, const std::vector<Value>& args) {
   return TruncateWith(ctx, args, /*preserve_splits=*/true, "truncate_preserve");
 }
 
+// As HBase: the number of regions, then each split key.
+Status GetSplits(CommandContext& ctx, const std::vector<Value>& args) {
+  BASALT_RETURN_IF_ERROR(CheckArgCount(args, 1, 1, "get_splits"));
+  BASALT_ASSIGN_OR_RETURN(TableName name, AsTableName(args[0]));
+  BASALT_ASSIGN_OR_RETURN(TableInfo info, ctx.conn.admin().DescribeTable(name));
+  ctx.out << "Total number of splits = " << info.split_keys.size() + 1 << "\n";
+  for (const auto& key : info.split_keys) ctx.out << ToStringBinary(key) << "\n";
+  return Status::OK();
+}
+
+Status Flush(CommandContext& ctx, const std::vector<Value>& args) {
+  BASALT_RETURN_IF_ERROR(CheckArgCount(args, 1, 1, "flush"));
+  BASALT_ASSIGN_OR_RETURN(TableName name, AsTableName(args[0]));
+  return ctx.conn.admin().Flush(name);
+}
+
+Status MajorCompact(CommandContext& ctx, const std::vector<Value>& args) {
+  BASALT_RETURN_IF_ERROR(CheckArgCount(args, 1, 1, "major_compact"));
+  BASALT_ASSIGN_OR_RETURN(TableName name, AsTableName(args[0]));
+  return ctx.conn.admin().MajorCompact(name);
+}
+
 }  // namespace
 
 std::vector<CommandSpec> DdlCommands() {
@@ -402,6 +424,12 @@ std::vector<CommandSpec> DdlCommands() {
        &Truncate},
       {"truncate_preserve", "ddl", "truncate, keeping the table's split keys",
        "truncate_preserve 't1'", &TruncatePreserve},
+      {"get_splits", "ddl", "the number of regions and the split keys", "get_splits 't1'",
+       &GetSplits},
+      {"flush", "tools", "write a table's in-memory data to disk", "flush 't1'", &Flush},
+      {"major_compact", "tools",
+       "rewrite a table's data, dropping deleted, expired and excess versions (synchronous)",
+       "major_compact 't1'", &MajorCompact},
   };
 }
 

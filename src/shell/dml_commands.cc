@@ -294,6 +294,22 @@ Status IncrCommand(CommandContext& ctx, const std::vector<Value>& args) {
   return Status::OK();
 }
 
+// As HBase: prints the value after the append.
+Status AppendCommand(CommandContext& ctx, const std::vector<Value>& args) {
+  BASALT_RETURN_IF_ERROR(CheckArgCount(args, 4, 4, "append"));
+  BASALT_ASSIGN_OR_RETURN(std::string row, AsBytes(args[1], "the row"));
+  BASALT_ASSIGN_OR_RETURN(ColumnName column, WriteColumn(args[2]));
+  BASALT_ASSIGN_OR_RETURN(std::string value, AsBytes(args[3], "the value"));
+  BASALT_ASSIGN_OR_RETURN(auto table, OpenTable(ctx, args[0]));
+  basalt::Append append(row);
+  append.Add(column.family, column.qualifier, value);
+  BASALT_ASSIGN_OR_RETURN(RowResult result, table->Append(append));
+  auto current = result.Value(column.family, column.qualifier);
+  if (!current) return Status::Internal("append returned no value");
+  ctx.out << "CURRENT VALUE = " << ToStringBinary(*current) << "\n";
+  return Status::OK();
+}
+
 Status GetCounterCommand(CommandContext& ctx, const std::vector<Value>& args) {
   BASALT_RETURN_IF_ERROR(CheckArgCount(args, 3, 3, "get_counter"));
   BASALT_ASSIGN_OR_RETURN(std::string row, AsBytes(args[1], "the row"));
@@ -395,6 +411,8 @@ std::vector<CommandSpec> DmlCommands() {
        &DeleteAllCommand},
       {"incr", "dml", "add to a counter (8-byte big-endian) and print its new value",
        "incr 't1', 'r1', 'f1:hits'\nincr 't1', 'r1', 'f1:hits', 10", &IncrCommand},
+      {"append", "dml", "append bytes to a cell's value and print the new value",
+       "append 't1', 'r1', 'f1:c1', 'more'", &AppendCommand},
       {"get_counter", "dml", "read a counter", "get_counter 't1', 'r1', 'f1:hits'",
        &GetCounterCommand},
       {"count", "dml", "count rows",

@@ -10,7 +10,7 @@
 namespace basalt::shell {
 namespace {
 
-constexpr std::string_view kGroups[] = {"general", "ddl", "namespace", "dml"};
+constexpr std::string_view kGroups[] = {"general", "ddl", "namespace", "dml", "tools"};
 
 size_t EditDistance(std::string_view a, std::string_view b) {
   std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);

@@ -221,7 +221,7 @@ TEST_F(ShellSessionTest, AnInterruptStopsTheScanAndTheRestOfTheInput) {
 TEST_F(ShellSessionTest, HelpComesFromTheCommandTable) {
   std::string all = Run("help");
   EXPECT_NE(all.find("  Group name: dml\n  Commands: put, get, scan, delete, deleteall, incr, "
-                     "get_counter, count\n"),
+                     "append, get_counter, count\n"),
             std::string::npos)
       << all;
   EXPECT_EQ(Run("help 'get_counter'"),

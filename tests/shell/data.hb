@@ -45,3 +45,6 @@ get_counter 't', 'counters', 'f:misses'
 get 't', 'counters'
 get 't', 'counters', 'f:hits:toLong'
 scan 't', {COLUMNS => ['f:hits:c(org.apache.hadoop.hbase.util.Bytes).toLong'], ROWPREFIXFILTER => 'c'}
+append 't', 'log', 'f:text', 'hello'
+append 't', 'log', 'f:text', ", world\x21"
+get 't', 'log'
