@@ -8,7 +8,6 @@
 #include <unistd.h>
 
 #include <atomic>
-
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -57,7 +56,8 @@ char** Complete(const char* text, int start, int /*end*/) {
   if (start == 0) {
     if (completion_names != nullptr) completion_candidates = *completion_names;
     rl_completion_append_character = ' ';
-  } else if (start > 0 && (rl_line_buffer[start - 1] == '\'' || rl_line_buffer[start - 1] == '"')) {
+  } else if (start > 0 && completion_connection != nullptr &&
+             (rl_line_buffer[start - 1] == '\'' || rl_line_buffer[start - 1] == '"')) {
     auto tables = completion_connection->admin().ListTables();
     if (tables.ok()) {
       for (const auto& t : *tables) completion_candidates.push_back(t.ToString());
