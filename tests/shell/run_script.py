@@ -5,6 +5,7 @@ what it prints (stdout and stderr, interleaved) with NAME.out.
   run_script.py --basalt BIN NAME.hb            on an embedded store in a fresh directory
   run_script.py --basalt BIN NAME.hb --server   against a real `basalt serve` (fresh store,
                                                 free ports) through `basalt shell --server`
+  --thrift-url                                  with --server: `--data thrift://HOST:PORT`
   --file                                        pass the script as `basalt shell NAME.hb`
                                                 instead of on stdin
   --update                                      rewrite NAME.out with the output instead
@@ -45,6 +46,8 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--basalt", required=True)
     parser.add_argument("--server", action="store_true")
+    parser.add_argument("--thrift-url", action="store_true",
+                        help="with --server: name it as --data thrift://HOST:PORT")
     parser.add_argument("--file", action="store_true")
     parser.add_argument("--update", action="store_true")
     parser.add_argument("script")
@@ -63,7 +66,8 @@ def main():
         server = None
         if args.server:
             server, address = start_server(args.basalt, data)
-            target = ["--server", address]
+            target = (["--data", f"thrift://{address}"] if args.thrift_url
+                      else ["--server", address])
         else:
             target = ["--data", data]
         try:
