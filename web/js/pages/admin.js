@@ -148,7 +148,7 @@ export async function adminTablePage(main, table) {
   });
   mount(main, h('h1', null, 'Table ', h('code', {id: 'table-name'}, table)),
         h('p', null, h('a', {href: '#/admin'}, '← all tables')),
-        h('h2', null, 'Families'), schemaTable(schema),
+        h('h2', null, 'Families'), h('div', {class: 'scroll'}, schemaTable(schema)),
         h('h2', null, 'Rows'),
         h('p', {class: 'muted'}, 'Row keys take \\xHH escapes for binary bytes; filters use ',
           'HBase\'s filter language.'),
