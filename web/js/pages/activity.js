@@ -17,9 +17,9 @@ function eventRow(event) {
 export async function activityPage(main) {
   const list = h('section', {id: 'activity-list'});
   const form = h('form', {class: 'inline card', id: 'activity-form'},
-    h('label', null, 'Event', h('input', {name: 'name', required: true, maxlength: 64,
+    h('label', null, 'Event', h('input', {name: 'name', required: true, maxlength: 100,
                                           placeholder: 'e.g. viewed_item'})),
-    h('label', null, 'Payload', h('input', {name: 'payload', maxlength: 1024})),
+    h('label', null, 'Payload', h('input', {name: 'payload', maxlength: 4096})),
     h('button', {type: 'submit'}, 'Record'));
   form.addEventListener('submit', async (event) => {
     event.preventDefault();

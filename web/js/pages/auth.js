@@ -8,9 +8,10 @@ function authForm(id, title, button, submit, footer) {
   const form = h('form', {class: 'stack', id},
     h('label', null, 'User name',
       h('input', {name: 'user', autocomplete: 'username', required: true, maxlength: 32,
-                  pattern: '[A-Za-z0-9_]{1,32}'})),
+                  pattern: '[a-z][a-z0-9_]{2,31}', autocapitalize: 'none',
+                  title: '3 to 32 of a-z, 0-9 and _, starting with a letter'})),
     h('label', null, 'Password',
-      h('input', {name: 'password', type: 'password', required: true, minlength: 8,
+      h('input', {name: 'password', type: 'password', required: true, minlength: 10, maxlength: 128,
                   autocomplete: id === 'signup-form' ? 'new-password' : 'current-password'})),
     h('button', {type: 'submit'}, button),
     error);

@@ -13,7 +13,7 @@ function stat(id, label) {
 }
 
 export async function clicksPage(main) {
-  const item = h('input', {name: 'item', id: 'click-item', required: true, maxlength: 128,
+  const item = h('input', {name: 'item', id: 'click-item', required: true, maxlength: 200,
                            value: sessionStorage.getItem('basalt.clickItem') || 'item1'});
   const canvas = h('canvas', {class: 'chart', id: 'click-chart', width: 600, height: 260});
   const top = h('ol', {id: 'click-top'});

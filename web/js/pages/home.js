@@ -4,7 +4,7 @@ import {h, mount, toast} from '../dom.js';
 import {postCard, pagedList} from './posts.js';
 
 export async function homePage(main) {
-  const text = h('textarea', {name: 'text', id: 'compose-text', maxlength: 4096, required: true,
+  const text = h('textarea', {name: 'text', id: 'compose-text', maxlength: 1000, required: true,
                               placeholder: 'What is happening?'});
   const compose = h('form', {class: 'card', id: 'compose-form'}, text,
     h('div', {class: 'post-actions'}, h('button', {type: 'submit'}, 'Post')));

@@ -38,8 +38,8 @@ function followButton(profile, onChange) {
 function editForm(profile, onSaved) {
   const form = h('form', {class: 'stack card', id: 'profile-form'},
     h('label', null, 'Display name',
-      h('input', {name: 'display_name', value: profile.display_name || '', maxlength: 100})),
-    h('label', null, 'Bio', h('textarea', {name: 'bio', value: profile.bio || '', maxlength: 1000})),
+      h('input', {name: 'display_name', value: profile.display_name || '', maxlength: 64})),
+    h('label', null, 'Bio', h('textarea', {name: 'bio', value: profile.bio || '', maxlength: 280})),
     h('button', {type: 'submit'}, 'Save profile'));
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
