@@ -221,22 +221,26 @@ async function signUp(user) {
 
 // Posts through the compose form.
 async function compose(page, text) {
-  await go(page, '#/', '#compose-form');
+  await go(page, '#/', '#feed[data-loaded]');
   const before = await page.locator('#feed .post').count();
   await page.fill('#compose-text', text);
-  await page.click('#compose-form button[type=submit]');
+  const [response] = await Promise.all([
+    page.waitForResponse((r) => r.url().endsWith('/api/v1/posts') && r.request().method() === 'POST'),
+    page.click('#compose-form button[type=submit]'),
+  ]);
+  assert.equal(response.status(), 201, await response.text());
   await page.waitForFunction((n) => document.querySelectorAll('#feed .post').length > n, before);
 }
 
 // Reloads the home timeline until `text` is in it (fan-out runs in the background).
 async function waitForInFeed(page, text) {
-  await go(page, '#/', '#feed');
+  await go(page, '#/', '#feed[data-loaded]');
   for (let i = 0; i < 50; i++) {
     const texts = await page.locator('#feed .post-text').allTextContents();
     if (texts.includes(text)) return;
     await page.waitForTimeout(200);
     await page.click('#refresh-feed');
-    await page.waitForFunction(() => document.querySelector('#feed .list-status') !== null);
+    await page.waitForSelector('#feed[data-loaded]');
   }
   assert.fail(`"${text}" never reached the timeline`);
 }

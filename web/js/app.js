@@ -53,8 +53,8 @@ async function logout() {
     toast(e.message, true);
   }
   session.me = null;
-  location.hash = '#/login';
-  render();
+  if (location.hash === '#/login') render();
+  else location.hash = '#/login';
 }
 
 export async function render() {
@@ -78,13 +78,17 @@ export async function render() {
     } catch (e) {
       break;
     }
-    mount(main, h('p', {class: 'muted'}, 'Loading…'));
+    // Each visit renders into its own element, so a slow page that finishes after the user has
+    // moved on writes into a detached node instead of over the current page.
+    const view = h('div', {class: 'view'}, h('p', {class: 'muted'}, 'Loading…'));
+    mount(main, view);
     try {
-      leave = (await page(main, ...args)) || null;
+      const cleanup = (await page(view, ...args)) || null;
+      if (view.isConnected) leave = cleanup;
+      else if (cleanup) cleanup();
     } catch (e) {
-      mount(main, h('h1', null, 'Something went wrong'), h('p', {class: 'error'}, e.message));
+      mount(view, h('h1', null, 'Something went wrong'), h('p', {class: 'error'}, e.message));
     }
-    document.body.dataset.page = path;
     return;
   }
   mount(main, h('h1', null, 'Not found'), h('p', null, 'No page at ', h('code', null, path)));

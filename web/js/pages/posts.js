@@ -53,8 +53,10 @@ export async function pagedList(container, path, renderItem, {limit = 10, empty 
       status.className = 'error list-status';
     } finally {
       more.disabled = false;
+      container.dataset.loaded = String(count);
     }
   }
+  delete container.dataset.loaded;
   more.addEventListener('click', loadPage);
   await loadPage();
 }
