@@ -645,6 +645,15 @@ int Main(int argc, char** argv) {
                   "Thrift2 over a framed transport (HBase -f)");
   serve->add_flag("--thrift-compact", serve_thrift_compact,
                   "Thrift2 with the compact protocol (HBase -c)");
+  std::optional<std::string> serve_admin_token;
+  std::optional<uint32_t> serve_session_ttl;
+  bool serve_fast_hash = false;
+  serve->add_option("--admin-token", serve_admin_token,
+                    "token that REST writes and /api/v1/admin need (or $BASALT_ADMIN_TOKEN)");
+  serve->add_option("--session-ttl-seconds", serve_session_ttl,
+                    "how long an /api/v1 log-in session lives (default 7 days)");
+  serve->add_flag("--insecure-fast-password-hash", serve_fast_hash,
+                  "TESTS ONLY: the cheapest password hash (trivial to brute-force)");
 
   try {
     app.parse(argc, argv);
@@ -668,6 +677,14 @@ int Main(int argc, char** argv) {
     if (serve_no_thrift) serve_config.thrift = false;
     if (serve_thrift_framed) serve_config.thrift_framed = true;
     if (serve_thrift_compact) serve_config.thrift_compact = true;
+    // The token: the flag, else the environment, else the config file.
+    if (const char* env_token = std::getenv("BASALT_ADMIN_TOKEN");
+        env_token != nullptr && *env_token != '\0') {
+      serve_config.admin_token = env_token;
+    }
+    if (serve_admin_token) serve_config.admin_token = *serve_admin_token;
+    if (serve_session_ttl) serve_config.session_ttl_seconds = *serve_session_ttl;
+    if (serve_fast_hash) serve_config.password_hash_cost = "minimum";
     if (st.ok()) st = server::Serve(serve_config);
     if (!st.ok()) {
       std::cerr << "error: " << st.ToString() << "\n";

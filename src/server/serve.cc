@@ -7,6 +7,9 @@
 #include <thread>
 
 #include "basalt/connection.h"
+#include "server/api_v1/api_v1_service.h"
+#include "server/api_v1/app_services.h"
+#include "server/api_v1/credentials.h"
 #include "server/http/access_log.h"
 #include "server/http/http_server.h"
 #include "server/http/metrics.h"
@@ -50,8 +53,39 @@ Status Serve(const http::ServerConfig& config) {
     }
   }
 
+  // The recipes behind /api/v1.
+  api_v1::AppServicesOptions app_options;
+  app_options.session_ttl_ms = int64_t{config.session_ttl_seconds} * 1000;
+  if (config.password_hash_cost == "minimum") {
+    app_options.hash_cost = recipes::UserStoreOptions::HashCost::kMinimum;
+  }
+  auto app = api_v1::AppServices::Open(*conn, app_options);
+  if (!app.ok()) {
+    if (thrift != nullptr) thrift->Stop();
+    conn->Close().PermitUncheckedError();
+    return app.status().WithContext("/api/v1 recipes");
+  }
+  if (config.admin_token.empty() && config.bind != "127.0.0.1" && config.bind != "::1" &&
+      config.bind != "localhost") {
+    std::cerr << "basalt serve: warning: no admin token, and listening on " << config.bind
+              << ": anyone who can reach it may change schemas and write (see --admin-token)"
+              << std::endl;
+  }
+
   metrics.AddGauge("basalt_rest_open_scanners", "REST scanners open now.",
                    [&scanners] { return scanners.size(); });
+  recipes::Feed& feed = (*app)->feed();
+  recipes::FanoutWorkerPool& fanout = (*app)->fanout();
+  metrics.AddGauge("basalt_fanout_pending_jobs", "Fan-out and retract jobs not finished yet.",
+                   [&feed] {
+                     Result<int64_t> pending = feed.PendingJobs();
+                     return pending.ok() ? *pending : int64_t{-1};
+                   });
+  metrics.AddCounter("basalt_fanout_jobs_finished_total", "Fan-out jobs this server finished.",
+                     [&fanout] { return fanout.stats().jobs_finished; });
+  metrics.AddCounter("basalt_fanout_inbox_writes_total",
+                     "Inbox entries this server's fan-out delivered or retracted.",
+                     [&fanout] { return fanout.stats().inbox_writes; });
   router.Add(http::Verb::get, "/metrics", [&metrics](const http::RequestContext& ctx) {
     return http::MakeResponse(ctx.request, boost::beast::http::status::ok,
                               "text/plain; version=0.0.4", metrics.Render());
@@ -65,6 +99,22 @@ Status Serve(const http::ServerConfig& config) {
     router.Add(http::Verb::get, route.pattern, std::move(route.handler));
   }
   rest.RegisterRoutes(&router);
+  if (!config.admin_token.empty()) {
+    // REST writes and schema changes need the token; reads (GET, and scanners, which are reads
+    // created with PUT/POST) stay open.
+    router.WrapRoutes(
+        [](http::Verb verb, const std::string& pattern) {
+          return verb != http::Verb::get && pattern.find("/scanner") == std::string::npos;
+        },
+        [&config](http::Handler inner) {
+          return api_v1::RequireAdminTokenForRest(config.admin_token, std::move(inner));
+        });
+  }
+  api_v1::ApiV1Options api_options;
+  api_options.session_ttl_seconds = config.session_ttl_seconds;
+  api_options.admin_token = config.admin_token;
+  api_v1::ApiV1Service api(**app, &metrics, std::move(api_options));
+  api.RegisterRoutes(&router);
 
   // Idle scanners expire in the background.
   std::mutex mu;
@@ -86,6 +136,14 @@ Status Serve(const http::ServerConfig& config) {
   server.Run();
   // HTTP has drained; Thrift2 calls in flight finish before the store closes.
   if (thrift != nullptr) thrift->Stop();
+  // Fan-out jobs left when the drain times out stay queued in their table and resume on the
+  // next start.
+  Status drained = (*app)->Shutdown(std::chrono::seconds(config.shutdown_timeout_seconds));
+  if (!drained.ok()) {
+    std::cerr << "basalt serve: fan-out queue not drained (" << drained.ToString()
+              << "); the jobs resume on the next start" << std::endl;
+  }
+  app->reset();
 
   {
     std::lock_guard<std::mutex> lock(mu);

@@ -127,3 +127,97 @@ def rows_of(cellset):
         out[unb64(row["key"])] = [(unb64(c["column"]), unb64(c["$"]), c["timestamp"])
                                   for c in row["Cell"]]
     return out
+
+
+# ---- /api/v1 (docs/api-v1.md) ----
+
+API = "/api/v1"
+# Tests only: the cheapest password hash, so that sign-ups and log-ins take microseconds.
+FAST_HASH = "--insecure-fast-password-hash"
+PASSWORD = "correct horse battery"
+
+
+@pytest.fixture(scope="session")
+def api_server(binary):
+    """A server for the /api/v1 tests, with the test-only fast password hash."""
+    with tempfile.TemporaryDirectory(prefix="basalt-api-") as tmp:
+        s = Server(binary, os.path.join(tmp, "data"), config={"max_body": 65536},
+                   extra_args=[FAST_HASH])
+        yield s
+        assert s.stop() == 0
+
+
+@pytest.fixture
+def api(api_server):
+    return api_server.url + API
+
+
+_users = [0]
+
+
+def fresh_name(prefix="u"):
+    """A user name no other test uses (names are 3..32 of [a-z0-9_], starting with a letter)."""
+    _users[0] += 1
+    return f"{prefix}{os.getpid()}_{_users[0]}"
+
+
+class ApiUser:
+    """A signed-up user with its session: `s` sends the cookie and the CSRF header, `bearer`
+    the Authorization header."""
+
+    def __init__(self, api, name=None, password=PASSWORD):
+        self.api = api
+        self.name = name or fresh_name()
+        self.s = requests.Session()
+        r = self.s.post(f"{api}/signup", json={"user": self.name, "password": password})
+        assert r.status_code == 201, r.text
+        self.token = r.json()["token"]
+        self.s.headers["X-Basalt-CSRF"] = "1"
+        self.bearer = {"Authorization": f"Bearer {self.token}"}
+
+    def get(self, path, **kw):
+        return self.s.get(self.api + path, **kw)
+
+    def post(self, path, **kw):
+        return self.s.post(self.api + path, **kw)
+
+    def put(self, path, **kw):
+        return self.s.put(self.api + path, **kw)
+
+    def delete(self, path, **kw):
+        return self.s.delete(self.api + path, **kw)
+
+
+@pytest.fixture
+def new_user(api):
+    return lambda name=None: ApiUser(api, name)
+
+
+def assert_api_error(r, status, code):
+    """`r` is the contract's error: the status and {"error": {"code", "message"}}."""
+    assert r.status_code == status, (r.status_code, r.text)
+    assert r.headers["Content-Type"].startswith("application/json"), r.headers
+    body = r.json()
+    assert set(body) == {"error"}, body
+    assert body["error"]["code"] == code, body
+    assert isinstance(body["error"]["message"], str) and body["error"]["message"], body
+
+
+def walk_pages(get, path, limit):
+    """Every item of a paged list, following next_cursor to the end; also the pages."""
+    items, pages, cursor = [], [], None
+    while True:
+        params = {"limit": limit}
+        if cursor is not None:
+            params["cursor"] = cursor
+        r = get(path, params=params)
+        assert r.status_code == 200, r.text
+        page = r.json()
+        assert set(page) == {"items", "next_cursor"}, page
+        assert len(page["items"]) <= limit
+        pages.append(page["items"])
+        items += page["items"]
+        cursor = page["next_cursor"]
+        if cursor is None:
+            return items, pages
+        assert len(pages) < 1000, "paging does not end"

@@ -10,6 +10,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <csignal>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <thread>
 #include <vector>
@@ -119,15 +120,28 @@ class Session : public std::enable_shared_from_this<Session> {
   void SendLimitError(bh::status status, const std::string& message) {
     started_ = Clock::now();
     Response res{status, 11};
-    res.set(bh::field::content_type, "text/plain");
-    res.body() = message + "\r\n";
-    res.keep_alive(false);
-    res.prepare_payload();
     std::string method, target;
-    if (parser_ && parser_->is_header_done()) {
+    // A body limit is seen as soon as Content-Length is parsed, before the header is "done";
+    // the request line is in the message by then.
+    if (parser_) {
       method = std::string(parser_->get().method_string());
       target = std::string(parser_->get().target());
     }
+    if (target.rfind("/api/v1/", 0) == 0) {
+      // The JSON API's error shape (docs/api-v1.md); only 413 comes here with a known target.
+      res.set(bh::field::content_type, "application/json");
+      res.body() =
+          nlohmann::json{
+              {"error",
+               {{"code", status == bh::status::payload_too_large ? "too_large" : "bad_request"},
+                {"message", message}}}}
+              .dump();
+    } else {
+      res.set(bh::field::content_type, "text/plain");
+      res.body() = message + "\r\n";
+    }
+    res.keep_alive(false);
+    res.prepare_payload();
     server_.metrics().ObserveRequest("", method, static_cast<int>(status), 0);
     Write(std::move(res), method, target, "", /*close=*/true);
   }

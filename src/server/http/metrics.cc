@@ -43,7 +43,25 @@ void Metrics::ObserveRequest(const std::string& route, const std::string& method
 }
 
 void Metrics::AddGauge(std::string name, std::string help, std::function<int64_t()> read) {
-  gauges_.push_back({std::move(name), std::move(help), std::move(read)});
+  gauges_.push_back({std::move(name), std::move(help), false, std::move(read)});
+}
+
+void Metrics::AddCounter(std::string name, std::string help, std::function<int64_t()> read) {
+  gauges_.push_back({std::move(name), std::move(help), true, std::move(read)});
+}
+
+Metrics::Snapshot Metrics::TakeSnapshot() const {
+  Snapshot snapshot;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (const auto& [k, s] : series_) {
+      snapshot.requests.push_back({std::get<0>(k), std::get<1>(k), std::get<2>(k), s.count, s.sum});
+    }
+  }
+  snapshot.open_connections = open_connections_.load(std::memory_order_relaxed);
+  for (const Gauge& g : gauges_)
+    (g.counter ? snapshot.counters : snapshot.gauges)[g.name] = g.read();
+  return snapshot;
 }
 
 std::string Metrics::Render() const {
@@ -89,8 +107,8 @@ std::string Metrics::Render() const {
       << "basalt_http_open_connections " << open_connections_.load(std::memory_order_relaxed)
       << "\n";
   for (const Gauge& g : gauges_) {
-    out << "# HELP " << g.name << " " << g.help << "\n# TYPE " << g.name << " gauge\n"
-        << g.name << " " << g.read() << "\n";
+    out << "# HELP " << g.name << " " << g.help << "\n# TYPE " << g.name
+        << (g.counter ? " counter\n" : " gauge\n") << g.name << " " << g.read() << "\n";
   }
   return out.str();
 }

@@ -31,6 +31,23 @@ class Metrics {
   // A gauge whose value is read when metrics are rendered (e.g. open REST scanners).
   // REQUIRES: called before serving.
   void AddGauge(std::string name, std::string help, std::function<int64_t()> read);
+  // A counter (a value that only grows, e.g. jobs finished) read the same way.
+  // REQUIRES: called before serving.
+  void AddCounter(std::string name, std::string help, std::function<int64_t()> read);
+
+  // The figures Render exports, as values (for a JSON view of them).
+  struct RequestSeries {
+    std::string route, method, status_class;
+    uint64_t count = 0;
+    double seconds_sum = 0;
+  };
+  struct Snapshot {
+    std::vector<RequestSeries> requests;
+    int64_t open_connections = 0;
+    std::map<std::string, int64_t> gauges;    // by name
+    std::map<std::string, int64_t> counters;  // by name
+  };
+  Snapshot TakeSnapshot() const;
 
   // The Prometheus text format.
   std::string Render() const;
@@ -50,6 +67,7 @@ class Metrics {
   std::atomic<int64_t> open_connections_{0};
   struct Gauge {
     std::string name, help;
+    bool counter = false;
     std::function<int64_t()> read;
   };
   std::vector<Gauge> gauges_;

@@ -21,7 +21,30 @@ std::vector<std::string_view> SplitPath(std::string_view path) {
   return out;
 }
 
+// Whether `path` is `prefix` or below it ("/api/v1", "/api/v1/me"; not "/api/v10").
+bool UnderPrefix(std::string_view path, std::string_view prefix) {
+  if (path.substr(0, prefix.size()) != prefix) return false;
+  return path.size() == prefix.size() || path[prefix.size()] == '/';
+}
+
 }  // namespace
+
+void Router::AddNamespace(std::string prefix, Handler fallback) {
+  namespaces_.push_back({std::move(prefix), std::move(fallback)});
+}
+
+void Router::WrapRoutes(const std::function<bool(Verb, const std::string&)>& select,
+                        const std::function<Handler(Handler)>& wrap) {
+  for (Route& route : routes_) {
+    if (select(route.method, route.pattern)) route.handler = wrap(std::move(route.handler));
+  }
+}
+
+std::vector<std::pair<Verb, std::string>> Router::Routes() const {
+  std::vector<std::pair<Verb, std::string>> out;
+  for (const Route& route : routes_) out.emplace_back(route.method, route.pattern);
+  return out;
+}
 
 void Router::Add(Verb method, std::string pattern, Handler handler) {
   Route route{method, pattern, {}, std::move(handler)};
@@ -37,12 +60,17 @@ void Router::Add(Verb method, std::string pattern, Handler handler) {
 
 Router::Match Router::Find(Verb method, std::string_view path) const {
   std::vector<std::string_view> parts = SplitPath(path);
+  const Namespace* space = nullptr;
+  for (const Namespace& ns : namespaces_) {
+    if (UnderPrefix(path, ns.prefix)) space = &ns;
+  }
   const Route* best = nullptr;
   std::vector<bool> best_score;
   std::vector<Verb> allowed;
   std::vector<bool> allowed_score;
   for (const Route& route : routes_) {
     if (route.segments.size() != parts.size()) continue;
+    if (space != nullptr && !UnderPrefix(route.pattern, space->prefix)) continue;
     std::vector<bool> score;
     bool ok = true;
     for (size_t i = 0; i < parts.size() && ok; ++i) {
@@ -75,6 +103,17 @@ Router::Match Router::Find(Verb method, std::string_view path) const {
         match.params[best->segments[i].text] = std::string(parts[i]);
       }
     }
+    return match;
+  }
+  if (space != nullptr) {
+    std::string allow;
+    for (Verb v : allowed) {
+      if (!allow.empty()) allow += ", ";
+      allow += std::string(boost::beast::http::to_string(v));
+    }
+    match.handler = &space->fallback;
+    match.pattern = space->prefix + "/*";
+    match.params["allow"] = std::move(allow);
     return match;
   }
   match.allowed = std::move(allowed);

@@ -9,11 +9,18 @@
 // The pattern string is the route's name in metrics and logs ("/{table}/schema"), so a raw URL
 // never becomes a metric label.
 //
-// Thread safety: Add before serving; Find may then be called from many threads.
+// A namespace (AddNamespace) reserves a path prefix for one API: paths under it match only the
+// routes whose pattern starts with the prefix, so a catch-all pattern of another API
+// ("/{table}/{row}") never answers them, and the namespace's fallback handler answers what no
+// route of the namespace matches (so that API keeps its own error format for 404 and 405).
+//
+// Thread safety: Add, AddNamespace and WrapRoutes before serving; Find may then be called from
+// many threads.
 
 #ifndef BASALT_SERVER_HTTP_ROUTER_H_
 #define BASALT_SERVER_HTTP_ROUTER_H_
 
+#include <functional>
 #include <map>
 #include <string>
 #include <string_view>
@@ -34,6 +41,20 @@ class Router {
 
   void Add(Verb method, std::string pattern, Handler handler);
 
+  // Reserves the paths equal to `prefix` ("/api/v1") or below it (see the file comment).
+  // `fallback` answers a path of the namespace that no route of the namespace matches for this
+  // method; its parameter "allow" holds the methods the path has routes for, ", "-joined (empty:
+  // no route at all). The fallback's route name is prefix + "/*".
+  void AddNamespace(std::string prefix, Handler fallback);
+
+  // Replaces the handler of every route added so far for which `select(method, pattern)` holds
+  // with `wrap(handler)`: e.g. to require a credential on some routes of an API.
+  void WrapRoutes(const std::function<bool(Verb, const std::string&)>& select,
+                  const std::function<Handler(Handler)>& wrap);
+
+  // Every route added, as (method, pattern), in the order added.
+  std::vector<std::pair<Verb, std::string>> Routes() const;
+
   // `path` is the target's path, without the query string, still percent-encoded.
   Match Find(Verb method, std::string_view path) const;
 
@@ -48,7 +69,12 @@ class Router {
     std::vector<Segment> segments;
     Handler handler;
   };
+  struct Namespace {
+    std::string prefix;
+    Handler fallback;
+  };
   std::vector<Route> routes_;
+  std::vector<Namespace> namespaces_;
 };
 
 }  // namespace basalt::server::http

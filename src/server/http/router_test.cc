@@ -71,4 +71,40 @@ TEST(UrlTest, PercentDecodingAndQueries) {
 }
 
 }  // namespace
+TEST(RouterTest, NamespaceKeepsCatchAllPatternsOfOtherApisOut) {
+  Router r;
+  r.Add(Verb::get, "/{table}/{row}/{columns}", Named("row"));
+  r.Add(Verb::get, "/api/v1/me", Named("me"));
+  r.AddNamespace("/api/v1", Named("fallback"));
+  auto m = r.Find(Verb::get, "/api/v1/me");
+  ASSERT_NE(m.handler, nullptr);
+  EXPECT_EQ(Call(m), "me");
+  // Without the namespace, the REST pattern would answer this path.
+  m = r.Find(Verb::get, "/api/v1/nothing");
+  ASSERT_NE(m.handler, nullptr);
+  EXPECT_EQ(Call(m), "fallback");
+  EXPECT_EQ(m.pattern, "/api/v1/*");
+  EXPECT_EQ(m.params["allow"], "");
+  m = r.Find(Verb::post, "/api/v1/me");
+  ASSERT_NE(m.handler, nullptr);
+  EXPECT_EQ(Call(m), "fallback");
+  EXPECT_EQ(m.params["allow"], "GET");
+  // Outside the namespace (a prefix of the name is not enough) nothing changes.
+  m = r.Find(Verb::get, "/api/v10/x");
+  ASSERT_NE(m.handler, nullptr);
+  EXPECT_EQ(Call(m), "row");
+}
+
+TEST(RouterTest, WrapRoutesReplacesOnlySelectedHandlers) {
+  Router r;
+  r.Add(Verb::get, "/{table}", Named("get"));
+  r.Add(Verb::put, "/{table}", Named("put"));
+  r.WrapRoutes([](Verb v, const std::string&) { return v == Verb::put; },
+               [](Handler) { return Named("guarded"); });
+  EXPECT_EQ(Call(r.Find(Verb::get, "/t")), "get");
+  EXPECT_EQ(Call(r.Find(Verb::put, "/t")), "guarded");
+  ASSERT_EQ(r.Routes().size(), 2u);
+  EXPECT_EQ(r.Routes()[1].second, "/{table}");
+}
+
 }  // namespace basalt::server::http

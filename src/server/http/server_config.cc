@@ -80,6 +80,20 @@ Status LoadConfigFile(const std::string& path, ServerConfig* config) {
       s = ReadBool(v, key, &config->thrift_framed);
     } else if (key == "thrift_compact") {
       s = ReadBool(v, key, &config->thrift_compact);
+    } else if (key == "admin_token") {
+      s = ReadString(v, key, &config->admin_token);
+    } else if (key == "session_ttl_seconds") {
+      s = ReadUnsigned(v, key, &config->session_ttl_seconds);
+      if (s.ok() && config->session_ttl_seconds == 0) {
+        s = Status::InvalidArgument("config key 'session_ttl_seconds' must be at least 1");
+      }
+    } else if (key == "password_hash_cost") {
+      s = ReadString(v, key, &config->password_hash_cost);
+      if (s.ok() && config->password_hash_cost != "interactive" &&
+          config->password_hash_cost != "minimum") {
+        s = Status::InvalidArgument(
+            "config key 'password_hash_cost' must be \"interactive\" or \"minimum\"");
+      }
     } else {
       s = Status::InvalidArgument("unknown config key '" + raw_key + "'");
     }

@@ -28,6 +28,14 @@ struct ServerConfig {
   uint16_t thrift_port = 9090;  // 0: any free port (the ready line says which)
   bool thrift_framed = false;   // TFramedTransport instead of a buffered socket (HBase -f)
   bool thrift_compact = false;  // TCompactProtocol instead of TBinaryProtocol (HBase -c)
+  // The recipes' JSON API /api/v1 (docs/api-v1.md).
+  // When set, the REST API's writes and schema changes and /api/v1/admin/* need this token
+  // (`Authorization: Bearer T` or `X-Basalt-Admin: T`). A secret: never logged.
+  std::string admin_token;
+  uint32_t session_ttl_seconds = 7 * 24 * 3600;  // a log-in session lives this long
+  // "interactive" (argon2id, 64 MiB: the default) or "minimum" (FOR TESTS ONLY: a password
+  // hash that costs nothing to brute-force).
+  std::string password_hash_cost = "interactive";
 };
 
 // Reads a JSON object whose keys are the field names above, with '-' or '_' ("max-body" and

@@ -1,0 +1,46 @@
+#include "server/api_v1/app_services.h"
+
+namespace basalt::server::api_v1 {
+
+Result<std::unique_ptr<AppServices>> AppServices::Open(Connection& conn,
+                                                       AppServicesOptions options) {
+  std::unique_ptr<AppServices> app(new AppServices());
+  app->options_ = options;
+
+  recipes::UserStoreOptions user_options;
+  user_options.session_ttl_ms = options.session_ttl_ms;
+  user_options.hash_cost = options.hash_cost;
+  BASALT_ASSIGN_OR_RETURN(app->users_, recipes::UserStore::Open(conn, user_options));
+
+  recipes::FollowGraphOptions graph_options;
+  graph_options.user_exists = app->users_->UserExistsFunction();
+  BASALT_ASSIGN_OR_RETURN(app->graph_, recipes::FollowGraph::Open(conn, graph_options));
+  BASALT_ASSIGN_OR_RETURN(app->feed_, recipes::Feed::Open(conn, *app->graph_));
+  recipes::FanoutWorkerOptions fanout_options;
+  fanout_options.threads = options.fanout_threads;
+  app->fanout_ = std::make_unique<recipes::FanoutWorkerPool>(*app->feed_, fanout_options);
+  BASALT_ASSIGN_OR_RETURN(app->activity_, recipes::ActivityLog::Open(conn));
+  BASALT_ASSIGN_OR_RETURN(app->clicks_, recipes::ClickCounters::Open(conn));
+
+  if (options.start_background_work) {
+    app->fanout_->Start();
+    BASALT_RETURN_IF_ERROR(app->clicks_->StartRefresher());
+    app->running_ = true;
+  }
+  return app;
+}
+
+AppServices::~AppServices() {
+  Shutdown(std::chrono::milliseconds(0)).PermitUncheckedError();
+}
+
+Status AppServices::Shutdown(std::chrono::milliseconds drain) {
+  if (!running_) return Status::OK();
+  running_ = false;
+  Status drained = drain.count() > 0 ? fanout_->Drain(drain) : Status::OK();
+  fanout_->Stop();
+  clicks_->Stop();
+  return drained;
+}
+
+}  // namespace basalt::server::api_v1

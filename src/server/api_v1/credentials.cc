@@ -1,0 +1,108 @@
+#include "server/api_v1/credentials.h"
+
+#include "server/api_v1/cookies.h"
+
+namespace basalt::server::api_v1 {
+
+namespace bh = boost::beast::http;
+
+namespace {
+
+std::string_view Header(const http::Request& request, bh::field field) {
+  auto it = request.find(field);
+  if (it == request.end()) return {};
+  return {it->value().data(), it->value().size()};
+}
+
+std::string_view Header(const http::Request& request, std::string_view name) {
+  auto it = request.find(boost::beast::string_view(name.data(), name.size()));
+  if (it == request.end()) return {};
+  return {it->value().data(), it->value().size()};
+}
+
+// The token of "Bearer T" (scheme case-insensitive, RFC 7235), or nullopt.
+std::optional<std::string_view> BearerToken(std::string_view authorization) {
+  constexpr std::string_view kScheme = "bearer ";
+  if (authorization.size() <= kScheme.size()) return std::nullopt;
+  for (size_t i = 0; i < kScheme.size(); ++i) {
+    char c = authorization[i];
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    if (c != kScheme[i]) return std::nullopt;
+  }
+  std::string_view token = authorization.substr(kScheme.size());
+  while (!token.empty() && token.front() == ' ') token.remove_prefix(1);
+  while (!token.empty() && token.back() == ' ') token.remove_suffix(1);
+  if (token.empty()) return std::nullopt;
+  return token;
+}
+
+}  // namespace
+
+std::optional<PresentedToken> SessionTokenOf(const http::Request& request) {
+  std::string_view authorization = Header(request, bh::field::authorization);
+  if (!authorization.empty()) {
+    std::optional<std::string_view> bearer = BearerToken(authorization);
+    if (!bearer) return std::nullopt;
+    return PresentedToken{std::string(*bearer), false};
+  }
+  // Several Cookie headers are allowed in HTTP/2 style; look at each.
+  auto [begin, end] = request.equal_range(bh::field::cookie);
+  for (auto it = begin; it != end; ++it) {
+    std::optional<std::string> value =
+        FindCookie({it->value().data(), it->value().size()}, kSessionCookie);
+    if (value && !value->empty()) return PresentedToken{std::move(*value), true};
+  }
+  return std::nullopt;
+}
+
+bool NeedsCsrfHeader(const http::Request& request, const PresentedToken& token) {
+  if (!token.from_cookie) return false;
+  switch (request.method()) {
+    case bh::verb::post:
+    case bh::verb::put:
+    case bh::verb::patch:
+    case bh::verb::delete_:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool HasCsrfHeader(const http::Request& request) {
+  return Header(request, kCsrfHeader) == "1";
+}
+
+bool ConstantTimeEquals(std::string_view a, std::string_view b) {
+  // The length is not secret enough to hide; the bytes are compared without an early exit.
+  unsigned char diff = a.size() == b.size() ? 0 : 1;
+  size_t n = a.size() < b.size() ? a.size() : b.size();
+  for (size_t i = 0; i < n; ++i) {
+    diff |= static_cast<unsigned char>(a[i]) ^ static_cast<unsigned char>(b[i]);
+  }
+  // Keep the compiler from turning the loop into an early-exit comparison.
+  volatile unsigned char result = diff;
+  return result == 0;
+}
+
+bool HasAdminToken(const http::Request& request, std::string_view admin_token) {
+  std::optional<std::string_view> bearer = BearerToken(Header(request, bh::field::authorization));
+  bool by_bearer = bearer.has_value() && ConstantTimeEquals(*bearer, admin_token);
+  bool by_header = ConstantTimeEquals(Header(request, kAdminHeader), admin_token);
+  return by_bearer || by_header;
+}
+
+http::Handler RequireAdminTokenForRest(std::string admin_token, http::Handler inner) {
+  if (admin_token.empty()) return inner;
+  return [admin_token = std::move(admin_token),
+          inner = std::move(inner)](const http::RequestContext& ctx) {
+    if (HasAdminToken(ctx.request, admin_token)) return inner(ctx);
+    http::Response res =
+        http::MakeResponse(ctx.request, bh::status::unauthorized, "text/plain",
+                           "this server has an admin token: writes and schema changes need "
+                           "'Authorization: Bearer <token>' or 'X-Basalt-Admin: <token>'\r\n");
+    res.set(bh::field::www_authenticate, "Bearer");
+    return res;
+  };
+}
+
+}  // namespace basalt::server::api_v1

@@ -1,0 +1,179 @@
+"""/api/v1 users, follow graph, posts, timelines, activity and clicks, through HTTP as the web UI
+uses them (docs/api-v1.md)."""
+
+import time
+
+import requests
+
+from conftest import assert_api_error, fresh_name, walk_pages
+
+
+def test_profile_read_and_edit_only_ones_own(api, new_user):
+    alice, bob = new_user(), new_user()
+    r = requests.get(f"{api}/users/{alice.name}")
+    assert r.status_code == 200, r.text
+    assert r.json() == {"user": alice.name, "display_name": alice.name, "bio": "",
+                        "following": 0, "followers": 0, "followed_by_me": False}
+    r = alice.put(f"/users/{alice.name}", json={"display_name": "Alice A.", "bio": "hi\nthere"})
+    assert r.status_code == 200, r.text
+    assert r.json()["display_name"] == "Alice A." and r.json()["bio"] == "hi\nthere"
+    # A field left out keeps its value.
+    r = alice.put(f"/users/{alice.name}", json={"bio": "new"})
+    assert r.json()["display_name"] == "Alice A." and r.json()["bio"] == "new"
+    assert_api_error(bob.put(f"/users/{alice.name}", json={"bio": "hacked"}), 403, "forbidden")
+    assert_api_error(requests.put(f"{api}/users/{alice.name}", json={"bio": "x"}), 401,
+                     "unauthorized")
+    assert requests.get(f"{api}/users/{alice.name}").json()["bio"] == "new"
+    for body in ({"display_name": ""}, {"display_name": "x" * 65}, {"bio": "y" * 281},
+                 {"bio": 5}, {"display_name": "a\x01b"}):
+        assert_api_error(alice.put(f"/users/{alice.name}", json=body), 400, "bad_request")
+    assert_api_error(requests.get(f"{api}/users/{fresh_name()}"), 404, "not_found")
+    assert_api_error(requests.get(f"{api}/users/NotAName"), 400, "bad_request")
+
+
+def test_follow_unfollow_and_counts(api, new_user):
+    alice, bob, carol = new_user(), new_user(), new_user()
+    assert alice.post(f"/users/{bob.name}/follow").status_code == 204
+    assert alice.post(f"/users/{bob.name}/follow").status_code == 204  # idempotent
+    assert carol.post(f"/users/{bob.name}/follow").status_code == 204
+    bob_seen_by_alice = alice.get(f"/users/{bob.name}").json()
+    assert bob_seen_by_alice["followers"] == 2 and bob_seen_by_alice["followed_by_me"] is True
+    assert requests.get(f"{api}/users/{bob.name}").json()["followed_by_me"] is False
+    assert alice.get(f"/users/{alice.name}").json()["following"] == 1
+    assert alice.delete(f"/users/{bob.name}/follow").status_code == 204
+    assert requests.get(f"{api}/users/{bob.name}").json()["followers"] == 1
+    assert_api_error(alice.post(f"/users/{alice.name}/follow"), 400, "bad_request")
+    assert_api_error(alice.post(f"/users/{fresh_name()}/follow"), 404, "not_found")
+    assert_api_error(alice.delete(f"/users/{fresh_name()}/follow"), 404, "not_found")
+    assert_api_error(requests.post(f"{api}/users/{bob.name}/follow"), 401, "unauthorized")
+
+
+def test_following_and_followers_page_to_the_end(api, new_user):
+    star = new_user()
+    fans = [new_user() for _ in range(7)]
+    for fan in fans:
+        assert fan.post(f"/users/{star.name}/follow").status_code == 204
+        assert fan.post(f"/users/{fans[0].name}/follow").status_code in (204, 400)
+    items, pages = walk_pages(requests.get, f"{api}/users/{star.name}/followers", 3)
+    assert sorted(items) == sorted(f.name for f in fans)
+    assert [len(p) for p in pages][:2] == [3, 3]
+    items, _ = walk_pages(requests.get, f"{api}/users/{fans[1].name}/following", 1)
+    assert sorted(items) == sorted([star.name, fans[0].name])
+    assert_api_error(requests.get(f"{api}/users/{fresh_name()}/followers"), 404, "not_found")
+    for params in ({"limit": 0}, {"limit": 101}, {"limit": "x"}, {"cursor": "!!"},
+                   {"cursor": "AAAA"}):
+        r = requests.get(f"{api}/users/{star.name}/followers", params=params)
+        assert_api_error(r, 400, "bad_request")
+
+
+def test_posts_create_read_delete_and_only_the_author_deletes(api, new_user):
+    alice, bob = new_user(), new_user()
+    r = alice.post("/posts", json={"text": "hello, world"})
+    assert r.status_code == 201, r.text
+    post = r.json()
+    assert set(post) == {"id", "author", "timestamp_ms", "text"}
+    assert post["author"] == alice.name and post["text"] == "hello, world"
+    assert abs(post["timestamp_ms"] - time.time() * 1000) < 60_000
+    assert requests.get(f"{api}/posts/{post['id']}").json() == post
+    assert_api_error(bob.delete(f"/posts/{post['id']}"), 403, "forbidden")
+    assert_api_error(requests.delete(f"{api}/posts/{post['id']}"), 401, "unauthorized")
+    assert requests.get(f"{api}/posts/{post['id']}").status_code == 200
+    assert alice.delete(f"/posts/{post['id']}").status_code == 204
+    assert_api_error(requests.get(f"{api}/posts/{post['id']}"), 404, "not_found")
+    assert_api_error(alice.delete(f"/posts/{post['id']}"), 404, "not_found")
+    for body in ({"text": ""}, {"text": "x" * 1001}, {}, {"text": 3}):
+        assert_api_error(alice.post("/posts", json=body), 400, "bad_request")
+    assert_api_error(requests.get(f"{api}/posts/not*base64"), 400, "bad_request")
+    assert_api_error(requests.get(f"{api}/posts/AAAA"), 400, "bad_request")
+
+
+def test_user_posts_page_newest_first_to_the_end(api, new_user):
+    alice = new_user()
+    texts = [f"post {i}" for i in range(11)]
+    for text in texts:
+        assert alice.post("/posts", json={"text": text}).status_code == 201
+    items, pages = walk_pages(requests.get, f"{api}/users/{alice.name}/posts", 4)
+    assert [p["text"] for p in items] == list(reversed(texts))
+    assert [len(p) for p in pages][:3] == [4, 4, 3]
+    assert_api_error(requests.get(f"{api}/users/{fresh_name()}/posts"), 404, "not_found")
+
+
+def test_home_timeline_gets_followed_posts_after_fanout(api, new_user):
+    alice, bob = new_user(), new_user()
+    assert alice.post(f"/users/{bob.name}/follow").status_code == 204
+    texts = [f"bob says {i}" for i in range(5)]
+    for text in texts:
+        assert bob.post("/posts", json={"text": text}).status_code == 201
+    deadline = time.time() + 20
+    while True:
+        items, _ = walk_pages(alice.get, "/timeline", 2)
+        if len(items) == len(texts) or time.time() > deadline:
+            break
+        time.sleep(0.05)
+    assert [p["text"] for p in items] == list(reversed(texts))
+    assert all(p["author"] == bob.name for p in items)
+    assert_api_error(requests.get(f"{api}/timeline"), 401, "unauthorized")
+    # Unfollowing drops bob's posts from alice's timeline at once.
+    assert alice.delete(f"/users/{bob.name}/follow").status_code == 204
+    assert alice.get("/timeline").json() == {"items": [], "next_cursor": None}
+
+
+def test_activity_is_recorded_and_read_only_by_its_user(api, new_user):
+    alice, bob = new_user(), new_user()
+    r = alice.post("/activity", json={"name": "login", "payload": '{"ip":"x"}'})
+    assert r.status_code == 201, r.text
+    event = r.json()
+    assert set(event) == {"user", "time_ms", "seq", "name", "payload"}
+    assert event["user"] == alice.name and event["seq"] >= 1
+    for i in range(6):
+        assert alice.post("/activity", json={"name": f"view{i}"}).status_code == 201
+    items, _ = walk_pages(alice.get, f"/users/{alice.name}/activity", 4)
+    assert [e["name"] for e in items] == [f"view{i}" for i in reversed(range(6))] + ["login"]
+    assert items[-1] == event
+    assert items[0]["payload"] == ""
+    assert_api_error(bob.get(f"/users/{alice.name}/activity"), 403, "forbidden")
+    assert_api_error(requests.get(f"{api}/users/{alice.name}/activity"), 401, "unauthorized")
+    for body in ({}, {"name": ""}, {"name": "a\nb"}, {"name": "x", "payload": 1},
+                 {"name": "x", "payload": "p" * 4097}):
+        assert_api_error(alice.post("/activity", json=body), 400, "bad_request")
+
+
+def test_clicks_counts_series_and_top(api, new_user):
+    user = new_user()
+    item = f"item-{fresh_name()}"
+    other = f"item-{fresh_name()}"
+    assert user.post(f"/clicks/{item}").status_code == 204
+    assert user.post(f"/clicks/{item}", json={"n": 4}).status_code == 204
+    assert user.post(f"/clicks/{other}", json={"n": 2}).status_code == 204
+    assert_api_error(requests.post(f"{api}/clicks/{item}"), 401, "unauthorized")
+    r = requests.get(f"{api}/clicks/{item}")
+    assert r.status_code == 200, r.text
+    counts = r.json()
+    assert counts["item"] == item and counts["total"] == 5 and counts["count"] == 5
+    assert counts["to_ms"] - counts["from_ms"] == 3_600_000
+    assert "week" in counts
+    now = int(time.time() * 1000)
+    r = requests.get(f"{api}/clicks/{item}/series",
+                     params={"from_ms": now - 600_000, "to_ms": now + 60_000, "step_ms": 60_000})
+    assert r.status_code == 200, r.text
+    series = r.json()
+    assert series["item"] == item and len(series["points"]) == 11
+    assert sum(p["count"] for p in series["points"]) == 5
+    r = requests.get(f"{api}/clicks/top", params={"k": 100, "to_ms": now + 60_000})
+    top = {e["item"]: e["count"] for e in r.json()["items"]}
+    assert top[item] == 5 and top[other] == 2
+    r = requests.get(f"{api}/clicks/top", params={"k": 1, "to_ms": now + 60_000})
+    assert len(r.json()["items"]) == 1
+    # Items are percent-decoded path segments.
+    assert user.post("/clicks/caf%C3%A9%20au%20lait").status_code == 204
+    assert requests.get(f"{api}/clicks/caf%C3%A9%20au%20lait").json()["item"] == "café au lait"
+    for params in ({"from_ms": 10, "to_ms": 5}, {"from_ms": -1}, {"to_ms": "soon"}):
+        assert_api_error(requests.get(f"{api}/clicks/{item}", params=params), 400, "bad_request")
+    assert_api_error(requests.get(f"{api}/clicks/{item}/series",
+                                  params={"from_ms": 0, "to_ms": now, "step_ms": 60_000}),
+                     400, "bad_request")
+    assert_api_error(requests.get(f"{api}/clicks/top", params={"k": 0}), 400, "bad_request")
+    for body in ({"n": 0}, {"n": "1"}, {"n": 1.5}, {"n": 10**7}):
+        assert_api_error(user.post(f"/clicks/{item}", json=body), 400, "bad_request")
+    assert_api_error(user.post("/clicks/%0A"), 400, "bad_request")
+    assert requests.get(f"{api}/clicks/{item}").json()["total"] == 5
