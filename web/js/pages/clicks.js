@@ -24,7 +24,7 @@ export async function clicksPage(main) {
                  h('span', {class: 'muted'}, 'Log in to record clicks.'));
   mount(main, h('h1', null, 'Clicks'), form,
     h('div', {class: 'card stats'}, stat('click-total', 'all time'),
-      stat('click-hour', 'last hour'), stat('click-week', 'last 7 days')),
+      stat('click-hour', 'last hour'), stat('click-week', '7 days, as of the last half-hour refresh')),
     h('h2', null, 'Last hour, per minute'), canvas,
     h('h2', null, 'Top items, last hour'), top);
 
