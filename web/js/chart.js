@@ -27,6 +27,11 @@ export function drawBars(canvas, points, {label = '', color = '#2f5d7c'} = {}) {
   const hgt = cssHeight - top - bottom;
   const maxY = points.reduce((m, p) => Math.max(m, p.y), 0);
   const yMax = niceMax(maxY);
+  // Gridlines at round values: fifths of 1, 5 and 10 (times a power of ten), quarters of 2; and
+  // one per unit for small counts.
+  const mantissa = yMax / Math.pow(10, Math.floor(Math.log10(yMax)));
+  let ticks = Math.abs(mantissa - 2) < 1e-9 ? 4 : 5;
+  if (Number.isInteger(yMax) && yMax < ticks) ticks = yMax;
   canvas.dataset.points = String(points.length);
   canvas.dataset.max = String(maxY);
 
@@ -36,14 +41,14 @@ export function drawBars(canvas, points, {label = '', color = '#2f5d7c'} = {}) {
   ctx.lineWidth = 1;
   ctx.textBaseline = 'middle';
   ctx.textAlign = 'right';
-  for (let i = 0; i <= 4; i++) {
-    const v = (yMax * i) / 4;
-    const y = top + hgt - (hgt * i) / 4;
+  for (let i = 0; i <= ticks; i++) {
+    const v = (yMax * i) / ticks;
+    const y = top + hgt - (hgt * i) / ticks;
     ctx.beginPath();
     ctx.moveTo(left, y + 0.5);
     ctx.lineTo(left + w, y + 0.5);
     ctx.stroke();
-    ctx.fillText(Number.isInteger(v) ? String(v) : v.toFixed(1), left - 6, y);
+    ctx.fillText(String(Number(v.toPrecision(6))), left - 6, y);
   }
   if (label) {
     ctx.textAlign = 'left';

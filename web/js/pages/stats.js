@@ -26,6 +26,8 @@ const FIGURES = [
   ['basalt_http_request_errors_total', 'errors'],
   ['basalt_http_open_connections', 'open connections'],
   ['basalt_rest_open_scanners', 'open REST scanners'],
+  ['basalt_fanout_pending_jobs', 'fan-out jobs pending'],
+  ['basalt_fanout_jobs_finished_total', 'fan-out jobs done'],
 ];
 
 export function statsPage(main) {
