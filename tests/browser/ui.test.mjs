@@ -193,6 +193,66 @@ describe('admin pages (HBase REST)', () => {
     assert.equal(await page.textContent('.cell-value'), 'in ui');
   });
 
+  test('creates a namespace and a table, changes a family, drops the table', async () => {
+    const page = await openPage('#/admin');
+    await page.waitForSelector('#create-namespace-form');
+    await page.fill('#create-namespace-form [name=ns]', 'webns');
+    await page.click('#create-namespace-form button[type=submit]');
+    await page.waitForSelector('.namespace[data-namespace="webns"]');
+    await page.fill('#create-table-form [name=table]', 'webns:t2');
+    await page.fill('#create-table-form [name=families]', 'a, b');
+    await page.click('#create-table-form button[type=submit]');
+    await page.click('.namespace[data-namespace="webns"] .table-item a:text-is("webns:t2")');
+    await page.waitForSelector('#schema-table .family-row');
+    assert.deepEqual(await page.locator('.family-name').allTextContents(), ['a', 'b']);
+
+    await page.fill('#family-form [name=family]', 'a');
+    await page.fill('#family-form [name=versions]', '7');
+    await page.click('#family-form button[type=submit]');
+    await page.waitForFunction(() => {
+      const heads = [...document.querySelectorAll('#schema-table th')].map((e) => e.textContent);
+      const row = document.querySelector('.family-row');
+      return row && row.children[heads.indexOf('VERSIONS')].textContent === '7';
+    });
+    const schema = await (await fetch(server.url + '/webns:t2/schema',
+                                      {headers: {Accept: 'application/json'}})).json();
+    assert.deepEqual(schema.ColumnSchema.map((f) => [f.name, f.VERSIONS]), [['a', '7'], ['b', '1']]);
+
+    await page.fill('#family-form [name=family]', 'no:colons');
+    await page.click('#family-form button[type=submit]');
+    await page.waitForFunction(() => document.querySelector('#family-form .form-error').textContent !== '');
+
+    await page.click('#drop-table');
+    await page.waitForSelector('#create-table-form');
+    assert.equal((await fetch(server.url + '/webns:t2/exists')).status, 404);
+  });
+
+  test('with an admin token, REST writes need it and the UI sends the one typed in', async () => {
+    const guarded = await startServer(process.env.BASALT_BINARY, ['--admin-token', 'sesame-1234']);
+    try {
+      const page = await browser.newPage();
+      page.setDefaultTimeout(15000);
+      await page.goto(guarded.url + '/#/admin');
+      await page.waitForSelector('#create-table-form');
+      await page.fill('#create-table-form [name=table]', 'guarded');
+      await page.fill('#create-table-form [name=families]', 'cf');
+      await page.click('#create-table-form button[type=submit]');
+      await page.waitForFunction(() => document.querySelector('#create-table-form .form-error').textContent !== '');
+      assert.equal((await fetch(guarded.url + '/guarded/exists')).status, 404);
+
+      await page.fill('#admin-token-form [name=token]', 'sesame-1234');
+      await page.click('#admin-token-form button[type=submit]');
+      await page.fill('#create-table-form [name=table]', 'guarded');
+      await page.fill('#create-table-form [name=families]', 'cf');
+      await page.click('#create-table-form button[type=submit]');
+      await page.waitForSelector('.table-item a:text-is("guarded")');
+      assert.equal((await fetch(guarded.url + '/guarded/exists')).status, 200);
+      await page.close();
+    } finally {
+      assert.equal(await guarded.stop(), 0);
+    }
+  });
+
   test('live server figures poll /metrics', async () => {
     const page = await openPage('#/admin/stats');
     await page.waitForFunction(() => {

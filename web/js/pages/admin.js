@@ -27,9 +27,39 @@ function tokenForm() {
   return form;
 }
 
+// A form whose submit runs `action(values)`, then `done()`; errors show in the form.
+function actionForm(id, fields, button, action, done) {
+  const error = h('span', {class: 'error form-error'});
+  const form = h('form', {class: 'inline card', id}, fields, h('button', {type: 'submit'}, button), error);
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    error.textContent = '';
+    try {
+      await action(formValues(form));
+      form.reset();
+      await done();
+    } catch (e) {
+      error.textContent = e.message;
+    }
+  });
+  return form;
+}
+
 export async function adminPage(main) {
   const list = h('section', {id: 'namespaces'});
+  const reload = () => adminPage(main);
+  const createNamespace = actionForm('create-namespace-form',
+    h('label', null, 'Namespace', h('input', {name: 'ns', required: true})), 'Create namespace',
+    (v) => rest('POST', '/namespaces/' + encodeURIComponent(v.ns), {}), reload);
+  const createTable = actionForm('create-table-form', [
+    h('label', null, 'Table', h('input', {name: 'table', required: true, placeholder: 'ns:name or name'})),
+    h('label', null, 'Families', h('input', {name: 'families', required: true, placeholder: 'cf1,cf2'})),
+  ], 'Create table', (v) => rest('PUT', tablePath(v.table) + '/schema', {
+    name: qualified(v.table),
+    ColumnSchema: v.families.split(',').map((f) => f.trim()).filter((f) => f).map((name) => ({name})),
+  }), reload);
   mount(main, h('h1', null, 'Namespaces and tables'), tokenForm(), list,
+        h('h2', null, 'Create'), createNamespace, createTable,
         h('p', null, h('a', {href: '#/admin/stats'}, 'Live server figures')));
   const namespaces = (await rest('GET', '/namespaces')).body.Namespace || [];
   const cards = [];
@@ -122,8 +152,32 @@ function rowsTable(rows) {
     h('tbody', null, trs));
 }
 
+function familyForm(table, done) {
+  return actionForm('family-form', [
+    h('label', null, 'Family', h('input', {name: 'family', required: true})),
+    h('label', null, 'VERSIONS', h('input', {name: 'versions', type: 'number', min: 1})),
+    h('label', null, 'TTL (s)', h('input', {name: 'ttl', type: 'number', min: 1})),
+  ], 'Add / change family', (v) => {
+    const family = {name: v.family};
+    if (v.versions) family.VERSIONS = v.versions;
+    if (v.ttl) family.TTL = v.ttl;
+    // POST changes only the listed family and leaves the others (docs/rest.md).
+    return rest('POST', tablePath(table) + '/schema', {name: qualified(table), ColumnSchema: [family]});
+  }, done);
+}
+
 export async function adminTablePage(main, table) {
   const schema = (await rest('GET', tablePath(table) + '/schema')).body;
+  const drop = h('button', {class: 'danger', id: 'drop-table', onclick: async () => {
+    if (!confirm('Drop table ' + table + ' and all its data?')) return;
+    try {
+      await rest('DELETE', tablePath(table) + '/schema');
+      toast('Dropped ' + table);
+      location.hash = '#/admin';
+    } catch (e) {
+      toast(e.message, true);
+    }
+  }}, 'Drop table');
   const result = h('section', {id: 'rows'});
   const form = h('form', {class: 'inline card', id: 'scan-form'},
     h('label', null, 'Start row', h('input', {name: 'start', placeholder: 'inclusive'})),
@@ -149,8 +203,9 @@ export async function adminTablePage(main, table) {
   mount(main, h('h1', null, 'Table ', h('code', {id: 'table-name'}, table)),
         h('p', null, h('a', {href: '#/admin'}, '← all tables')),
         h('h2', null, 'Families'), h('div', {class: 'scroll'}, schemaTable(schema)),
+        familyForm(table, () => adminTablePage(main, table)),
         h('h2', null, 'Rows'),
         h('p', {class: 'muted'}, 'Row keys take \\xHH escapes for binary bytes; filters use ',
           'HBase\'s filter language.'),
-        form, result);
+        form, result, h('h2', null, 'Danger'), drop);
 }
