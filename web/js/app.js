@@ -87,6 +87,14 @@ export async function render() {
       if (view.isConnected) leave = cleanup;
       else if (cleanup) cleanup();
     } catch (e) {
+      if (e.status === 401 && needsSession) {
+        // The session ended (expired, or logged out elsewhere).
+        await refreshSession().catch(() => {});
+        if (!session.me) {
+          location.hash = '#/login';
+          return;
+        }
+      }
       mount(view, h('h1', null, 'Something went wrong'), h('p', {class: 'error'}, e.message));
     }
     return;

@@ -1,5 +1,6 @@
 // Building DOM nodes. Text always goes in as text nodes (textContent), never as HTML, so user
-// content cannot become markup: this module has no innerHTML anywhere.
+// content cannot become markup. No script of the UI parses strings as HTML (a unit test of the
+// embedded assets checks for the APIs that do).
 
 // h('div', {class: 'x', onclick: fn}, 'text', child, [more children]) -> an element.
 // Attribute values are set with setAttribute (never a handler attribute: `on*` keys attach

@@ -150,6 +150,14 @@ TEST(EmbeddedAssetsTest, HoldTheUiWithStrongEtags) {
     EXPECT_NE(asset.content_type, "application/octet-stream") << asset.path;
     EXPECT_FALSE(asset.bytes.empty()) << asset.path;
   }
+  // No script parses strings as HTML: user content goes in as text only (docs/web-ui.md).
+  for (const Asset& asset : EmbeddedAssets()) {
+    if (!asset.path.ends_with(".js")) continue;
+    for (std::string_view sink : {"innerHTML", "outerHTML", "insertAdjacentHTML", "document.write",
+                                  "eval(", "new Function"}) {
+      EXPECT_EQ(asset.bytes.find(sink), std::string_view::npos) << asset.path << ": " << sink;
+    }
+  }
   // No inline script anywhere in the page: the CSP would block it.
   std::string_view html = index->bytes;
   EXPECT_EQ(html.find("<script>"), std::string_view::npos);
