@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite: installs what is missing, then
-#   1. builds everything (warnings are errors) and runs every test with CTest;
+#   1. builds everything (warnings are errors) and runs every test with CTest (all labels: unit,
+#      api, recipes, http, cli, browser, ...);
 #   2. builds the tests with ASan+UBSan and runs them;
 #   3. builds the concurrency tests with TSan and runs them;
 #   4. builds the libFuzzer targets with clang and runs each for 20 seconds;

@@ -17,6 +17,7 @@
 #include "server/rest/rest_service.h"
 #include "server/rest/scanners.h"
 #include "server/thrift2/thrift2_server.h"
+#include "server/web/web_ui.h"
 
 namespace basalt::server {
 
@@ -90,6 +91,13 @@ Status Serve(const http::ServerConfig& config) {
                               "text/plain; version=0.0.4", metrics.Render());
   });
   rest::RestService rest(*conn, scanners, address);
+  // The web UI before REST: of two routes with one pattern the first wins, and the UI's `GET /`
+  // answers browsers and passes every other client on to REST's table list.
+  web::WebUi web_ui(web::EmbeddedAssets());
+  for (auto& route :
+       web_ui.Routes([&rest](const http::RequestContext& ctx) { return rest.ListTables(ctx); })) {
+    router.Add(http::Verb::get, route.pattern, std::move(route.handler));
+  }
   rest.RegisterRoutes(&router);
   if (!config.admin_token.empty()) {
     // REST writes and schema changes need the token; reads (GET, and scanners, which are reads

@@ -27,12 +27,15 @@ class RestService {
 
   void RegisterRoutes(http::Router* router);
 
+  // GET /: the table list. Public because `GET /` is shared with the web UI, which answers
+  // browsers and hands every other client to this.
+  http::Response ListTables(const http::RequestContext& ctx);
+
  private:
   using Ctx = http::RequestContext;
   using Response = http::Response;
 
   // Cluster and namespaces (rest_service.cc).
-  Response ListTables(const Ctx& ctx);
   Response Version(const Ctx& ctx);
   Response ClusterVersion(const Ctx& ctx);
   Response ClusterStatus(const Ctx& ctx);
