@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "basalt/connection.h"
+#include "server/engine_metrics.h"
 #include "server/http/access_log.h"
 #include "server/http/http_server.h"
 #include "server/http/metrics.h"
@@ -51,6 +52,7 @@ Status Serve(const http::ServerConfig& config) {
 
   metrics.AddGauge("basalt_rest_open_scanners", "REST scanners open now.",
                    [&scanners] { return scanners.size(); });
+  RegisterEngineMetrics(*conn, &metrics);
   router.Add(http::Verb::get, "/metrics", [&metrics](const http::RequestContext& ctx) {
     return http::MakeResponse(ctx.request, boost::beast::http::status::ok,
                               "text/plain; version=0.0.4", metrics.Render());

@@ -1,5 +1,6 @@
 #include "server/http/metrics.h"
 
+#include <charconv>
 #include <sstream>
 
 namespace basalt::server::http {
@@ -25,6 +26,14 @@ std::string Escape(const std::string& s) {
   return out;
 }
 
+// The shortest text that reads back as `value`: integers print without an exponent up to 2^53.
+std::string FormatValue(double value) {
+  char buf[64];
+  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, value);
+  if (ec != std::errc()) return "NaN";
+  return std::string(buf, end);
+}
+
 }  // namespace
 
 void Metrics::ObserveRequest(const std::string& route, const std::string& method, int status,
@@ -44,6 +53,10 @@ void Metrics::ObserveRequest(const std::string& route, const std::string& method
 
 void Metrics::AddGauge(std::string name, std::string help, std::function<int64_t()> read) {
   gauges_.push_back({std::move(name), std::move(help), std::move(read)});
+}
+
+void Metrics::AddCollector(std::function<std::vector<Family>()> collect) {
+  collectors_.push_back(std::move(collect));
 }
 
 std::string Metrics::Render() const {
@@ -91,6 +104,25 @@ std::string Metrics::Render() const {
   for (const Gauge& g : gauges_) {
     out << "# HELP " << g.name << " " << g.help << "\n# TYPE " << g.name << " gauge\n"
         << g.name << " " << g.read() << "\n";
+  }
+  for (const auto& collect : collectors_) {
+    for (const Family& family : collect()) {
+      if (family.samples.empty()) continue;
+      out << "# HELP " << family.name << " " << family.help << "\n# TYPE " << family.name << " "
+          << family.type << "\n";
+      for (const Sample& sample : family.samples) {
+        out << family.name;
+        if (!sample.labels.empty()) {
+          out << "{";
+          for (size_t i = 0; i < sample.labels.size(); ++i) {
+            if (i > 0) out << ",";
+            out << sample.labels[i].first << "=\"" << Escape(sample.labels[i].second) << "\"";
+          }
+          out << "}";
+        }
+        out << " " << FormatValue(sample.value) << "\n";
+      }
+    }
   }
   return out.str();
 }

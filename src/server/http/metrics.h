@@ -14,6 +14,7 @@
 #include <mutex>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 namespace basalt::server::http {
@@ -31,6 +32,20 @@ class Metrics {
   // A gauge whose value is read when metrics are rendered (e.g. open REST scanners).
   // REQUIRES: called before serving.
   void AddGauge(std::string name, std::string help, std::function<int64_t()> read);
+
+  // Labelled metrics that one call reads together (e.g. from one statistics snapshot), rendered
+  // after the others. A family without samples is left out.
+  struct Sample {
+    std::vector<std::pair<std::string, std::string>> labels;  // name, value (escaped on output)
+    double value = 0;
+  };
+  struct Family {
+    std::string name, help;
+    std::string type;  // "gauge" or "counter"
+    std::vector<Sample> samples;
+  };
+  // REQUIRES: called before serving.
+  void AddCollector(std::function<std::vector<Family>()> collect);
 
   // The Prometheus text format.
   std::string Render() const;
@@ -53,6 +68,7 @@ class Metrics {
     std::function<int64_t()> read;
   };
   std::vector<Gauge> gauges_;
+  std::vector<std::function<std::vector<Family>()>> collectors_;
 };
 
 }  // namespace basalt::server::http
