@@ -645,6 +645,12 @@ int Main(int argc, char** argv) {
                   "Thrift2 over a framed transport (HBase -f)");
   serve->add_flag("--thrift-compact", serve_thrift_compact,
                   "Thrift2 with the compact protocol (HBase -c)");
+  bool serve_demo = false;
+  std::optional<double> serve_demo_scale;
+  serve->add_flag("--demo", serve_demo,
+                  "load the demo data set (as `demo load`) on the store's first start only");
+  serve->add_option("--demo-scale", serve_demo_scale,
+                    "with --demo: the demo's default size times this (default 1)");
 
   try {
     app.parse(argc, argv);
@@ -668,6 +674,8 @@ int Main(int argc, char** argv) {
     if (serve_no_thrift) serve_config.thrift = false;
     if (serve_thrift_framed) serve_config.thrift_framed = true;
     if (serve_thrift_compact) serve_config.thrift_compact = true;
+    if (serve_demo) serve_config.demo = true;
+    if (serve_demo_scale) serve_config.demo_scale = *serve_demo_scale;
     if (st.ok()) st = server::Serve(serve_config);
     if (!st.ok()) {
       std::cerr << "error: " << st.ToString() << "\n";

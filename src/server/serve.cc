@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "basalt/connection.h"
+#include "server/demo_data.h"
 #include "server/engine_metrics.h"
 #include "server/http/access_log.h"
 #include "server/http/http_server.h"
@@ -22,6 +23,12 @@ Status Serve(const http::ServerConfig& config) {
   if (config.data.empty()) return Status::InvalidArgument("serve needs --data DIR");
   BASALT_ASSIGN_OR_RETURN(auto access_log, http::AccessLog::Open(config.access_log));
   BASALT_ASSIGN_OR_RETURN(std::unique_ptr<Connection> conn, Connection::Open(config.data));
+  if (config.demo) {  // before listening, so that the first request sees the data
+    Result<std::string> demo = LoadDemoOnFirstStart(*conn, config.demo_scale);
+    if (!demo.ok()) conn->Close().PermitUncheckedError();
+    BASALT_RETURN_IF_ERROR(demo.status().WithContext("--demo"));
+    std::cerr << "basalt serve: demo data " << *demo << std::endl;
+  }
 
   http::Router router;
   http::Metrics metrics;

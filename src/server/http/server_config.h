@@ -28,6 +28,10 @@ struct ServerConfig {
   uint16_t thrift_port = 9090;  // 0: any free port (the ready line says which)
   bool thrift_framed = false;   // TFramedTransport instead of a buffered socket (HBase -f)
   bool thrift_compact = false;  // TCompactProtocol instead of TBinaryProtocol (HBase -c)
+  // Load the demo data set before serving, on the store's first start only (server/demo_data.h),
+  // its default size times demo_scale (0 < demo_scale <= 100).
+  bool demo = false;
+  double demo_scale = 1.0;
 };
 
 // Reads a JSON object whose keys are the field names above, with '-' or '_' ("max-body" and
