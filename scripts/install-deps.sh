@@ -14,6 +14,7 @@ packages=(
   libsodium-dev
   clang-format
   clang libclang-rt-14-dev
+  wrk  # bench/http_bench.py only
 )
 
 missing=()
