@@ -12,6 +12,10 @@
 //
 // Usage: basalt_core_bench [--dir DIR] [--rounds N] [--scale F] [--markdown FILE]
 //                          [--only WORKLOAD] [--equal-bytes] [--profile-side basalt|raw]
+//                          [--no-statistics]
+//
+// --no-statistics opens basalt with ConnectionOptions::statistics off, to measure what counting
+// block cache hits and misses costs (compare the ratios of a run with and without it).
 
 #include <rocksdb/cache.h>
 #include <rocksdb/db.h>
@@ -52,10 +56,12 @@ struct Config {
   bool equal_bytes = false;
   // For profiling: run only one side ("basalt" or "raw"); no ratio is printed.
   std::string side;
+  bool statistics = true;
 };
 
 // Set from Config before the workloads run.
 bool g_equal_bytes = false;
+bool g_statistics = true;
 
 // The raw side's column suffix. A basalt key adds to row and qualifier a timestamp (8 bytes),
 // a type (1) and two 2-byte terminators; `key_has_ts` says the raw key already has a timestamp.
@@ -154,6 +160,7 @@ class BasaltStore {
     o.block_cache_bytes = kBlockCacheBytes;
     o.write_buffer_bytes = kWriteBufferBytes;
     o.background_jobs = kBackgroundJobs;
+    o.statistics = g_statistics;
     auto conn = basalt::Connection::Open(path, o);
     Check(conn.status(), "opening basalt");
     conn_ = std::move(*conn);
@@ -399,9 +406,11 @@ Config ParseArgs(int argc, char** argv) {
       cfg.equal_bytes = true;
     } else if (arg == "--only") {
       cfg.only = value();
+    } else if (arg == "--no-statistics") {
+      cfg.statistics = false;
     } else {
       Die("usage: basalt_core_bench [--dir DIR] [--rounds N] [--scale F] [--markdown FILE] [--only "
-          "WORKLOAD]");
+          "WORKLOAD] [--equal-bytes] [--profile-side basalt|raw] [--no-statistics]");
     }
   }
   return cfg;
@@ -412,6 +421,7 @@ Config ParseArgs(int argc, char** argv) {
 int main(int argc, char** argv) {
   Config cfg = ParseArgs(argc, argv);
   g_equal_bytes = cfg.equal_bytes;
+  g_statistics = cfg.statistics;
   std::filesystem::create_directories(cfg.dir);
   const std::vector<std::pair<std::string, Outcome (*)(const Config&)>> workloads = {
       {"fillbatch100", FillBatch100},

@@ -16,6 +16,7 @@ packages=(
   clang-format
   clang libclang-rt-14-dev
   chromium
+  wrk  # bench/http_bench.py only
 )
 # Node.js for the browser tests; a machine may already have it from elsewhere (its npm included).
 command -v node >/dev/null 2>&1 || packages+=(nodejs)

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "basalt/schema.h"
+#include "basalt/stats.h"
 #include "basalt/status.h"
 
 namespace basalt {
@@ -60,6 +61,12 @@ class Admin {
   // Rewrites all of the table's data, dropping expired, excess, deleted and masked cells and
   // delete markers (HBase major_compact). Synchronous.
   virtual Status MajorCompact(const TableName& name) = 0;
+
+  // The storage engine's figures now (basalt/stats.h). NotSupported on backends without an
+  // engine of their own to read (thrift://: HBase's Thrift2 has no such call).
+  virtual Result<StoreStats> GetStoreStats() {
+    return Status::NotSupported("this backend has no engine statistics");
+  }
 };
 
 }  // namespace basalt

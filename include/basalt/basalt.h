@@ -19,6 +19,7 @@
 #include "basalt/salting.h"           // IWYU pragma: export
 #include "basalt/scan.h"              // IWYU pragma: export
 #include "basalt/schema.h"            // IWYU pragma: export
+#include "basalt/stats.h"             // IWYU pragma: export
 #include "basalt/status.h"            // IWYU pragma: export
 #include "basalt/table.h"             // IWYU pragma: export
 #include "basalt/types.h"             // IWYU pragma: export

@@ -27,6 +27,10 @@ struct ConnectionOptions {
 
   // Embedded: background flush and compaction threads. Default: 2.
   int background_jobs = 2;
+
+  // Embedded: count block cache hits and misses (RocksDB Statistics, tickers only) for
+  // Admin::GetStoreStats. Costs a little on every read (docs/benchmarks.md). Default: true.
+  bool statistics = true;
 };
 
 }  // namespace basalt

@@ -663,6 +663,12 @@ int Main(int argc, char** argv) {
                     "how long an /api/v1 log-in session lives (default 7 days)");
   serve->add_flag("--insecure-fast-password-hash", serve_fast_hash,
                   "TESTS ONLY: the cheapest password hash (trivial to brute-force)");
+  bool serve_demo = false;
+  std::optional<double> serve_demo_scale;
+  serve->add_flag("--demo", serve_demo,
+                  "load the demo data set (as `demo load`) on the store's first start only");
+  serve->add_option("--demo-scale", serve_demo_scale,
+                    "with --demo: the demo's default size times this (default 1)");
 
   try {
     app.parse(argc, argv);
@@ -694,6 +700,8 @@ int Main(int argc, char** argv) {
     if (serve_admin_token) serve_config.admin_token = *serve_admin_token;
     if (serve_session_ttl) serve_config.session_ttl_seconds = *serve_session_ttl;
     if (serve_fast_hash) serve_config.password_hash_cost = "minimum";
+    if (serve_demo) serve_config.demo = true;
+    if (serve_demo_scale) serve_config.demo_scale = *serve_demo_scale;
     if (st.ok()) st = server::Serve(serve_config);
     if (!st.ok()) {
       std::cerr << "error: " << st.ToString() << "\n";

@@ -67,6 +67,7 @@ class EmbeddedAdmin : public Admin {
   Status DeleteTable(const TableName& name) override { return engine_->DeleteTable(name); }
   Status Flush(const TableName& name) override { return engine_->Flush(name); }
   Status MajorCompact(const TableName& name) override { return engine_->MajorCompact(name); }
+  Result<StoreStats> GetStoreStats() override { return engine_->GetStoreStats(); }
 
  private:
   std::shared_ptr<Engine> engine_;

@@ -30,6 +30,7 @@
 #include "basalt/row_result.h"
 #include "basalt/scan.h"
 #include "basalt/schema.h"
+#include "basalt/stats.h"
 #include "basalt/status.h"
 #include "basalt/table.h"
 #include "engine/catalog.h"
@@ -44,6 +45,7 @@ class ColumnFamilyHandle;
 class DB;
 class Env;
 class Iterator;
+class Statistics;
 struct ColumnFamilyOptions;
 }  // namespace rocksdb
 
@@ -106,6 +108,8 @@ class Engine : public std::enable_shared_from_this<Engine> {
   Status DeleteTable(const TableName& name);
   Status Flush(const TableName& name);
   Status MajorCompact(const TableName& name);
+  // Defined in engine_stats.cc.
+  Result<StoreStats> GetStoreStats();
 
   // The current schema of a table; NotFound when it does not exist.
   Result<std::shared_ptr<const TableState>> FindTable(const TableName& name);
@@ -154,6 +158,7 @@ class Engine : public std::enable_shared_from_this<Engine> {
   const ConnectionOptions options_;
   std::unique_ptr<rocksdb::Env> mem_env_;
   std::shared_ptr<rocksdb::Cache> block_cache_;
+  std::shared_ptr<rocksdb::Statistics> statistics_;  // null unless options_.statistics
   rocksdb::DB* db_ = nullptr;
   rocksdb::ColumnFamilyHandle* default_cf_ = nullptr;
 

@@ -368,15 +368,22 @@ Result<std::unique_ptr<ClickCounters>> ClickCounters::Open(Connection& conn,
   if (options.refresher_poll_ms < 1) {
     return Status::InvalidArgument("click counters: refresher_poll_ms < 1");
   }
+  BASALT_ASSIGN_OR_RETURN(auto splits,
+                          EvenFirstByteSplits(options.presplit_regions, options.salt_buckets,
+                                              "click counters: presplit_regions"));
+  if (options.presplit_regions > 1 && options.salt_buckets == 0) {
+    return Status::InvalidArgument("click counters: presplit_regions needs salt_buckets");
+  }
   const std::string& ns = options.name_space;
   const TableName item_name(ns, options.table_prefix + "_by_item");
   const TableName minute_name(ns, options.table_prefix + "_by_minute");
   const TableName totals_name(ns, options.table_prefix + "_totals");
   FamilyDescriptor buckets(kFamily);
   buckets.ttl_seconds = options.bucket_ttl_seconds;
-  BASALT_RETURN_IF_ERROR(EnsureTable(conn.admin(), TableDescriptor(item_name).AddFamily(buckets)));
   BASALT_RETURN_IF_ERROR(
-      EnsureTable(conn.admin(), TableDescriptor(minute_name).AddFamily(buckets)));
+      EnsureTable(conn.admin(), TableDescriptor(item_name).AddFamily(buckets), splits));
+  BASALT_RETURN_IF_ERROR(
+      EnsureTable(conn.admin(), TableDescriptor(minute_name).AddFamily(buckets), splits));
   BASALT_RETURN_IF_ERROR(
       EnsureTable(conn.admin(), TableDescriptor(totals_name).AddFamily(FamilyDescriptor(kFamily))));
   BASALT_ASSIGN_OR_RETURN(auto by_item, conn.GetTable(item_name));

@@ -345,6 +345,13 @@ Result<std::unique_ptr<FollowGraph>> FollowGraph::Open(Connection& conn,
   if (options.table_prefix.empty()) {
     return Status::InvalidArgument("FollowGraphOptions::table_prefix is empty");
   }
+  BASALT_ASSIGN_OR_RETURN(auto splits, EvenFirstByteSplits(options.presplit_regions, 256,
+                                                           "FollowGraphOptions::presplit_regions"));
+  if (!splits.empty() && options.layout != FollowGraphOptions::Layout::kTall) {
+    return Status::InvalidArgument(
+        "FollowGraphOptions::presplit_regions needs the tall layout (wide rows are keyed by "
+        "name)");
+  }
   Admin& admin = conn.admin();
   BASALT_RETURN_IF_ERROR(EnsureNamespace(admin, options.name_space));
   auto name = [&](const char* suffix) {
@@ -353,8 +360,8 @@ Result<std::unique_ptr<FollowGraph>> FollowGraph::Open(Connection& conn,
   std::unique_ptr<Layout> layout;
   if (options.layout == FollowGraphOptions::Layout::kTall) {
     const std::vector<std::string> families = {TallLayout::kEdgeFamily, TallLayout::kCounterFamily};
-    BASALT_RETURN_IF_ERROR(EnsureTable(admin, name("_follows"), families));
-    BASALT_RETURN_IF_ERROR(EnsureTable(admin, name("_followers"), families));
+    BASALT_RETURN_IF_ERROR(EnsureTable(admin, name("_follows"), families, splits));
+    BASALT_RETURN_IF_ERROR(EnsureTable(admin, name("_followers"), families, splits));
     BASALT_ASSIGN_OR_RETURN(auto following, conn.GetTable(name("_follows")));
     BASALT_ASSIGN_OR_RETURN(auto followers, conn.GetTable(name("_followers")));
     layout = std::make_unique<TallLayout>(std::move(following), std::move(followers));

@@ -314,12 +314,15 @@ Result<std::unique_ptr<UserStore>> UserStore::Open(Connection& conn, UserStoreOp
   if (options.session_ttl_ms <= 0) {
     return Status::InvalidArgument("UserStoreOptions::session_ttl_ms must be positive");
   }
+  BASALT_ASSIGN_OR_RETURN(
+      auto session_splits,
+      EvenFirstByteSplits(options.presplit_regions, 256, "UserStoreOptions::presplit_regions"));
   Admin& admin = conn.admin();
   BASALT_RETURN_IF_ERROR(EnsureNamespace(admin, options.name_space));
   TableName users(options.name_space, options.table_prefix + "_users");
   TableName sessions(options.name_space, options.table_prefix + "_sessions");
   BASALT_RETURN_IF_ERROR(EnsureTable(admin, users, {kAuthFamily, kProfileFamily}));
-  BASALT_RETURN_IF_ERROR(EnsureTable(admin, sessions, {kSessionFamily}));
+  BASALT_RETURN_IF_ERROR(EnsureTable(admin, sessions, {kSessionFamily}, session_splits));
   BASALT_ASSIGN_OR_RETURN(auto users_table, conn.GetTable(users));
   BASALT_ASSIGN_OR_RETURN(auto sessions_table, conn.GetTable(sessions));
   auto store = std::make_unique<UserStoreImpl>(std::move(users_table), std::move(sessions_table),

@@ -10,6 +10,8 @@
 #include "server/api_v1/api_v1_service.h"
 #include "server/api_v1/app_services.h"
 #include "server/api_v1/credentials.h"
+#include "server/demo_data.h"
+#include "server/engine_metrics.h"
 #include "server/http/access_log.h"
 #include "server/http/http_server.h"
 #include "server/http/metrics.h"
@@ -25,6 +27,12 @@ Status Serve(const http::ServerConfig& config) {
   if (config.data.empty()) return Status::InvalidArgument("serve needs --data DIR");
   BASALT_ASSIGN_OR_RETURN(auto access_log, http::AccessLog::Open(config.access_log));
   BASALT_ASSIGN_OR_RETURN(std::unique_ptr<Connection> conn, Connection::Open(config.data));
+  if (config.demo) {  // before listening, so that the first request sees the data
+    Result<std::string> demo = LoadDemoOnFirstStart(*conn, config.demo_scale);
+    if (!demo.ok()) conn->Close().PermitUncheckedError();
+    BASALT_RETURN_IF_ERROR(demo.status().WithContext("--demo"));
+    std::cerr << "basalt serve: demo data " << *demo << std::endl;
+  }
 
   http::Router router;
   http::Metrics metrics;
@@ -86,6 +94,7 @@ Status Serve(const http::ServerConfig& config) {
   metrics.AddCounter("basalt_fanout_inbox_writes_total",
                      "Inbox entries this server's fan-out delivered or retracted.",
                      [&fanout] { return fanout.stats().inbox_writes; });
+  RegisterEngineMetrics(*conn, &metrics);
   router.Add(http::Verb::get, "/metrics", [&metrics](const http::RequestContext& ctx) {
     return http::MakeResponse(ctx.request, boost::beast::http::status::ok,
                               "text/plain; version=0.0.4", metrics.Render());

@@ -54,6 +54,13 @@ struct ClickCountersOptions {
   // against write hot spots; reads merge the buckets. A stored format: always open a counter
   // set with the salt it was written with. Default: 0, not salted.
   int salt_buckets = 0;
+  // With salt_buckets: when > 1, the two minute-bucket tables are created pre-split at salt
+  // bucket boundaries into min(presplit_regions, salt_buckets) regions of equal bucket counts
+  // (within one), as HBase note 002 advises for clusters. Only at creation: existing tables
+  // keep their regions. 0..256; InvalidArgument otherwise, and without salt (unsalted keys
+  // start with the item, whose spread is unknown). Default: 0, one region (an embedded store
+  // gains nothing from regions: each family is one RocksDB column family).
+  int presplit_regions = 0;
   // Milliseconds since the Unix epoch; the default time of Click and the refresher's clock.
   // Default: the system clock.
   std::function<int64_t()> clock;

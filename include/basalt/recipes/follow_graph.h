@@ -54,6 +54,12 @@ struct FollowGraphOptions {
   std::string table_prefix = "follow";
   // When set, Follow rejects users for which it returns false (NotFound).
   std::function<Result<bool>(std::string_view user)> user_exists;
+  // kTall only: when > 1, both tables (keyed by MD5 hashes) are created pre-split into this
+  // many regions at evenly spaced first bytes, as HBase note 002 advises for clusters. Only at
+  // creation: existing tables keep their regions. 0..256; InvalidArgument otherwise, and with
+  // kWide (keyed by name, whose spread is unknown). Default: 0, one region (an embedded store
+  // gains nothing from regions: each family is one RocksDB column family).
+  int presplit_regions = 0;
 };
 
 class FollowGraph {

@@ -57,6 +57,12 @@ struct UserStoreOptions {
   // 2 passes, 64 MiB) and the default; kMinimum (1 pass, 8 KiB) is for tests only.
   enum class HashCost : uint8_t { kInteractive, kMinimum };
   HashCost hash_cost = HashCost::kInteractive;
+  // When > 1, the sessions table (keyed by a hash) is created pre-split into this many regions
+  // at evenly spaced first bytes, as HBase note 002 advises for clusters; the users table is
+  // keyed by name, whose spread is unknown, and keeps one region. Only at creation: an existing
+  // table keeps its regions. 0..256 (InvalidArgument otherwise). Default: 0, one region (an
+  // embedded store gains nothing from regions: each family is one RocksDB column family).
+  int presplit_regions = 0;
 };
 
 struct Session {

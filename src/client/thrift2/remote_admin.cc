@@ -149,4 +149,9 @@ Status RemoteAdmin::MajorCompact(const TableName& /*name*/) {
   return Status::NotSupported("Thrift2 has no major compaction method");
 }
 
+Result<StoreStats> RemoteAdmin::GetStoreStats() {
+  return Status::NotSupported(
+      "Thrift2 has no engine statistics method; read the server's /metrics instead");
+}
+
 }  // namespace basalt::client::remote

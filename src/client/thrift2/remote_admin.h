@@ -1,5 +1,5 @@
 // Admin over Thrift2: each call is one or a few THBaseService admin calls (docs/hbase.md).
-// Flush and MajorCompact have no Thrift2 form: NotSupported.
+// Flush, MajorCompact and GetStoreStats have no Thrift2 form: NotSupported.
 
 #ifndef BASALT_CLIENT_THRIFT2_REMOTE_ADMIN_H_
 #define BASALT_CLIENT_THRIFT2_REMOTE_ADMIN_H_
@@ -37,6 +37,7 @@ class RemoteAdmin final : public Admin {
   Status DeleteTable(const TableName& name) override;
   Status Flush(const TableName& name) override;
   Status MajorCompact(const TableName& name) override;
+  Result<StoreStats> GetStoreStats() override;
 
  private:
   std::shared_ptr<ClientPool> pool_;

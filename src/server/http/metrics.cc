@@ -1,5 +1,6 @@
 #include "server/http/metrics.h"
 
+#include <charconv>
 #include <sstream>
 
 namespace basalt::server::http {
@@ -23,6 +24,14 @@ std::string Escape(const std::string& s) {
     }
   }
   return out;
+}
+
+// The shortest text that reads back as `value`: integers print without an exponent up to 2^53.
+std::string FormatValue(double value) {
+  char buf[64];
+  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, value);
+  if (ec != std::errc()) return "NaN";
+  return std::string(buf, end);
 }
 
 }  // namespace
@@ -62,6 +71,10 @@ Metrics::Snapshot Metrics::TakeSnapshot() const {
   for (const Gauge& g : gauges_)
     (g.counter ? snapshot.counters : snapshot.gauges)[g.name] = g.read();
   return snapshot;
+}
+
+void Metrics::AddCollector(std::function<std::vector<Family>()> collect) {
+  collectors_.push_back(std::move(collect));
 }
 
 std::string Metrics::Render() const {
@@ -109,6 +122,25 @@ std::string Metrics::Render() const {
   for (const Gauge& g : gauges_) {
     out << "# HELP " << g.name << " " << g.help << "\n# TYPE " << g.name
         << (g.counter ? " counter\n" : " gauge\n") << g.name << " " << g.read() << "\n";
+  }
+  for (const auto& collect : collectors_) {
+    for (const Family& family : collect()) {
+      if (family.samples.empty()) continue;
+      out << "# HELP " << family.name << " " << family.help << "\n# TYPE " << family.name << " "
+          << family.type << "\n";
+      for (const Sample& sample : family.samples) {
+        out << family.name;
+        if (!sample.labels.empty()) {
+          out << "{";
+          for (size_t i = 0; i < sample.labels.size(); ++i) {
+            if (i > 0) out << ",";
+            out << sample.labels[i].first << "=\"" << Escape(sample.labels[i].second) << "\"";
+          }
+          out << "}";
+        }
+        out << " " << FormatValue(sample.value) << "\n";
+      }
+    }
   }
   return out.str();
 }

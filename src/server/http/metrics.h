@@ -14,6 +14,7 @@
 #include <mutex>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 namespace basalt::server::http {
@@ -49,6 +50,20 @@ class Metrics {
   };
   Snapshot TakeSnapshot() const;
 
+  // Labelled metrics that one call reads together (e.g. from one statistics snapshot), rendered
+  // after the others. A family without samples is left out.
+  struct Sample {
+    std::vector<std::pair<std::string, std::string>> labels;  // name, value (escaped on output)
+    double value = 0;
+  };
+  struct Family {
+    std::string name, help;
+    std::string type;  // "gauge" or "counter"
+    std::vector<Sample> samples;
+  };
+  // REQUIRES: called before serving.
+  void AddCollector(std::function<std::vector<Family>()> collect);
+
   // The Prometheus text format.
   std::string Render() const;
 
@@ -71,6 +86,7 @@ class Metrics {
     std::function<int64_t()> read;
   };
   std::vector<Gauge> gauges_;
+  std::vector<std::function<std::vector<Family>()>> collectors_;
 };
 
 }  // namespace basalt::server::http

@@ -31,6 +31,12 @@ Status ReadBool(const nlohmann::json& v, const std::string& key, bool* out) {
   return Status::OK();
 }
 
+Status ReadNumber(const nlohmann::json& v, const std::string& key, double* out) {
+  if (!v.is_number()) return Status::InvalidArgument("config key '" + key + "' must be a number");
+  *out = v.get<double>();
+  return Status::OK();
+}
+
 }  // namespace
 
 Status LoadConfigFile(const std::string& path, ServerConfig* config) {
@@ -94,6 +100,10 @@ Status LoadConfigFile(const std::string& path, ServerConfig* config) {
         s = Status::InvalidArgument(
             "config key 'password_hash_cost' must be \"interactive\" or \"minimum\"");
       }
+    } else if (key == "demo") {
+      s = ReadBool(v, key, &config->demo);
+    } else if (key == "demo_scale") {
+      s = ReadNumber(v, key, &config->demo_scale);
     } else {
       s = Status::InvalidArgument("unknown config key '" + raw_key + "'");
     }

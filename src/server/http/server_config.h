@@ -36,6 +36,10 @@ struct ServerConfig {
   // "interactive" (argon2id, 64 MiB: the default) or "minimum" (FOR TESTS ONLY: a password
   // hash that costs nothing to brute-force).
   std::string password_hash_cost = "interactive";
+  // Load the demo data set before serving, on the store's first start only (server/demo_data.h),
+  // its default size times demo_scale (0 < demo_scale <= 100).
+  bool demo = false;
+  double demo_scale = 1.0;
 };
 
 // Reads a JSON object whose keys are the field names above, with '-' or '_' ("max-body" and

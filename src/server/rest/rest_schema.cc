@@ -5,6 +5,7 @@
 #include "server/rest/base64.h"
 #include "server/rest/rest_service.h"
 #include "server/rest/rest_util.h"
+#include "util/bytes_format.h"
 
 namespace basalt::server::rest {
 
@@ -202,11 +203,13 @@ RestService::Response RestService::Regions(const Ctx& ctx) {
   bounds.push_back("");
   json regions = json::array();
   for (size_t i = 0; i + 1 < bounds.size(); ++i) {
-    regions.push_back({{"id", static_cast<int64_t>(i)},
-                       {"startKey", Base64Encode(bounds[i])},
-                       {"endKey", Base64Encode(bounds[i + 1])},
-                       {"location", listen_address_},
-                       {"name", name + "," + bounds[i] + "," + std::to_string(i)}});
+    regions.push_back(
+        {{"id", static_cast<int64_t>(i)},
+         {"startKey", Base64Encode(bounds[i])},
+         {"endKey", Base64Encode(bounds[i + 1])},
+         {"location", listen_address_},
+         // Split keys may be any bytes: printed as HBase prints region names.
+         {"name", name + "," + util::ToStringBinary(bounds[i]) + "," + std::to_string(i)}});
   }
   return JsonOk(req, Dump(json{{"name", name}, {"Region", regions}}));
 }

@@ -1,0 +1,166 @@
+#!/usr/bin/env python3
+"""REST under wrk against the same operations in process (issue 5). Never run as a test.
+
+Starts `basalt serve` on a fresh store in a temporary directory, loads ROWS one-cell rows
+("row%08d", f:q = 100 bytes) over REST, restarts the server (so the rows are in files, as the
+in-process side finds them), and runs wrk (bench/http_bench.lua) for single-row GETs and
+single-cell PUTs of random rows; then stops the server and runs the same calls in process with
+basalt_rows_bench (Table::Get / Table::Put) on the same store. Prints requests/s and latency
+percentiles of both sides and the ratio REST / in-process (higher is better).
+
+    scripts/build.sh release --target basalt basalt_rows_bench
+    bench/http_bench.py [--rows 100000] [--seconds 10] [--connections 16] [--wrk-threads 2]
+                        [--threads 2] [--markdown FILE]
+
+wrk is Debian's `wrk` package (scripts/install-deps.sh installs it).
+"""
+
+import argparse
+import base64
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+
+
+def request(method, url, body=None, content_type="application/json"):
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(url, data=data, method=method,
+                                 headers={"Content-Type": content_type,
+                                          "Accept": "application/json"})
+    with urllib.request.urlopen(req, timeout=60) as r:
+        return r.status
+
+
+class Server:
+    def __init__(self, binary, data_dir):
+        self.proc = subprocess.Popen(
+            [binary, "serve", "--data", data_dir, "--port", "0", "--no-thrift",
+             "--access-log", os.devnull],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        line = self.proc.stdout.readline()
+        m = re.search(r"listening on http://([0-9.]+):(\d+)", line)
+        if not m:
+            sys.exit(f"basalt serve did not start: {line!r} {self.proc.stderr.read()!r}")
+        self.url = f"http://127.0.0.1:{m.group(2)}"
+
+    def stop(self):
+        self.proc.send_signal(signal.SIGTERM)
+        if self.proc.wait(timeout=60) != 0:
+            sys.exit(f"basalt serve failed: {self.proc.stderr.read()}")
+
+
+def b64(text):
+    return base64.b64encode(text.encode()).decode()
+
+
+def load(url, rows):
+    assert request("PUT", f"{url}/bench/schema", {"ColumnSchema": [{"name": "f"}]}) == 201
+    column, value = b64("f:q"), b64("v" * 100)
+    for start in range(0, rows, 1000):
+        cells = {"Row": [{"key": b64(f"row{i:08d}"), "Cell": [{"column": column, "$": value}]}
+                         for i in range(start, min(rows, start + 1000))]}
+        assert request("PUT", f"{url}/bench/fakerow", cells) == 200
+
+
+def run_wrk(url, op, args, seconds):
+    r = subprocess.run(
+        ["wrk", "-t", str(args.wrk_threads), "-c", str(args.connections), "-d",
+         f"{seconds}s", "-s", os.path.join(HERE, "http_bench.lua"), url, "--", op,
+         str(args.rows)], capture_output=True, text=True)
+    if r.returncode != 0:
+        sys.exit(f"wrk failed: {r.stdout}{r.stderr}")
+    out = r.stdout
+    m = re.search(r"^WRKJSON (.*)$", out, re.M)
+    if not m:
+        sys.exit(f"no summary from wrk:\n{out}")
+    r = json.loads(m.group(1))
+    if r["non_2xx"] or r["socket_errors"]:
+        sys.exit(f"wrk {op}: {r['non_2xx']} non-2xx responses, {r['socket_errors']} socket "
+                 f"errors:\n{out}")
+    return {"ops_per_s": r["requests"] / (r["duration_us"] / 1e6), "p50_us": r["p50_us"],
+            "p90_us": r["p90_us"], "p99_us": r["p99_us"]}
+
+
+def run_in_process(binary, data_dir, op, args, seconds):
+    r = subprocess.run(
+        [binary, "--data", data_dir, "--op", op, "--rows", str(args.rows),
+         "--threads", str(args.threads), "--seconds", str(seconds)],
+        capture_output=True, text=True)
+    if r.returncode != 0:
+        sys.exit(f"basalt_rows_bench failed: {r.stdout}{r.stderr}")
+    return json.loads(r.stdout)
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--basalt", default=os.path.join(ROOT, "build/release/basalt"))
+    p.add_argument("--rows-bench",
+                   default=os.path.join(ROOT, "build/release/bench/basalt_rows_bench"))
+    p.add_argument("--rows", type=int, default=100000)
+    p.add_argument("--seconds", type=int, default=10)
+    p.add_argument("--warmup", type=int, default=2)
+    p.add_argument("--connections", type=int, default=16, help="wrk connections")
+    p.add_argument("--wrk-threads", type=int, default=2)
+    p.add_argument("--threads", type=int, default=2, help="in-process calling threads")
+    p.add_argument("--markdown", help="also write the table to this file")
+    args = p.parse_args()
+    if shutil.which("wrk") is None:
+        sys.exit("wrk is not installed (apt-get install wrk, or scripts/install-deps.sh)")
+    for binary in (args.basalt, args.rows_bench):
+        if not os.access(binary, os.X_OK):
+            sys.exit(f"{binary} is missing: scripts/build.sh release --target basalt "
+                     "basalt_rows_bench")
+
+    results = {}
+    with tempfile.TemporaryDirectory(prefix="basalt-http-bench-") as tmp:
+        data = os.path.join(tmp, "data")
+        server = Server(args.basalt, data)
+        print(f"loading {args.rows} rows over REST...", file=sys.stderr)
+        load(server.url, args.rows)
+        server.stop()  # a clean stop flushes: both sides then read the rows from files
+        server = Server(args.basalt, data)
+        for op in ("get", "put"):
+            run_wrk(server.url, op, args, args.warmup)
+            results[("rest", op)] = run_wrk(server.url, op, args, args.seconds)
+            print(f"REST {op}: {results[('rest', op)]}", file=sys.stderr)
+        server.stop()
+        for op in ("get", "put"):
+            run_in_process(args.rows_bench, data, op, args, args.warmup)
+            results[("inproc", op)] = run_in_process(args.rows_bench, data, op, args,
+                                                     args.seconds)
+            print(f"in-process {op}: {results[('inproc', op)]}", file=sys.stderr)
+
+    lines = [
+        f"| operation | REST (wrk, {args.connections} connections) | p50 / p90 / p99 | "
+        f"in process ({args.threads} threads) | p50 / p90 / p99 | ratio |",
+        "| --- | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    names = {"get": "single-row GET / Table::Get", "put": "single-cell PUT / Table::Put"}
+    for op in ("get", "put"):
+        rest, inproc = results[("rest", op)], results[("inproc", op)]
+
+        def lat(r):
+            return " / ".join(f"{r[k]:.0f}" for k in ("p50_us", "p90_us", "p99_us")) + " µs"
+
+        lines.append(f"| {names[op]} | {rest['ops_per_s']:.0f} req/s | {lat(rest)} | "
+                     f"{inproc['ops_per_s']:.0f} ops/s | {lat(inproc)} | "
+                     f"{rest['ops_per_s'] / inproc['ops_per_s']:.2f}x |")
+    table = "\n".join(lines) + "\n"
+    print(table, end="")
+    if args.markdown:
+        with open(args.markdown, "w") as f:
+            f.write(table)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,92 @@
+"""`basalt serve --demo`: the demo data set is loaded on the store's first start only, and is
+then reachable through REST."""
+
+import os
+import tempfile
+
+import pytest
+import requests
+
+from conftest import Server, b64, rows_of
+
+# A small demo (4 users, 40 posts, 400 actions, 400 clicks) keeps the test quick.
+DEMO = ["--demo", "--demo-scale", "0.02"]
+
+
+@pytest.fixture
+def data_dir():
+    with tempfile.TemporaryDirectory(prefix="basalt-demo-") as tmp:
+        yield os.path.join(tmp, "data")
+
+
+def get_row(url, table, row):
+    r = requests.get(f"{url}/{table}/{row}", headers={"Accept": "application/json"})
+    assert r.status_code == 200, (table, row, r.status_code, r.text)
+    return {c: v for c, v, _ in rows_of(r.json())[row.encode()]}
+
+
+def count_rows(url, table):
+    r = requests.post(f"{url}/{table}/scanner", json={"batch": 100000})
+    assert r.status_code == 201, r.text
+    rows = set()
+    for _ in range(1000):
+        chunk = requests.get(r.headers["Location"], headers={"Accept": "application/json"})
+        if chunk.status_code == 204:
+            return len(rows)
+        assert chunk.status_code == 200, chunk.text
+        rows.update(rows_of(chunk.json()))
+    raise AssertionError("scanner never ended")
+
+
+def stop(server):
+    assert server.stop() == 0
+    return server.proc.stderr.read()
+
+
+def test_demo_is_loaded_on_first_start_only(binary, data_dir):
+    s = Server(binary, data_dir, extra_args=DEMO)
+    try:
+        # Demo rows through REST: a user's profile, a post, the completion marker.
+        user = get_row(s.url, "social_users", "user0001")
+        assert user[b"p:name"] == b"Demo user 1"
+        posts = count_rows(s.url, "feed_posts")
+        assert posts >= 40  # posts, plus any fan-out job rows left
+        marker = get_row(s.url, "basalt_demo", "loaded")
+        assert b"4 users" in marker[b"d:summary"]
+        loaded_at = marker[b"d:at"]
+    finally:
+        err = stop(s)
+    assert "basalt serve: demo data loaded: 4 users" in err
+
+    s = Server(binary, data_dir, extra_args=DEMO)
+    try:
+        assert get_row(s.url, "basalt_demo", "loaded")[b"d:at"] == loaded_at
+        assert count_rows(s.url, "feed_posts") == posts
+    finally:
+        err = stop(s)
+    assert "basalt serve: demo data skipped: the demo data set was loaded before" in err
+
+
+def test_a_store_with_users_is_not_loaded_into(binary, data_dir):
+    s = Server(binary, data_dir)
+    try:
+        r = requests.put(f"{s.url}/social_users/schema",
+                         json={"ColumnSchema": [{"name": "a"}, {"name": "p"}]})
+        assert r.status_code == 201, r.text
+        body = {"Row": [{"key": b64("alice"), "Cell": [{"column": b64("p:name"),
+                                                          "$": b64("Alice")}]}]}
+        assert requests.put(f"{s.url}/social_users/alice", json=body).status_code == 200
+    finally:
+        stop(s)
+    s = Server(binary, data_dir, extra_args=DEMO)
+    try:
+        assert count_rows(s.url, "social_users") == 1
+        assert requests.get(f"{s.url}/feed_posts/schema").status_code == 404
+    finally:
+        err = stop(s)
+    assert "demo data skipped: social_users holds users already" in err
+
+
+def test_bad_demo_scale_fails_before_serving(binary, data_dir):
+    with pytest.raises(RuntimeError, match="demo scale"):
+        Server(binary, data_dir, extra_args=["--demo", "--demo-scale", "0"])
