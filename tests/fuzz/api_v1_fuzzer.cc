@@ -46,26 +46,38 @@ struct World {
   std::string token, other_token;
 };
 
+std::unique_ptr<World> MakeWorld() {
+  auto w = std::make_unique<World>();
+  w->conn = std::move(*basalt::Connection::Open("mem:"));
+  basalt::server::api_v1::AppServicesOptions options;
+  options.hash_cost = basalt::recipes::UserStoreOptions::HashCost::kMinimum;
+  options.start_background_work = false;  // one thread: inputs must replay alike
+  w->app = std::move(*AppServices::Open(*w->conn, options));
+  basalt::server::api_v1::ApiV1Options api_options;
+  // Log-ins never block, so that an input's answer does not depend on the ones before it.
+  api_options.login_limits.max_failures = 1 << 30;
+  w->api = std::make_unique<ApiV1Service>(*w->app, nullptr, api_options);
+  w->api->RegisterRoutes(&w->router);
+  auto& users = w->app->users();
+  Check(users.Register("fuzzer", "correct horse battery").ok());
+  Check(users.Register("other", "staple battery horse").ok());
+  w->token = users.LogIn("fuzzer", "correct horse battery")->token;
+  w->other_token = users.LogIn("other", "staple battery horse")->token;
+  return w;
+}
+
+// The in-memory store grows with every write; a fresh one every kInputsPerWorld inputs keeps a
+// long run within libFuzzer's memory limit.
+constexpr int kInputsPerWorld = 10000;
+
 World& TheWorld() {
-  static World* world = [] {
-    auto* w = new World;
-    w->conn = std::move(*basalt::Connection::Open("mem:"));
-    basalt::server::api_v1::AppServicesOptions options;
-    options.hash_cost = basalt::recipes::UserStoreOptions::HashCost::kMinimum;
-    options.start_background_work = false;  // one thread: inputs must replay alike
-    w->app = std::move(*AppServices::Open(*w->conn, options));
-    basalt::server::api_v1::ApiV1Options api_options;
-    // Log-ins never block, so that an input's answer does not depend on the ones before it.
-    api_options.login_limits.max_failures = 1 << 30;
-    w->api = std::make_unique<ApiV1Service>(*w->app, nullptr, api_options);
-    w->api->RegisterRoutes(&w->router);
-    auto& users = w->app->users();
-    Check(users.Register("fuzzer", "fuzzer password 1").ok());
-    Check(users.Register("other", "other password 1").ok());
-    w->token = users.LogIn("fuzzer", "fuzzer password 1")->token;
-    w->other_token = users.LogIn("other", "other password 1")->token;
-    return w;
-  }();
+  // Never destroyed at exit: the store's statics may be gone by then.
+  static World* world = nullptr;
+  static int inputs = 0;
+  if (world == nullptr || ++inputs % kInputsPerWorld == 0) {
+    delete world;  // the old store closes before the new one opens
+    world = MakeWorld().release();
+  }
   return *world;
 }
 
@@ -88,7 +100,8 @@ bool ParseRequest(std::string_view input, const World& w, basalt::server::http::
   input.remove_prefix(eol + 1);
   size_t space = line.find(' ');
   if (space == std::string_view::npos) return false;
-  bh::verb verb = bh::string_to_verb(line.substr(0, space));
+  std::string_view method = line.substr(0, space);
+  bh::verb verb = bh::string_to_verb({method.data(), method.size()});
   std::string_view target = line.substr(space + 1);
   if (verb == bh::verb::unknown || target.empty() || target.front() != '/') return false;
   // Beast rejects these bytes in a request line; the server never sees them.
@@ -96,7 +109,7 @@ bool ParseRequest(std::string_view input, const World& w, basalt::server::http::
     if (static_cast<unsigned char>(c) <= 0x20 || c == 0x7f) return false;
   }
   req->method(verb);
-  req->target(target);
+  req->target({target.data(), target.size()});
   req->version(11);
   while (true) {
     eol = input.find('\n');

@@ -122,3 +122,8 @@ def test_unknown_routes_and_methods_get_the_contract_errors(api, api_server):
 def test_body_over_the_limit_is_413_too_large(api):
     r = requests.post(f"{api}/signup", data="x" * 70000, headers={"Content-Type": "application/json"})
     assert_api_error(r, 413, "too_large")
+
+
+def test_malformed_query_string_is_a_json_400(api):
+    r = requests.get(f"{api}/clicks/top?k=%zz")
+    assert_api_error(r, 400, "bad_request")

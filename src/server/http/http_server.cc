@@ -26,6 +26,30 @@ namespace bh = boost::beast::http;
 using tcp = boost::asio::ip::tcp;
 using Clock = std::chrono::steady_clock;
 
+namespace {
+
+// Errors the server answers itself (before any handler) take the error shape of the API the
+// target belongs to: /api/v1's JSON (docs/api-v1.md), else the REST API's text/plain.
+bool IsJsonApiTarget(std::string_view target) {
+  return target.rfind("/api/v1/", 0) == 0 || target == "/api/v1" ||
+         target.rfind("/api/v1?", 0) == 0;
+}
+
+void SetErrorBody(Response& res, std::string_view target, std::string_view code,
+                  const std::string& message) {
+  if (IsJsonApiTarget(target)) {
+    res.set(bh::field::content_type, "application/json");
+    res.body() = nlohmann::json{{"error", {{"code", code}, {"message", message}}}}.dump(
+        -1, ' ', false, nlohmann::json::error_handler_t::replace);
+  } else {
+    res.set(bh::field::content_type, "text/plain");
+    res.body() = message + "\r\n";
+  }
+  res.prepare_payload();
+}
+
+}  // namespace
+
 struct HttpServer::Impl {
   net::io_context ioc;
   // The acceptor, the signals and the shutdown share one strand: an acceptor is not safe to
@@ -127,19 +151,8 @@ class Session : public std::enable_shared_from_this<Session> {
       method = std::string(parser_->get().method_string());
       target = std::string(parser_->get().target());
     }
-    if (target.rfind("/api/v1/", 0) == 0) {
-      // The JSON API's error shape (docs/api-v1.md); only 413 comes here with a known target.
-      res.set(bh::field::content_type, "application/json");
-      res.body() =
-          nlohmann::json{
-              {"error",
-               {{"code", status == bh::status::payload_too_large ? "too_large" : "bad_request"},
-                {"message", message}}}}
-              .dump();
-    } else {
-      res.set(bh::field::content_type, "text/plain");
-      res.body() = message + "\r\n";
-    }
+    SetErrorBody(res, target, status == bh::status::payload_too_large ? "too_large" : "bad_request",
+                 message);
     res.keep_alive(false);
     res.prepare_payload();
     server_.metrics().ObserveRequest("", method, static_cast<int>(status), 0);
@@ -328,6 +341,7 @@ Response HttpServer::Handle(const Request& request, const std::string& remote, s
   auto query = ParseQuery(q == std::string_view::npos ? std::string_view() : target.substr(q + 1));
   if (!query.ok()) {
     res = ErrorResponse(request, query.status());
+    if (IsJsonApiTarget(target)) SetErrorBody(res, target, "bad_request", query.status().message());
   } else if (match.handler != nullptr) {
     RequestContext ctx{request, std::move(match.params), std::move(*query), remote};
     try {
