@@ -257,7 +257,7 @@ Status CrashLoop::OpenClients() {
   feed_options.post_lease_ms = 1000;
   BASALT_ASSIGN_OR_RETURN(feed_, recipes::Feed::Open(*conn_, *graph_, feed_options));
   workers_ = std::make_unique<recipes::FanoutWorkerPool>(
-      *feed_, recipes::FanoutWorkerOptions{.threads = 2, .chunk_size = 50, .lease_ms = 2000});
+      *feed_, recipes::FanoutWorkerOptions{.threads = 4, .chunk_size = 50, .lease_ms = 2000});
   return Status::OK();
 }
 
@@ -291,7 +291,7 @@ void CrashLoop::OneOperation(int w, std::mt19937_64& rng) {
     const int c = static_cast<int>(rng() % kCounters);
     ok = counters_->IncrementColumnValue(CounterRow(c), "f", "n", 1, Durability::kSyncWal).ok();
     (ok ? counter_acked_ : counter_unknown_)[c].fetch_add(1);
-  } else if (pick < 85) {
+  } else if (pick < 92) {
     ok = log.chain->AppendNode(*list_).ok();
   } else if (pick < 96) {
     const int a = static_cast<int>(rng() % kAuthors);
@@ -597,7 +597,12 @@ Status CrashLoop::Verify(bool final_pass) {
     timed("counters", [&] { return VerifyCounters(); });
     timed("follows", [&] { return VerifyFollows(); });
     // Interrupted posts and jobs are taken over once their leases expire.
-    timed("drain", [&] { return workers_->Drain(std::chrono::seconds(120)); });
+    int64_t backlog = 0;
+    timed("drain", [&] {
+      BASALT_ASSIGN_OR_RETURN(backlog, feed_->PendingJobs());
+      return workers_->Drain(std::chrono::seconds(240));
+    });
+    timing += " (" + std::to_string(backlog) + " fan-out jobs)";
     timed("feed", [&] { return VerifyFeed(); });
     timed("list", [&] { return VerifyList(); });
     if (s.ok()) {
