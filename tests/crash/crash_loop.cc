@@ -19,7 +19,7 @@
 // Then the writers resume. The exit status is 0 only when nothing was lost.
 //
 //   basalt_crash_loop [--cycles N] [--seconds S] [--seed N] [--data DIR] [--writers N]
-//                     [--basalt PATH]
+//                     [--basalt PATH] [--durability sync_wal|skip_wal]
 
 #include <signal.h>
 #include <unistd.h>
@@ -66,6 +66,9 @@ struct Flags {
   std::string data;
   int writers = 4;
   std::string basalt = BASALT_BINARY;
+  // SYNC_WAL is the promise under test. SKIP_WAL is there to show that the checks catch losses:
+  // a run with it must report some.
+  Durability durability = Durability::kSyncWal;
 };
 
 int64_t NowMs() {
@@ -272,7 +275,7 @@ void CrashLoop::OneOperation(int w, std::mt19937_64& rng) {
                               .Add("f", "a", PutValue(row, "a"))
                               .Add("f", "b", PutValue(row, "b"))
                               .Add("g", "c", PutValue(row, "c"))
-                              .SetDurability(Durability::kSyncWal));
+                              .SetDurability(flags_.durability));
     ok = s.ok();
     log.puts.push_back(ok ? kAcked : kUnknown);
   } else if (pick < 45) {
@@ -281,15 +284,13 @@ void CrashLoop::OneOperation(int w, std::mt19937_64& rng) {
     const std::string row = MutationRowKey(w, k);
     const std::string v = std::to_string(gen);
     RowMutations rm(row);
-    rm.Add(
-        basalt::Put(row).Add("f", "c0", v).Add("f", "c1", v).SetDurability(Durability::kSyncWal));
-    rm.Add(
-        basalt::Put(row).Add("f", "c2", v).Add("f", "c3", v).SetDurability(Durability::kSyncWal));
+    rm.Add(basalt::Put(row).Add("f", "c0", v).Add("f", "c1", v).SetDurability(flags_.durability));
+    rm.Add(basalt::Put(row).Add("f", "c2", v).Add("f", "c3", v).SetDurability(flags_.durability));
     ok = rows_->MutateRow(rm).ok();
     if (ok) log.row_acked[k] = gen;
   } else if (pick < 60) {
     const int c = static_cast<int>(rng() % kCounters);
-    ok = counters_->IncrementColumnValue(CounterRow(c), "f", "n", 1, Durability::kSyncWal).ok();
+    ok = counters_->IncrementColumnValue(CounterRow(c), "f", "n", 1, flags_.durability).ok();
     (ok ? counter_acked_ : counter_unknown_)[c].fetch_add(1);
   } else if (pick < 92) {
     ok = log.chain->AppendNode(*list_).ok();
@@ -663,7 +664,7 @@ int CrashLoop::Run() {
 
   logs_.resize(flags_.writers);
   for (int w = 0; w < flags_.writers; ++w) {
-    logs_[w].chain = std::make_unique<ChainWriter>(flags_.seed * 7919 + w);
+    logs_[w].chain = std::make_unique<ChainWriter>(flags_.seed * 7919 + w, flags_.durability);
   }
   workers_->Start();
   std::vector<std::thread> writers;
@@ -726,7 +727,7 @@ int CrashLoop::Run() {
 int Usage(const char* message) {
   std::fprintf(stderr,
                "%s\nusage: basalt_crash_loop [--cycles N] [--seconds S] [--seed N] [--data DIR] "
-               "[--writers N] [--basalt PATH]\n",
+               "[--writers N] [--basalt PATH] [--durability sync_wal|skip_wal]\n",
                message);
   return 2;
 }
@@ -754,6 +755,14 @@ int main(int argc, char** argv) {
       flags.data = value;
     } else if (arg == "--basalt") {
       flags.basalt = value;
+    } else if (arg == "--durability") {
+      if (value == "sync_wal") {
+        flags.durability = basalt::Durability::kSyncWal;
+      } else if (value == "skip_wal") {
+        flags.durability = basalt::Durability::kSkipWal;
+      } else {
+        return Usage(("--durability is sync_wal or skip_wal, not " + value).c_str());
+      }
     } else {
       return Usage(("unknown flag " + arg).c_str());
     }

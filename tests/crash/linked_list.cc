@@ -12,10 +12,7 @@ namespace basalt::crash {
 Status ChainWriter::AppendNode(Table& table) {
   char id[17];
   std::snprintf(id, sizeof(id), "%016llx", static_cast<unsigned long long>(rng_()));
-  // SYNC_WAL (basalt's default, stated here because the test depends on it): the write is in
-  // the write-ahead log before it is acknowledged, so it survives a kill of the server.
-  Status s =
-      table.Put(basalt::Put(id).Add(kListFamily, "p", head_).SetDurability(Durability::kSyncWal));
+  Status s = table.Put(basalt::Put(id).Add(kListFamily, "p", head_).SetDurability(durability_));
   if (!s.ok()) {
     unknown_.push_back(id);
     return s;

@@ -18,6 +18,7 @@
 
 #include "basalt/status.h"
 #include "basalt/table.h"
+#include "basalt/types.h"
 
 namespace basalt::crash {
 
@@ -26,7 +27,8 @@ inline constexpr char kListFamily[] = "f";
 // Grows one chain. Not thread-safe: one per writer thread.
 class ChainWriter {
  public:
-  explicit ChainWriter(uint64_t seed) : rng_(seed) {}
+  // Nodes are written with `durability` (SYNC_WAL: acknowledged means in the write-ahead log).
+  ChainWriter(uint64_t seed, Durability durability) : rng_(seed), durability_(durability) {}
 
   // Writes one node naming the head into `table`. OK: the node is the new head. Otherwise the
   // write's fate is unknown (the node is remembered as such) and the head stays.
@@ -40,6 +42,7 @@ class ChainWriter {
 
  private:
   std::mt19937_64 rng_;
+  const Durability durability_;
   std::string head_;
   std::vector<std::string> unknown_;
   int64_t acknowledged_ = 0;
