@@ -272,6 +272,12 @@ Status Engine::ResumeAfterIoError() {
   std::lock_guard<std::mutex> l(resume_mu_);
   if (!needs_resume_.load()) return Status::OK();  // another write resumed the store meanwhile
   Status s = FromRocks(db_->Resume());
+  if (s.IsBusy()) {
+    // RocksDB's own recovery (e.g. from a full disk) is still running; it may finish by itself.
+    return Status::IOError("the store '" + path_ +
+                           "' stopped writing after an I/O error and is still recovering (" +
+                           s.ToString() + "); retry later");
+  }
   if (!s.ok()) {
     // RocksDB resumes after a failed flush or compaction once the fault is gone, but not after
     // a failed write-ahead log write (a fatal error for it): then only a reopen helps.
