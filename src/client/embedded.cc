@@ -194,8 +194,9 @@ class EmbeddedConnection : public Connection {
 }  // namespace
 
 Result<std::unique_ptr<Connection>> OpenEmbedded(const std::string& path,
-                                                 const ConnectionOptions& options) {
-  BASALT_ASSIGN_OR_RETURN(auto engine, Engine::Open(path, options));
+                                                 const ConnectionOptions& options,
+                                                 const engine::EngineOptions& engine_options) {
+  BASALT_ASSIGN_OR_RETURN(auto engine, Engine::Open(path, options, engine_options));
   return std::unique_ptr<Connection>(new EmbeddedConnection(std::move(engine)));
 }
 

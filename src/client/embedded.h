@@ -8,12 +8,15 @@
 
 #include "basalt/connection.h"
 #include "basalt/options.h"
+#include "engine/engine_options.h"
 
 namespace basalt::client {
 
 // `path` is the data directory (ignored with options.in_memory).
+// `engine_options` (internal) is for tests, e.g. a fault-injecting Env.
 Result<std::unique_ptr<Connection>> OpenEmbedded(const std::string& path,
-                                                 const ConnectionOptions& options);
+                                                 const ConnectionOptions& options,
+                                                 const engine::EngineOptions& engine_options = {});
 
 }  // namespace basalt::client
 

@@ -80,21 +80,23 @@ const FamilyHandle* TableState::FindFamily(std::string_view family) const {
   return nullptr;
 }
 
-Engine::Engine(std::string path, const ConnectionOptions& options)
-    : path_(std::move(path)), options_(options) {}
+Engine::Engine(std::string path, const ConnectionOptions& options,
+               const EngineOptions& engine_options)
+    : path_(std::move(path)), options_(options), engine_options_(engine_options) {}
 
 Engine::~Engine() {
   Close().PermitUncheckedError();
 }
 
 Result<std::shared_ptr<Engine>> Engine::Open(const std::string& path,
-                                             const ConnectionOptions& options) {
+                                             const ConnectionOptions& options,
+                                             const EngineOptions& engine_options) {
   std::string effective = path;
   if (options.in_memory && effective.empty()) {
     effective = "/basalt-mem-" + std::to_string(g_mem_store_counter.fetch_add(1));
   }
   if (effective.empty()) return Status::InvalidArgument("no data directory given");
-  std::shared_ptr<Engine> engine(new Engine(effective, options));
+  std::shared_ptr<Engine> engine(new Engine(effective, options, engine_options));
   BASALT_RETURN_IF_ERROR(engine->OpenImpl());
   return engine;
 }
@@ -136,6 +138,7 @@ Status Engine::OpenImpl() {
     mem_env_.reset(rocksdb::NewMemEnv(rocksdb::Env::Default()));
     db_opts.env = mem_env_.get();
   }
+  if (engine_options_.env != nullptr) db_opts.env = engine_options_.env;
   block_cache_ = rocksdb::NewLRUCache(options_.block_cache_bytes);
   if (options_.statistics) {
     // Tickers only: histograms and timers cost more on every operation, and nothing reads them.
@@ -272,12 +275,39 @@ Status Engine::OpenImpl() {
   return Status::OK();
 }
 
+Status Engine::ResumeAfterIoError() {
+  std::lock_guard<std::mutex> l(resume_mu_);
+  if (!needs_resume_.load()) return Status::OK();  // another write resumed the store meanwhile
+  Status s = FromRocks(db_->Resume());
+  if (s.IsBusy()) {
+    // RocksDB's own recovery (e.g. from a full disk) is still running; it may finish by itself.
+    return Status::IOError("the store '" + path_ +
+                           "' stopped writing after an I/O error and is still recovering (" +
+                           s.ToString() + "); retry later");
+  }
+  if (!s.ok()) {
+    // RocksDB resumes after a failed flush or compaction once the fault is gone, but not after
+    // a failed write-ahead log write (a fatal error for it): then only a reopen helps.
+    return Status::IOError("the store '" + path_ +
+                           "' stopped writing after an I/O error and could not resume (" +
+                           s.ToString() + "); writes fail until it is closed and reopened");
+  }
+  needs_resume_ = false;
+  return Status::OK();
+}
+
+Status Engine::NoteIoError(const rocksdb::Status& s) {
+  if (s.IsIOError()) needs_resume_ = true;
+  return FromRocks(s);
+}
+
 Status Engine::PersistSequenceLimit(uint64_t limit) {
   std::string v;
   util::PutFixed64BE(&v, limit);
   rocksdb::WriteOptions wo;
   wo.sync = true;
-  return FromRocks(db_->Put(wo, default_cf_, MetaSequenceLimitKey(), v));
+  if (needs_resume_.load()) BASALT_RETURN_IF_ERROR(ResumeAfterIoError());
+  return NoteIoError(db_->Put(wo, default_cf_, MetaSequenceLimitKey(), v));
 }
 
 Status Engine::Close() {
@@ -741,7 +771,8 @@ Status Engine::Flush(const TableName& name) {
   BASALT_RETURN_IF_ERROR(CheckOpen());
   std::vector<rocksdb::ColumnFamilyHandle*> cfs;
   for (const auto& f : state->families) cfs.push_back(f.cf);
-  return FromRocks(db_->Flush(rocksdb::FlushOptions(), cfs));
+  if (needs_resume_.load()) BASALT_RETURN_IF_ERROR(ResumeAfterIoError());
+  return NoteIoError(db_->Flush(rocksdb::FlushOptions(), cfs));
 }
 
 Status Engine::MajorCompact(const TableName& name) {
@@ -749,10 +780,10 @@ Status Engine::MajorCompact(const TableName& name) {
   std::shared_lock<std::shared_mutex> life(lifecycle_mu_);
   BASALT_RETURN_IF_ERROR(CheckOpen());
   for (const auto& f : state->families) {
-    BASALT_RETURN_IF_ERROR(FromRocks(db_->Flush(rocksdb::FlushOptions(), f.cf)));
+    BASALT_RETURN_IF_ERROR(NoteIoError(db_->Flush(rocksdb::FlushOptions(), f.cf)));
     rocksdb::CompactRangeOptions o;
     o.bottommost_level_compaction = rocksdb::BottommostLevelCompaction::kForce;
-    BASALT_RETURN_IF_ERROR(FromRocks(db_->CompactRange(o, f.cf, nullptr, nullptr)));
+    BASALT_RETURN_IF_ERROR(NoteIoError(db_->CompactRange(o, f.cf, nullptr, nullptr)));
   }
   return Status::OK();
 }

@@ -34,6 +34,7 @@
 #include "basalt/status.h"
 #include "basalt/table.h"
 #include "engine/catalog.h"
+#include "engine/engine_options.h"
 #include "engine/family_settings.h"
 #include "engine/iterator_pool.h"
 #include "engine/row_locks.h"
@@ -41,6 +42,7 @@
 
 namespace rocksdb {
 class Cache;
+class Status;
 class ColumnFamilyHandle;
 class DB;
 class Env;
@@ -81,7 +83,8 @@ class Engine : public std::enable_shared_from_this<Engine> {
   // Opens (or creates, per options) the store in `path`. With options.in_memory, `path` only
   // names the store in messages.
   static Result<std::shared_ptr<Engine>> Open(const std::string& path,
-                                              const ConnectionOptions& options);
+                                              const ConnectionOptions& options,
+                                              const EngineOptions& engine_options = {});
 
   ~Engine();
   Engine(const Engine&) = delete;
@@ -133,9 +136,16 @@ class Engine : public std::enable_shared_from_this<Engine> {
   friend class Scanner;
   friend class WriteTxn;
 
-  Engine(std::string path, const ConnectionOptions& options);
+  Engine(std::string path, const ConnectionOptions& options, const EngineOptions& engine_options);
 
   Status OpenImpl();
+  // Called before a write once needs_resume_ is set: DB::Resume(), so that the store accepts
+  // writes again when the fault is gone (space freed, a transient error). IOError while it
+  // persists, and for good after a failed write-ahead log write, which RocksDB does not resume
+  // from: the store must then be closed and reopened.
+  Status ResumeAfterIoError();
+  // FromRocks(s), and sets needs_resume_ when `s` is an I/O error.
+  Status NoteIoError(const rocksdb::Status& s);
   rocksdb::ColumnFamilyOptions FamilyCfOptions(const FamilyRecord& family);
   Status PersistSequenceLimit(uint64_t limit);
   Result<uint64_t> NextId();
@@ -156,6 +166,11 @@ class Engine : public std::enable_shared_from_this<Engine> {
 
   const std::string path_;
   const ConnectionOptions options_;
+  const EngineOptions engine_options_;
+  // Set when a write failed with an I/O error: RocksDB then refuses writes (its "background
+  // error") until DB::Resume(), which the next write calls first (see ResumeAfterIoError).
+  std::atomic<bool> needs_resume_{false};
+  std::mutex resume_mu_;
   std::unique_ptr<rocksdb::Env> mem_env_;
   std::shared_ptr<rocksdb::Cache> block_cache_;
   std::shared_ptr<rocksdb::Statistics> statistics_;  // null unless options_.statistics

@@ -368,7 +368,10 @@ Status WriteTxn::Commit(Durability durability) {
   if (durability == Durability::kFsyncWal) wo.sync = true;
   rocksdb::WriteBatch* wb = indexed_ ? indexed_->GetWriteBatch() : &plain_;
   if (wb->Count() == 0) return Status::OK();
-  return FromRocks(engine_.db_->Write(wo, wb));
+  if (engine_.needs_resume_.load()) BASALT_RETURN_IF_ERROR(engine_.ResumeAfterIoError());
+  // After an I/O error RocksDB refuses every write until DB::Resume(); this call fails, and the
+  // next one resumes the store first (docs/reliability.md, "Fault injection").
+  return engine_.NoteIoError(engine_.db_->Write(wo, wb));
 }
 
 namespace {

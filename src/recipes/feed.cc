@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "basalt/admin.h"
+#include "basalt/check_and_mutate.h"
 #include "basalt/filter.h"
 #include "basalt/keys.h"
 #include "basalt/paging.h"
@@ -93,6 +94,7 @@ Result<std::unique_ptr<Feed>> Feed::Open(Connection& conn, FollowGraph& graph,
                                          FeedOptions options) {
   if (options.inbox_cap < 1) return Status::InvalidArgument("feed: inbox_cap must be >= 1");
   if (options.backfill_posts < 0) return Status::InvalidArgument("feed: backfill_posts < 0");
+  if (options.post_lease_ms < 0) return Status::InvalidArgument("feed: post_lease_ms < 0");
   TableName posts_name(options.name_space, options.table_prefix + "_posts");
   TableName inbox_name(options.name_space, options.table_prefix + "_inbox");
   BASALT_RETURN_IF_ERROR(EnsureTable(conn.admin(), posts_name,
@@ -121,21 +123,43 @@ Result<std::string> Feed::Post(std::string_view author, std::string_view text) {
   post.Add(std::string(fl::kPostFamily), "a", std::string(author))
       .Add(std::string(fl::kPostFamily), "t", std::string(text))
       .Add(std::string(fl::kPostFamily), "s", EncodeBe64(id.timestamp_ms));
-  // p:o marks a post that was fanned out: only those need a retract job when deleted.
-  if (!high) post.Add(std::string(fl::kPostFamily), "o", "1");
-  std::vector<Mutation> batch;
-  batch.emplace_back(std::move(post));
   if (high) {
-    batch.emplace_back(
-        basalt::Put(fl::MarkRow(author)).Add(std::string(fl::kPostFamily), "h", "1"));
-  } else {
-    batch.emplace_back(
-        basalt::Put(fl::JobRow(post_id, fl::kFanoutJob))
-            .Add(std::string(fl::kJobFamily), "a", std::string(author))
-            .Add(std::string(fl::kJobFamily), "p", post_id)
-            .Add(std::string(fl::kJobFamily), "l", std::string(fl::kUnclaimedLease)));
+    // The mark first: it is sticky and right on its own (the author is above the threshold).
+    BASALT_RETURN_IF_ERROR(
+        posts_->Put(basalt::Put(fl::MarkRow(author)).Add(std::string(fl::kPostFamily), "h", "1")));
+    BASALT_RETURN_IF_ERROR(posts_->Put(post));
+    return post_id;
   }
-  BASALT_RETURN_IF_ERROR(posts_->Batch(batch).status());
+  // p:o marks a post that was fanned out: only those need a retract job when deleted.
+  post.Add(std::string(fl::kPostFamily), "o", "1");
+  // Three single-row writes, correct without a cross-row atomic batch (HBase over Thrift2) and
+  // whatever point a crash stops them at (docs/recipes.md, "Post without cross-row atomicity"):
+  //  1. the job row, under a lease held by this call, so no worker takes it while the post row
+  //     is not written yet (a worker drops a job whose post is missing: never written, or
+  //     deleted);
+  //  2. the post row;
+  //  3. the job handed to the workers (lease "0|"). If this call's lease ran out meanwhile, a
+  //     worker may have dropped the job before step 2: write it again (delivery is idempotent).
+  // A crash after 1 leaves a job that is dropped once the lease expires (no post, none
+  // acknowledged); after 2, a job that delivers the post once the lease expires.
+  const std::string job_row = fl::JobRow(post_id, fl::kFanoutJob);
+  const std::string job_family(fl::kJobFamily);
+  const std::string poster_lease = std::to_string(NowMs() + options_.post_lease_ms) + "|post";
+  auto job = [&](std::string_view lease) {
+    return basalt::Put(job_row)
+        .Add(job_family, "a", std::string(author))
+        .Add(job_family, "p", post_id)
+        .Add(job_family, "l", std::string(lease));
+  };
+  BASALT_RETURN_IF_ERROR(posts_->Put(job(poster_lease)));
+  BASALT_RETURN_IF_ERROR(posts_->Put(post));
+  BASALT_ASSIGN_OR_RETURN(
+      bool handed_over,
+      posts_->CheckAndMutate(
+          CheckAndMutate(job_row)
+              .IfEquals(job_family, "l", poster_lease)
+              .Then(basalt::Put(job_row).Add(job_family, "l", std::string(fl::kUnclaimedLease)))));
+  if (!handed_over) BASALT_RETURN_IF_ERROR(posts_->Put(job(fl::kUnclaimedLease)));
   return post_id;
 }
 

@@ -25,6 +25,12 @@ struct FaultPlan {
   Op op = Op::kAnyWrite;
   // Writes that failed so far.
   std::atomic<int> failures{0};
+  // When >= 0: that many more writes (to any table) succeed, then every write fails, as when
+  // the process or the server dies in the middle of a call. Default: -1 (off).
+  std::atomic<int> writes_left{-1};
+  // Apply a Batch one mutation at a time, each a write of its own, as a backend without atomic
+  // multi-row batches may (HBase over Thrift2): a failure can leave the earlier ones applied.
+  bool split_batches = false;
   // Runs once, just before the next write to table `hook_table`, to force an interleaving.
   std::string hook_table;
   std::function<void()> hook;
@@ -37,10 +43,22 @@ struct FaultPlan {
   }
 
   bool Fails(const TableName& name, Op kind) {
+    if (Crashed()) {
+      ++failures;
+      return true;
+    }
     if (table.empty() || name.qualifier != table) return false;
     if (op == Op::kIncrement && kind != Op::kIncrement) return false;
     ++failures;
     return true;
+  }
+
+  // True once the writes_left budget is spent; spends one write otherwise.
+  bool Crashed() {
+    int left = writes_left.load();
+    while (left > 0 && !writes_left.compare_exchange_weak(left, left - 1)) {
+    }
+    return left == 0;
   }
 };
 
@@ -83,8 +101,17 @@ class FaultyTable : public Table {
     return inner_->MutateRow(mutations);
   }
   Result<std::vector<RowResult>> Batch(const std::vector<Mutation>& mutations) override {
-    if (Fails(FaultPlan::Op::kAnyWrite)) return Injected();
-    return inner_->Batch(mutations);
+    if (!plan_->split_batches) {
+      if (Fails(FaultPlan::Op::kAnyWrite)) return Injected();
+      return inner_->Batch(mutations);
+    }
+    std::vector<RowResult> results;
+    for (const Mutation& m : mutations) {
+      if (Fails(FaultPlan::Op::kAnyWrite)) return Injected();
+      BASALT_ASSIGN_OR_RETURN(std::vector<RowResult> one, inner_->Batch({m}));
+      results.push_back(std::move(one.front()));
+    }
+    return results;
   }
 
  private:

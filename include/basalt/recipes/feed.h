@@ -12,11 +12,12 @@
 //   auto page = (*feed)->HomeTimeline("bob", 20);          // newest first, hydrated
 //   auto next = (*feed)->HomeTimeline("bob", 20, page->cursor);
 //
-// Consistency: a post and its fan-out job are written in one atomic Table::Batch, so a post is
-// never left without its job. Home timelines are eventually complete: a post reaches an inbox
-// when a worker delivers it. They are always clean: a deleted post, and a post of an author the
-// reader no longer follows, is dropped when the page is read, before the retract job or the
-// unfollow clean-up has removed it from the inbox.
+// Consistency: Post writes the fan-out job row first (under a lease of its own), then the post,
+// then hands the job to the workers, so a crash at any point leaves either no post or a job that
+// delivers it; no cross-row atomicity is needed, so this holds over Thrift2 too. Home timelines are
+// eventually complete: a post reaches an inbox when a worker delivers it. They are always clean: a
+// deleted post, and a post of an author the reader no longer follows, is dropped when the page is
+// read, before the retract job or the unfollow clean-up has removed it from the inbox.
 //
 // Thread safety: all methods may be called concurrently.
 
@@ -52,6 +53,9 @@ struct FeedOptions {
   int64_t fanout_threshold = 10000;
   // Posts of the followed user copied into the follower's inbox by Follow. Default: 100.
   int32_t backfill_posts = 100;
+  // How long Post keeps its new fan-out job to itself while it writes the post row. After a
+  // crash in Post, the job waits this long before a worker delivers (or drops) it. Default: 30 s.
+  int64_t post_lease_ms = 30000;
 };
 
 // A hydrated post.
@@ -78,10 +82,11 @@ class Feed {
                                             FeedOptions options = {});
   ~Feed();
 
-  // Writes a post and (unless the author is a high-follower author) its fan-out job, in one
-  // atomic batch, and returns the post id. The id is KeyBuilder bytes(author) +
-  // ReverseTimestamp(now) + uint32 sequence, unique within a millisecond for this Feed.
-  // InvalidArgument for an empty author or a text longer than max_text_bytes.
+  // Writes a post and (unless the author is a high-follower author) its fan-out job, in the
+  // crash-safe order above, and returns the post id. An error may leave the post written (and
+  // then delivered too, after post_lease_ms) or not written at all. The id is KeyBuilder
+  // bytes(author) + ReverseTimestamp(now) + uint32 sequence, unique within a millisecond for this
+  // Feed. InvalidArgument for an empty author or a text longer than max_text_bytes.
   Result<std::string> Post(std::string_view author, std::string_view text);
 
   // The post; NotFound when there is none (never written or deleted), InvalidArgument for an

@@ -1,0 +1,23 @@
+// EngineOptions: what the embedded engine takes beyond the public ConnectionOptions. Internal:
+// nothing in include/basalt/ exposes it. Tests use it to run the engine on a fault-injecting
+// file system (tests/crash/fault_injection_fs.h).
+
+#ifndef BASALT_ENGINE_ENGINE_OPTIONS_H_
+#define BASALT_ENGINE_ENGINE_OPTIONS_H_
+
+namespace rocksdb {
+class Env;
+}  // namespace rocksdb
+
+namespace basalt::engine {
+
+struct EngineOptions {
+  // The Env through which RocksDB does all its file I/O. Null: the default one (or an in-memory
+  // Env with ConnectionOptions::in_memory, which this overrides). Not owned; must outlive the
+  // engine.
+  rocksdb::Env* env = nullptr;
+};
+
+}  // namespace basalt::engine
+
+#endif  // BASALT_ENGINE_ENGINE_OPTIONS_H_
