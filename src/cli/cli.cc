@@ -610,6 +610,7 @@ int Main(int argc, char** argv) {
 
   // demo load: fills the store with the demo data set through the recipes.
   recipes::DemoOptions demo_options;
+  demo_options.name_space = server::http::ServerConfig{}.app_namespace;  // what `serve` reads
   CLI::App* demo = app.add_subcommand("demo", "demo data for the recipes and the server");
   demo->require_subcommand(1);
   CLI::App* demo_load = demo->add_subcommand(
@@ -622,6 +623,9 @@ int Main(int argc, char** argv) {
   demo_load->add_option("--items", demo_options.items, "clicked items (default 300)");
   demo_load->add_option("--clicks", demo_options.clicks, "clicks (default 20000)");
   demo_load->add_option("--seed", demo_options.seed, "random seed (default 42)");
+  demo_load->add_option("--namespace", demo_options.name_space,
+                        "namespace of the recipes' tables (default '" + demo_options.name_space +
+                            "', where `serve` looks)");
 
   // shell: HBase's shell commands, interactively or from a script (docs/shell.md).
   std::string shell_script;

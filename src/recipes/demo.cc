@@ -64,7 +64,9 @@ Result<DemoSummary> LoadDemo(Connection& conn, const DemoOptions& o, const DemoP
   std::mt19937 rng(o.seed);
   DemoSummary summary;
 
-  BASALT_ASSIGN_OR_RETURN(auto users, UserStore::Open(conn));
+  UserStoreOptions user_options;
+  user_options.name_space = o.name_space;
+  BASALT_ASSIGN_OR_RETURN(auto users, UserStore::Open(conn, user_options));
   for (int32_t i = 0; i < o.users; ++i) {
     Status s = users->Register(UserName(i), kDemoPassword);
     if (!s.ok() && !s.IsAlreadyExists()) return s;
@@ -77,9 +79,12 @@ Result<DemoSummary> LoadDemo(Connection& conn, const DemoOptions& o, const DemoP
   }
 
   FollowGraphOptions graph_options;
+  graph_options.name_space = o.name_space;
   graph_options.user_exists = users->UserExistsFunction();
   BASALT_ASSIGN_OR_RETURN(auto graph, FollowGraph::Open(conn, graph_options));
-  BASALT_ASSIGN_OR_RETURN(auto feed, Feed::Open(conn, *graph));
+  FeedOptions feed_options;
+  feed_options.name_space = o.name_space;
+  BASALT_ASSIGN_OR_RETURN(auto feed, Feed::Open(conn, *graph, feed_options));
   FanoutWorkerPool workers(*feed);
   workers.Start();
 
@@ -117,7 +122,9 @@ Result<DemoSummary> LoadDemo(Connection& conn, const DemoOptions& o, const DemoP
 
   const int64_t now = NowMillis();
   std::uniform_int_distribution<int64_t> when(now - kWeekMs, now);
-  BASALT_ASSIGN_OR_RETURN(auto log, ActivityLog::Open(conn));
+  ActivityLogOptions log_options;
+  log_options.name_space = o.name_space;
+  BASALT_ASSIGN_OR_RETURN(auto log, ActivityLog::Open(conn, log_options));
   auto active = Zipf(o.users);
   for (int32_t a = 0; a < o.actions; ++a) {
     std::string payload = "{\"page\":" + std::to_string(rng() % 100) + "}";
@@ -129,7 +136,9 @@ Result<DemoSummary> LoadDemo(Connection& conn, const DemoOptions& o, const DemoP
   }
 
   if (o.clicks > 0) {
-    BASALT_ASSIGN_OR_RETURN(auto counters, ClickCounters::Open(conn));
+    ClickCountersOptions click_options;
+    click_options.name_space = o.name_space;
+    BASALT_ASSIGN_OR_RETURN(auto counters, ClickCounters::Open(conn, click_options));
     auto item = Zipf(o.items);
     for (int32_t c = 0; c < o.clicks; ++c) {
       BASALT_RETURN_IF_ERROR(counters->Click("item" + std::to_string(item(rng) + 1), 1, when(rng)));

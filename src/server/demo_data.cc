@@ -12,24 +12,26 @@ namespace {
 constexpr char kMarkerFamily[] = "d";
 constexpr char kMarkerRow[] = "loaded";
 
-// The demo writes its users through UserStore's default options.
-const TableName kDemoUsers("default", recipes::UserStoreOptions().table_prefix + "_users");
+// The demo writes its users through UserStore's default table prefix.
+TableName DemoUsers(const std::string& name_space) {
+  return TableName(name_space, recipes::UserStoreOptions().table_prefix + "_users");
+}
 
 int32_t Scale(int32_t n, double scale, int32_t at_least) {
   return std::max(at_least, static_cast<int32_t>(std::lround(n * scale)));
 }
 
-Result<bool> MarkerPresent(Connection& conn) {
-  BASALT_ASSIGN_OR_RETURN(bool exists, conn.admin().TableExists({"default", kDemoMarkerTable}));
+Result<bool> MarkerPresent(Connection& conn, const std::string& name_space) {
+  BASALT_ASSIGN_OR_RETURN(bool exists, conn.admin().TableExists({name_space, kDemoMarkerTable}));
   if (!exists) return false;
-  BASALT_ASSIGN_OR_RETURN(auto table, conn.GetTable(TableName("default", kDemoMarkerTable)));
+  BASALT_ASSIGN_OR_RETURN(auto table, conn.GetTable(TableName(name_space, kDemoMarkerTable)));
   return table->Exists(Get(kMarkerRow));
 }
 
-Result<bool> HasUsers(Connection& conn) {
-  BASALT_ASSIGN_OR_RETURN(bool exists, conn.admin().TableExists(kDemoUsers));
+Result<bool> HasUsers(Connection& conn, const std::string& name_space) {
+  BASALT_ASSIGN_OR_RETURN(bool exists, conn.admin().TableExists(DemoUsers(name_space)));
   if (!exists) return false;
-  BASALT_ASSIGN_OR_RETURN(auto table, conn.GetTable(kDemoUsers));
+  BASALT_ASSIGN_OR_RETURN(auto table, conn.GetTable(DemoUsers(name_space)));
   BASALT_ASSIGN_OR_RETURN(auto scanner, table->GetScanner(Scan().SetLimit(1)));
   RowResult row;
   if (scanner->Next(&row)) return true;
@@ -52,23 +54,25 @@ Result<recipes::DemoOptions> ScaledDemoOptions(double scale) {
   return o;
 }
 
-Result<std::string> LoadDemoOnFirstStart(Connection& conn, double scale) {
+Result<std::string> LoadDemoOnFirstStart(Connection& conn, const std::string& name_space,
+                                         double scale) {
   BASALT_ASSIGN_OR_RETURN(recipes::DemoOptions options, ScaledDemoOptions(scale));
-  BASALT_ASSIGN_OR_RETURN(bool marked, MarkerPresent(conn));
+  options.name_space = name_space;
+  BASALT_ASSIGN_OR_RETURN(bool marked, MarkerPresent(conn, name_space));
   if (marked) return std::string("skipped: the demo data set was loaded before");
-  BASALT_ASSIGN_OR_RETURN(bool has_users, HasUsers(conn));
+  BASALT_ASSIGN_OR_RETURN(bool has_users, HasUsers(conn, name_space));
   if (has_users) {
-    return "skipped: " + kDemoUsers.ToString() + " holds users already";
+    return "skipped: " + DemoUsers(name_space).ToString() + " holds users already";
   }
   BASALT_ASSIGN_OR_RETURN(recipes::DemoSummary sum, recipes::LoadDemo(conn, options));
   std::string summary = std::to_string(sum.users) + " users, " + std::to_string(sum.follows) +
                         " follows, " + std::to_string(sum.posts) + " posts, " +
                         std::to_string(sum.actions) + " actions, " + std::to_string(sum.clicks) +
                         " clicks";
-  Status created = conn.admin().CreateTable(TableDescriptor(TableName("default", kDemoMarkerTable))
+  Status created = conn.admin().CreateTable(TableDescriptor(TableName(name_space, kDemoMarkerTable))
                                                 .AddFamily(FamilyDescriptor(kMarkerFamily)));
   if (!created.ok() && !created.IsAlreadyExists()) return created;
-  BASALT_ASSIGN_OR_RETURN(auto marker, conn.GetTable(TableName("default", kDemoMarkerTable)));
+  BASALT_ASSIGN_OR_RETURN(auto marker, conn.GetTable(TableName(name_space, kDemoMarkerTable)));
   const int64_t now = std::chrono::duration_cast<std::chrono::milliseconds>(
                           std::chrono::system_clock::now().time_since_epoch())
                           .count();

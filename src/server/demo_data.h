@@ -2,9 +2,9 @@
 // start only.
 //
 // Rule: load when the store has no completion marker and the demo's users table
-// (default:social_users) is missing or empty; then write the marker. A store that holds users
+// (<namespace>:social_users) is missing or empty; then write the marker. A store that holds users
 // already (from `basalt demo load`, or real ones) is never loaded into, and a start after a
-// completed load finds the marker. The marker is row "loaded" of table default:basalt_demo,
+// completed load finds the marker. The marker is row "loaded" of table <namespace>:basalt_demo,
 // family "d": "at" = load time (ms since the epoch, decimal) and "summary" = what was written.
 
 #ifndef BASALT_SERVER_DEMO_DATA_H_
@@ -24,10 +24,11 @@ inline constexpr char kDemoMarkerTable[] = "basalt_demo";
 // InvalidArgument unless 0 < scale <= 100.
 Result<recipes::DemoOptions> ScaledDemoOptions(double scale);
 
-// Loads ScaledDemoOptions(scale) under the rule above. Returns what happened, "loaded: ..." or
-// "skipped: ..." (a line for the server's log); InvalidArgument for a bad scale, before any
-// write; otherwise the first recipe error (the marker is then not written).
-Result<std::string> LoadDemoOnFirstStart(Connection& conn, double scale);
+// Loads ScaledDemoOptions(scale) into namespace `name_space` under the rule above. Returns what
+// happened, "loaded: ..." or "skipped: ..." (a line for the server's log); InvalidArgument for a
+// bad scale, before any write; otherwise the first recipe error (the marker is then not written).
+Result<std::string> LoadDemoOnFirstStart(Connection& conn, const std::string& name_space,
+                                         double scale);
 
 }  // namespace basalt::server
 

@@ -28,7 +28,7 @@ Status Serve(const http::ServerConfig& config) {
   BASALT_ASSIGN_OR_RETURN(auto access_log, http::AccessLog::Open(config.access_log));
   BASALT_ASSIGN_OR_RETURN(std::unique_ptr<Connection> conn, Connection::Open(config.data));
   if (config.demo) {  // before listening, so that the first request sees the data
-    Result<std::string> demo = LoadDemoOnFirstStart(*conn, config.demo_scale);
+    Result<std::string> demo = LoadDemoOnFirstStart(*conn, config.app_namespace, config.demo_scale);
     if (!demo.ok()) conn->Close().PermitUncheckedError();
     BASALT_RETURN_IF_ERROR(demo.status().WithContext("--demo"));
     std::cerr << "basalt serve: demo data " << *demo << std::endl;
@@ -63,6 +63,7 @@ Status Serve(const http::ServerConfig& config) {
 
   // The recipes behind /api/v1.
   api_v1::AppServicesOptions app_options;
+  app_options.name_space = config.app_namespace;
   app_options.session_ttl_ms = int64_t{config.session_ttl_seconds} * 1000;
   if (config.password_hash_cost == "minimum") {
     app_options.hash_cost = recipes::UserStoreOptions::HashCost::kMinimum;

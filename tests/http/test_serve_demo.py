@@ -47,11 +47,11 @@ def test_demo_is_loaded_on_first_start_only(binary, data_dir):
     s = Server(binary, data_dir, extra_args=DEMO)
     try:
         # Demo rows through REST: a user's profile, a post, the completion marker.
-        user = get_row(s.url, "social_users", "user0001")
+        user = get_row(s.url, "app:social_users", "user0001")
         assert user[b"p:name"] == b"Demo user 1"
-        posts = count_rows(s.url, "feed_posts")
+        posts = count_rows(s.url, "app:feed_posts")
         assert posts >= 40  # posts, plus any fan-out job rows left
-        marker = get_row(s.url, "basalt_demo", "loaded")
+        marker = get_row(s.url, "app:basalt_demo", "loaded")
         assert b"4 users" in marker[b"d:summary"]
         loaded_at = marker[b"d:at"]
     finally:
@@ -60,31 +60,42 @@ def test_demo_is_loaded_on_first_start_only(binary, data_dir):
 
     s = Server(binary, data_dir, extra_args=DEMO)
     try:
-        assert get_row(s.url, "basalt_demo", "loaded")[b"d:at"] == loaded_at
-        assert count_rows(s.url, "feed_posts") == posts
+        assert get_row(s.url, "app:basalt_demo", "loaded")[b"d:at"] == loaded_at
+        assert count_rows(s.url, "app:feed_posts") == posts
     finally:
         err = stop(s)
     assert "basalt serve: demo data skipped: the demo data set was loaded before" in err
 
 
 def test_a_store_with_users_is_not_loaded_into(binary, data_dir):
-    s = Server(binary, data_dir)
+    # A user signs up through /api/v1 on a server started without --demo.
+    s = Server(binary, data_dir, extra_args=["--insecure-fast-password-hash"])
     try:
-        r = requests.put(f"{s.url}/social_users/schema",
-                         json={"ColumnSchema": [{"name": "a"}, {"name": "p"}]})
+        r = requests.post(f"{s.url}/api/v1/signup",
+                          json={"user": "alice", "password": "correct-horse-77"})
         assert r.status_code == 201, r.text
-        body = {"Row": [{"key": b64("alice"), "Cell": [{"column": b64("p:name"),
-                                                          "$": b64("Alice")}]}]}
-        assert requests.put(f"{s.url}/social_users/alice", json=body).status_code == 200
     finally:
         stop(s)
     s = Server(binary, data_dir, extra_args=DEMO)
     try:
-        assert count_rows(s.url, "social_users") == 1
-        assert requests.get(f"{s.url}/feed_posts/schema").status_code == 404
+        assert count_rows(s.url, "app:social_users") == 1
+        assert count_rows(s.url, "app:feed_posts") == 0
     finally:
         err = stop(s)
-    assert "demo data skipped: social_users holds users already" in err
+    assert "demo data skipped: app:social_users holds users already" in err
+
+
+def test_the_demo_tables_live_in_the_app_namespace(binary, data_dir):
+    s = Server(binary, data_dir, extra_args=DEMO)
+    try:
+        r = requests.get(f"{s.url}/namespaces/app/tables", headers={"Accept": "application/json"})
+        assert r.status_code == 200, r.text
+        assert "social_users" in r.text and "feed_posts" in r.text
+        r = requests.get(f"{s.url}/namespaces/default/tables",
+                         headers={"Accept": "application/json"})
+        assert "social_users" not in r.text
+    finally:
+        stop(s)
 
 
 def test_bad_demo_scale_fails_before_serving(binary, data_dir):

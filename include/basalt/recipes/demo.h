@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <string_view>
 
 #include "basalt/connection.h"
@@ -29,6 +30,8 @@ struct DemoOptions {
   int32_t items = 300;
   int32_t clicks = 20000;
   uint32_t seed = 42;  // the same seed gives the same data set (but for times)
+  // The namespace of every recipe table the demo writes (created when missing).
+  std::string name_space = "default";
 };
 
 // What was written.

@@ -8,19 +8,27 @@ Result<std::unique_ptr<AppServices>> AppServices::Open(Connection& conn,
   app->options_ = options;
 
   recipes::UserStoreOptions user_options;
+  user_options.name_space = options.name_space;
   user_options.session_ttl_ms = options.session_ttl_ms;
   user_options.hash_cost = options.hash_cost;
   BASALT_ASSIGN_OR_RETURN(app->users_, recipes::UserStore::Open(conn, user_options));
 
   recipes::FollowGraphOptions graph_options;
+  graph_options.name_space = options.name_space;
   graph_options.user_exists = app->users_->UserExistsFunction();
   BASALT_ASSIGN_OR_RETURN(app->graph_, recipes::FollowGraph::Open(conn, graph_options));
-  BASALT_ASSIGN_OR_RETURN(app->feed_, recipes::Feed::Open(conn, *app->graph_));
+  recipes::FeedOptions feed_options;
+  feed_options.name_space = options.name_space;
+  BASALT_ASSIGN_OR_RETURN(app->feed_, recipes::Feed::Open(conn, *app->graph_, feed_options));
   recipes::FanoutWorkerOptions fanout_options;
   fanout_options.threads = options.fanout_threads;
   app->fanout_ = std::make_unique<recipes::FanoutWorkerPool>(*app->feed_, fanout_options);
-  BASALT_ASSIGN_OR_RETURN(app->activity_, recipes::ActivityLog::Open(conn));
-  BASALT_ASSIGN_OR_RETURN(app->clicks_, recipes::ClickCounters::Open(conn));
+  recipes::ActivityLogOptions log_options;
+  log_options.name_space = options.name_space;
+  BASALT_ASSIGN_OR_RETURN(app->activity_, recipes::ActivityLog::Open(conn, log_options));
+  recipes::ClickCountersOptions click_options;
+  click_options.name_space = options.name_space;
+  BASALT_ASSIGN_OR_RETURN(app->clicks_, recipes::ClickCounters::Open(conn, click_options));
 
   if (options.start_background_work) {
     app->fanout_->Start();

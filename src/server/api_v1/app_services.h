@@ -18,6 +18,7 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <string>
 
 #include "basalt/connection.h"
 #include "basalt/recipes/activity_log.h"
@@ -31,6 +32,9 @@
 namespace basalt::server::api_v1 {
 
 struct AppServicesOptions {
+  // The namespace of the recipes' tables (created when missing), apart from the tables users
+  // create in `default`. Default: ServerConfig's app_namespace.
+  std::string name_space = "app";
   // How long a log-in session lives. Default: the UserStore's (7 days).
   int64_t session_ttl_ms = recipes::UserStoreOptions{}.session_ttl_ms;
   // kMinimum only for tests (see UserStoreOptions::HashCost).

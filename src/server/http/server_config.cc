@@ -100,6 +100,11 @@ Status LoadConfigFile(const std::string& path, ServerConfig* config) {
         s = Status::InvalidArgument(
             "config key 'password_hash_cost' must be \"interactive\" or \"minimum\"");
       }
+    } else if (key == "app_namespace") {
+      s = ReadString(v, key, &config->app_namespace);
+      if (s.ok() && config->app_namespace.empty()) {
+        s = Status::InvalidArgument("config key 'app_namespace' must not be empty");
+      }
     } else if (key == "demo") {
       s = ReadBool(v, key, &config->demo);
     } else if (key == "demo_scale") {

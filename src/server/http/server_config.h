@@ -39,6 +39,9 @@ struct ServerConfig {
   // Load the demo data set before serving, on the store's first start only (server/demo_data.h),
   // its default size times demo_scale (0 < demo_scale <= 100).
   bool demo = false;
+  // The namespace of the recipes' tables behind /api/v1 and --demo, so that they stay apart from
+  // the tables users create in `default`.
+  std::string app_namespace = "app";
   double demo_scale = 1.0;
 };
 
