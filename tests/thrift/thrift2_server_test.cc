@@ -412,6 +412,54 @@ TEST_F(Thrift2ServerTest, FrameLargerThanTheLimitIsRejected) {
   EXPECT_FALSE(client_->exists("t", GetOf("big")));
 }
 
+// Found while writing thrift2_request_fuzzer: a list header declaring millions of elements made the
+// generated code allocate them all before reading one, holding hundreds of MB per connection
+// while it waited for the rest of the message.
+TEST_F(Thrift2ServerTest, ListDeclaringMoreElementsThanTheLimitClosesTheConnection) {
+  for (bool compact : {false, true}) {
+    SCOPED_TRACE(compact ? "compact" : "binary");
+    StopServer();
+    server::Thrift2ServerOptions options;
+    options.compact = compact;
+    StartServer(options);
+    // putMultiple("t", [4 million puts...]) with nothing after the list header.
+    auto socket = std::make_shared<TSocket>("127.0.0.1", server_->port());
+    socket->setRecvTimeout(5000);
+    socket->open();
+    auto raw = std::make_shared<TBufferedTransport>(socket);
+    std::shared_ptr<apache::thrift::protocol::TProtocol> out;
+    if (compact) {
+      out = std::make_shared<TCompactProtocol>(raw);
+    } else {
+      out = std::make_shared<TBinaryProtocol>(raw);
+    }
+    out->writeMessageBegin("putMultiple", apache::thrift::protocol::T_CALL, 1);
+    out->writeStructBegin("args");
+    out->writeFieldBegin("table", apache::thrift::protocol::T_STRING, 1);
+    out->writeBinary("t");
+    out->writeFieldEnd();
+    out->writeFieldBegin("tputs", apache::thrift::protocol::T_LIST, 2);
+    out->writeListBegin(apache::thrift::protocol::T_STRUCT, 4000000);
+    raw->flush();
+    // The server refuses the list and closes the connection at once instead of waiting for
+    // 4 million puts with their memory allocated.
+    uint8_t byte;
+    auto started = std::chrono::steady_clock::now();
+    size_t got = 0;
+    try {
+      got = socket->read(&byte, 1);
+    } catch (const apache::thrift::transport::TTransportException&) {
+      got = 0;  // reset by the server: closed as well
+    }
+    EXPECT_EQ(got, 0u);
+    EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(4));
+    socket->close();
+    // A list within the limit still works.
+    PutCells("r", {Cv("f", "q", "v")});
+    EXPECT_TRUE(client_->exists("t", GetOf("r")));
+  }
+}
+
 TEST_F(Thrift2ServerTest, StopClosesIdleConnectionsAndReturns) {
   PutCells("r", {Cv("f", "q", "v")});
   auto started = std::chrono::steady_clock::now();
