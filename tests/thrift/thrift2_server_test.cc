@@ -9,6 +9,7 @@
 #include <thrift/transport/TTransportException.h>
 
 #include <chrono>
+#include <fstream>
 #include <thread>
 
 #include "server/thrift2/thrift2_server.h"
@@ -458,6 +459,43 @@ TEST_F(Thrift2ServerTest, ListDeclaringMoreElementsThanTheLimitClosesTheConnecti
     PutCells("r", {Cv("f", "q", "v")});
     EXPECT_TRUE(client_->exists("t", GetOf("r")));
   }
+}
+
+int64_t PeakRssKb() {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line)) {
+    if (line.rfind("VmHWM:", 0) == 0) return std::stoll(line.substr(6));
+  }
+  return -1;
+}
+
+// Found by thrift2_request_fuzzer (out of memory): an old-style binary message whose first four
+// bytes declare an 800 MB method name made Thrift allocate and zero all of it before finding the
+// message too short.
+TEST_F(Thrift2ServerTest, StringDeclaringMoreThanTheMessageLimitIsRejectedBeforeAllocating) {
+  StopServer();
+  server::Thrift2ServerOptions options;
+  options.max_message_bytes = 1 << 20;
+  StartServer(options);
+  const int64_t peak_before = PeakRssKb();
+  auto socket = std::make_shared<TSocket>("127.0.0.1", server_->port());
+  socket->setRecvTimeout(5000);
+  socket->open();
+  const uint8_t header[] = {0x32, 0x21, 0x01, 0x03, 'x'};  // name length 0x32210103
+  socket->write(header, sizeof(header));
+  uint8_t byte;
+  size_t got = 0;
+  try {
+    got = socket->read(&byte, 1);
+  } catch (const apache::thrift::transport::TTransportException&) {
+    got = 0;
+  }
+  EXPECT_EQ(got, 0u);  // closed
+  socket->close();
+  EXPECT_LT(PeakRssKb() - peak_before, 100 * 1024) << "the declared 800 MB were allocated";
+  PutCells("r", {Cv("f", "q", "v")});
+  EXPECT_TRUE(client_->exists("t", GetOf("r")));
 }
 
 TEST_F(Thrift2ServerTest, StopClosesIdleConnectionsAndReturns) {

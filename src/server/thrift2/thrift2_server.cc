@@ -67,13 +67,14 @@ class Thrift2Server::Impl {
     socket_ = std::make_shared<apache::thrift::transport::TServerSocket>(options_.bind_address,
                                                                          options_.port);
     std::shared_ptr<apache::thrift::protocol::TProtocolFactory> protocol;
-    // Strings are bounded by the message size (TConfiguration); containers by element count.
+    // The protocols allocate a string's or a list's declared size before reading it: a string
+    // may declare at most the message size, a list max_list_elements.
     if (options_.compact) {
       protocol = std::make_shared<apache::thrift::protocol::TCompactProtocolFactory>(
-          /*string_limit=*/0, options_.max_list_elements);
+          options_.max_message_bytes, options_.max_list_elements);
     } else {
       protocol = std::make_shared<apache::thrift::protocol::TBinaryProtocolFactory>(
-          /*string_limit=*/0, options_.max_list_elements, /*strict_read=*/false,
+          options_.max_message_bytes, options_.max_list_elements, /*strict_read=*/false,
           /*strict_write=*/true);
     }
     threads_ = apache::thrift::concurrency::ThreadManager::newSimpleThreadManager(
