@@ -461,6 +461,56 @@ TEST_F(Thrift2ServerTest, ListDeclaringMoreElementsThanTheLimitClosesTheConnecti
   }
 }
 
+// Found by thrift2_request_fuzzer (UBSan): the generated code stores any i32 in an enum field;
+// the codec read it as the enum type, undefined behaviour for a value that names no enumerator.
+// Written by hand: a generated client cannot send such a value without the same UB.
+TEST_F(Thrift2ServerTest, UnknownCompareOperatorIsATIOError) {
+  using apache::thrift::protocol::T_CALL;
+  using apache::thrift::protocol::T_I32;
+  using apache::thrift::protocol::T_LIST;
+  using apache::thrift::protocol::T_STRING;
+  using apache::thrift::protocol::T_STRUCT;
+  auto out = client_->getOutputProtocol();
+  auto string_field = [&](const char* name, int16_t id, const std::string& v) {
+    out->writeFieldBegin(name, T_STRING, id);
+    out->writeBinary(v);
+    out->writeFieldEnd();
+  };
+  out->writeMessageBegin("checkAndMutate", T_CALL, 0);
+  out->writeStructBegin("args");
+  string_field("table", 1, "t");
+  string_field("row", 2, "r");
+  string_field("family", 3, "f");
+  string_field("qualifier", 4, "q");
+  out->writeFieldBegin("compareOperator", T_I32, 5);
+  out->writeI32(99);
+  out->writeFieldEnd();
+  string_field("value", 6, "v");
+  out->writeFieldBegin("rowMutations", T_STRUCT, 7);
+  TRowMutations mutations;
+  mutations.row = "r";
+  TMutation put;
+  TPut tput;
+  tput.row = "r";
+  tput.columnValues = {Cv("f", "q", "v")};
+  put.__set_put(tput);
+  mutations.mutations = {put};
+  mutations.write(out.get());
+  out->writeFieldEnd();
+  out->writeFieldStop();
+  out->writeStructEnd();
+  out->writeMessageEnd();
+  out->getTransport()->writeEnd();
+  out->getTransport()->flush();
+  try {
+    client_->recv_checkAndMutate();
+    ADD_FAILURE() << "an unknown compare operator was accepted";
+  } catch (const TIOError& e) {
+    EXPECT_NE(e.message.find("compare operator 99 is unknown"), std::string::npos) << e.message;
+  }
+  EXPECT_FALSE(client_->exists("t", GetOf("r")));
+}
+
 int64_t PeakRssKb() {
   std::ifstream status("/proc/self/status");
   std::string line;
