@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets with clang in build/fuzz (BASALT_FUZZ=ON: only the layers they
-# need, with -fsanitize=fuzzer,address,undefined) and runs every tests/fuzz/*_fuzzer.cc for
+# Builds the libFuzzer targets with clang in build/fuzz (BASALT_FUZZ=ON: the layers up to the
+# servers, with -fsanitize=fuzzer,address,undefined) and runs every tests/fuzz/*_fuzzer.cc for
 # SECONDS each (default 30), one after another, over a temporary copy of its seed corpus
 # tests/fuzz/corpus/<name without _fuzzer>/ (the committed corpus never grows by itself), with
 # tests/fuzz/<name without _fuzzer>.dict as its dictionary when there is one.

@@ -1,5 +1,6 @@
 #include "thrift2/codec.h"
 
+#include <cstring>
 #include <limits>
 #include <optional>
 #include <utility>
@@ -9,6 +10,18 @@
 namespace basalt::thrift2 {
 
 namespace {
+
+// The integer a client sent for an enum field. The generated code stores any i32 from the wire in
+// the enum-typed field, which may name no enumerator; reading the field as its enum type would
+// then be undefined behaviour (UBSan's enum check, found by thrift2_request_fuzzer), so its bytes
+// are read as the int they are.
+template <class E>
+int32_t WireInt(const E& field) {
+  static_assert(sizeof(E) == sizeof(int32_t));
+  int32_t v;
+  std::memcpy(&v, &field, sizeof v);
+  return v;
+}
 
 void AddColumns(const ColumnSelection& columns, std::vector<TColumn>* out) {
   for (const auto& [family, qualifiers] : columns) {
@@ -96,7 +109,8 @@ TCompressionAlgorithm::type CompressionToThrift(Compression c) {
   return TCompressionAlgorithm::NONE;
 }
 
-Result<Compression> CompressionFromThrift(TCompressionAlgorithm::type c) {
+Result<Compression> CompressionFromThrift(const TCompressionAlgorithm::type& field) {
+  const int32_t c = WireInt(field);
   switch (c) {
     case TCompressionAlgorithm::NONE:
       return Compression::kNone;
@@ -109,7 +123,7 @@ Result<Compression> CompressionFromThrift(TCompressionAlgorithm::type c) {
     case TCompressionAlgorithm::GZ:
       return Compression::kGz;
     default:
-      return Status::InvalidArgument("compression " + std::to_string(static_cast<int>(c)) +
+      return Status::InvalidArgument("compression " + std::to_string(c) +
                                      " is not supported (NONE, GZ, SNAPPY, LZ4, ZSTD are)");
   }
 }
@@ -126,7 +140,8 @@ TBloomFilterType::type BloomToThrift(BloomFilter b) {
   return TBloomFilterType::ROW;
 }
 
-Result<BloomFilter> BloomFromThrift(TBloomFilterType::type b) {
+Result<BloomFilter> BloomFromThrift(const TBloomFilterType::type& field) {
+  const int32_t b = WireInt(field);
   switch (b) {
     case TBloomFilterType::NONE:
       return BloomFilter::kNone;
@@ -135,7 +150,7 @@ Result<BloomFilter> BloomFromThrift(TBloomFilterType::type b) {
     case TBloomFilterType::ROWCOL:
       return BloomFilter::kRowCol;
     default:
-      return Status::InvalidArgument("bloom filter type " + std::to_string(static_cast<int>(b)) +
+      return Status::InvalidArgument("bloom filter type " + std::to_string(b) +
                                      " is not supported (NONE, ROW, ROWCOL are)");
   }
 }
@@ -161,7 +176,7 @@ Result<FamilyDescriptor> FromThrift(const TColumnFamilyDescriptor& family) {
   if (family.__isset.minVersions) f.min_versions = family.minVersions;
   if (family.__isset.timeToLive) f.ttl_seconds = family.timeToLive;
   if (family.__isset.keepDeletedCells) {
-    int k = static_cast<int>(family.keepDeletedCells);
+    const int32_t k = WireInt(family.keepDeletedCells);
     if (k < 0 || k > 2) {
       return Status::InvalidArgument("keepDeletedCells " + std::to_string(k) + " is unknown");
     }
@@ -215,8 +230,8 @@ TDurability::type ToThrift(Durability d) {
   return static_cast<TDurability::type>(d);
 }
 
-Result<Durability> FromThrift(TDurability::type d) {
-  int v = static_cast<int>(d);
+Result<Durability> FromThrift(const TDurability::type& d) {
+  const int32_t v = WireInt(d);
   if (v < 0 || v > 4)
     return Status::InvalidArgument("durability " + std::to_string(v) + " is unknown");
   return static_cast<Durability>(v);
@@ -466,7 +481,7 @@ Result<Delete> FromThrift(const TDelete& del) {
   for (const auto& c : del.columns) {
     int64_t ts = c.__isset.timestamp ? c.timestamp : kLatestTimestamp;
     const std::string qualifier = c.__isset.qualifier ? c.qualifier : std::string();
-    switch (del.deleteType) {
+    switch (WireInt(del.deleteType)) {
       case TDeleteType::DELETE_COLUMN:
         d.AddColumn(c.family, qualifier, ts);
         break;
@@ -484,8 +499,8 @@ Result<Delete> FromThrift(const TDelete& del) {
         d.AddFamilyVersion(c.family, ts);
         break;
       default:
-        return Status::InvalidArgument(
-            "deleteType " + std::to_string(static_cast<int>(del.deleteType)) + " is unknown");
+        return Status::InvalidArgument("deleteType " + std::to_string(WireInt(del.deleteType)) +
+                                       " is unknown");
     }
   }
   if (del.__isset.durability) {
@@ -613,8 +628,8 @@ TCompareOperator::type ToThrift(CompareOp op) {
   return static_cast<TCompareOperator::type>(op);
 }
 
-Result<CompareOp> FromThrift(TCompareOperator::type op) {
-  int v = static_cast<int>(op);
+Result<CompareOp> FromThrift(const TCompareOperator::type& op) {
+  const int32_t v = WireInt(op);
   if (v < 0 || v > 6) {
     return Status::InvalidArgument("compare operator " + std::to_string(v) + " is unknown");
   }

@@ -37,7 +37,7 @@ TNamespaceDescriptor ToThrift(const NamespaceDescriptor& ns);
 NamespaceDescriptor FromThrift(const TNamespaceDescriptor& ns);
 
 TDurability::type ToThrift(Durability d);
-Result<Durability> FromThrift(TDurability::type d);
+Result<Durability> FromThrift(const TDurability::type& d);
 
 // ---- Reads ----
 // A TGet's filterString is parsed with the filter language; a Get's filter is printed with it.
@@ -68,7 +68,7 @@ Result<RowMutations> FromThrift(const TRowMutations& mutations);
 Result<TRowMutations> ActionToThrift(const std::string& row, const CheckAndMutate::Action& action);
 
 TCompareOperator::type ToThrift(CompareOp op);
-Result<CompareOp> FromThrift(TCompareOperator::type op);
+Result<CompareOp> FromThrift(const TCompareOperator::type& op);
 
 }  // namespace basalt::thrift2
 

@@ -9,6 +9,7 @@
 #include <thrift/transport/TTransportException.h>
 
 #include <chrono>
+#include <fstream>
 #include <thread>
 
 #include "server/thrift2/thrift2_server.h"
@@ -410,6 +411,141 @@ TEST_F(Thrift2ServerTest, FrameLargerThanTheLimitIsRejected) {
   Connect(/*framed=*/true, /*compact=*/false);
   EXPECT_TRUE(client_->exists("t", GetOf("small")));
   EXPECT_FALSE(client_->exists("t", GetOf("big")));
+}
+
+// Found while writing thrift2_request_fuzzer: a list header declaring millions of elements made the
+// generated code allocate them all before reading one, holding hundreds of MB per connection
+// while it waited for the rest of the message.
+TEST_F(Thrift2ServerTest, ListDeclaringMoreElementsThanTheLimitClosesTheConnection) {
+  for (bool compact : {false, true}) {
+    SCOPED_TRACE(compact ? "compact" : "binary");
+    StopServer();
+    server::Thrift2ServerOptions options;
+    options.compact = compact;
+    StartServer(options);
+    // putMultiple("t", [4 million puts...]) with nothing after the list header.
+    auto socket = std::make_shared<TSocket>("127.0.0.1", server_->port());
+    socket->setRecvTimeout(5000);
+    socket->open();
+    auto raw = std::make_shared<TBufferedTransport>(socket);
+    std::shared_ptr<apache::thrift::protocol::TProtocol> out;
+    if (compact) {
+      out = std::make_shared<TCompactProtocol>(raw);
+    } else {
+      out = std::make_shared<TBinaryProtocol>(raw);
+    }
+    out->writeMessageBegin("putMultiple", apache::thrift::protocol::T_CALL, 1);
+    out->writeStructBegin("args");
+    out->writeFieldBegin("table", apache::thrift::protocol::T_STRING, 1);
+    out->writeBinary("t");
+    out->writeFieldEnd();
+    out->writeFieldBegin("tputs", apache::thrift::protocol::T_LIST, 2);
+    out->writeListBegin(apache::thrift::protocol::T_STRUCT, 4000000);
+    raw->flush();
+    // The server refuses the list and closes the connection at once instead of waiting for
+    // 4 million puts with their memory allocated.
+    uint8_t byte;
+    auto started = std::chrono::steady_clock::now();
+    size_t got = 0;
+    try {
+      got = socket->read(&byte, 1);
+    } catch (const apache::thrift::transport::TTransportException&) {
+      got = 0;  // reset by the server: closed as well
+    }
+    EXPECT_EQ(got, 0u);
+    EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(4));
+    socket->close();
+    // A list within the limit still works.
+    PutCells("r", {Cv("f", "q", "v")});
+    EXPECT_TRUE(client_->exists("t", GetOf("r")));
+  }
+}
+
+// Found by thrift2_request_fuzzer (UBSan): the generated code stores any i32 in an enum field;
+// the codec read it as the enum type, undefined behaviour for a value that names no enumerator.
+// Written by hand: a generated client cannot send such a value without the same UB.
+TEST_F(Thrift2ServerTest, UnknownCompareOperatorIsATIOError) {
+  using apache::thrift::protocol::T_CALL;
+  using apache::thrift::protocol::T_I32;
+  using apache::thrift::protocol::T_LIST;
+  using apache::thrift::protocol::T_STRING;
+  using apache::thrift::protocol::T_STRUCT;
+  auto out = client_->getOutputProtocol();
+  auto string_field = [&](const char* name, int16_t id, const std::string& v) {
+    out->writeFieldBegin(name, T_STRING, id);
+    out->writeBinary(v);
+    out->writeFieldEnd();
+  };
+  out->writeMessageBegin("checkAndMutate", T_CALL, 0);
+  out->writeStructBegin("args");
+  string_field("table", 1, "t");
+  string_field("row", 2, "r");
+  string_field("family", 3, "f");
+  string_field("qualifier", 4, "q");
+  out->writeFieldBegin("compareOperator", T_I32, 5);
+  out->writeI32(99);
+  out->writeFieldEnd();
+  string_field("value", 6, "v");
+  out->writeFieldBegin("rowMutations", T_STRUCT, 7);
+  TRowMutations mutations;
+  mutations.row = "r";
+  TMutation put;
+  TPut tput;
+  tput.row = "r";
+  tput.columnValues = {Cv("f", "q", "v")};
+  put.__set_put(tput);
+  mutations.mutations = {put};
+  mutations.write(out.get());
+  out->writeFieldEnd();
+  out->writeFieldStop();
+  out->writeStructEnd();
+  out->writeMessageEnd();
+  out->getTransport()->writeEnd();
+  out->getTransport()->flush();
+  try {
+    client_->recv_checkAndMutate();
+    ADD_FAILURE() << "an unknown compare operator was accepted";
+  } catch (const TIOError& e) {
+    EXPECT_NE(e.message.find("compare operator 99 is unknown"), std::string::npos) << e.message;
+  }
+  EXPECT_FALSE(client_->exists("t", GetOf("r")));
+}
+
+int64_t PeakRssKb() {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line)) {
+    if (line.rfind("VmHWM:", 0) == 0) return std::stoll(line.substr(6));
+  }
+  return -1;
+}
+
+// Found by thrift2_request_fuzzer (out of memory): an old-style binary message whose first four
+// bytes declare an 800 MB method name made Thrift allocate and zero all of it before finding the
+// message too short.
+TEST_F(Thrift2ServerTest, StringDeclaringMoreThanTheMessageLimitIsRejectedBeforeAllocating) {
+  StopServer();
+  server::Thrift2ServerOptions options;
+  options.max_message_bytes = 1 << 20;
+  StartServer(options);
+  const int64_t peak_before = PeakRssKb();
+  auto socket = std::make_shared<TSocket>("127.0.0.1", server_->port());
+  socket->setRecvTimeout(5000);
+  socket->open();
+  const uint8_t header[] = {0x32, 0x21, 0x01, 0x03, 'x'};  // name length 0x32210103
+  socket->write(header, sizeof(header));
+  uint8_t byte;
+  size_t got = 0;
+  try {
+    got = socket->read(&byte, 1);
+  } catch (const apache::thrift::transport::TTransportException&) {
+    got = 0;
+  }
+  EXPECT_EQ(got, 0u);  // closed
+  socket->close();
+  EXPECT_LT(PeakRssKb() - peak_before, 100 * 1024) << "the declared 800 MB were allocated";
+  PutCells("r", {Cv("f", "q", "v")});
+  EXPECT_TRUE(client_->exists("t", GetOf("r")));
 }
 
 TEST_F(Thrift2ServerTest, StopClosesIdleConnectionsAndReturns) {

@@ -113,7 +113,8 @@ class Session : public std::enable_shared_from_this<Session> {
           "request header larger than " + std::to_string(server_.config().max_header) + " bytes");
     }
     if (ec == bh::error::body_limit) return SendBodyTooLarge();
-    if (ec) return Close();  // end of stream, timeout, reset, bad request line
+    if (IsMalformedRequest(ec)) return SendMalformed(ec);
+    if (ec) return Close();  // end of stream, timeout, reset
     started_ = Clock::now();
     stream_.expires_after(std::chrono::seconds(server_.config().read_timeout_seconds));
     bh::async_read(stream_, buffer_, *parser_,
@@ -122,6 +123,7 @@ class Session : public std::enable_shared_from_this<Session> {
 
   void OnBody(beast::error_code ec, size_t) {
     if (ec == bh::error::body_limit) return SendBodyTooLarge();
+    if (IsMalformedRequest(ec)) return SendMalformed(ec);
     if (ec) return Close();
     stream_.expires_never();
     const Request& req = parser_->get();
@@ -131,6 +133,18 @@ class Session : public std::enable_shared_from_this<Session> {
     res.keep_alive(keep_alive);
     Write(std::move(res), std::string(req.method_string()), std::string(req.target()), route,
           !keep_alive);
+  }
+
+  // A parse error of the request's bytes (bad request line, header or chunk framing), as opposed
+  // to the connection ending or timing out, which no response could reach.
+  static bool IsMalformedRequest(const beast::error_code& ec) {
+    return ec && ec.category() == bh::make_error_code(bh::error::bad_method).category() &&
+           ec != bh::error::end_of_stream && ec != bh::error::partial_message &&
+           ec != bh::error::need_more && ec != bh::error::need_buffer;
+  }
+
+  void SendMalformed(const beast::error_code& ec) {
+    SendLimitError(bh::status::bad_request, "malformed request: " + ec.message());
   }
 
   void SendBodyTooLarge() {
@@ -254,13 +268,34 @@ void HttpServer::Accept() {
   impl_->acceptor.async_accept(
       net::make_strand(impl_->ioc), [this](beast::error_code ec, tcp::socket socket) {
         if (stopping_.load() || !impl_->acceptor.is_open()) return;  // drops `socket`
-        if (!ec) {
+        if (!ec && !HasRoomForConnection()) {
+          Refuse(std::move(socket));
+        } else if (!ec) {
           auto session = std::make_shared<Session>(std::move(socket), *this);
           Register(session);
           session->Start();
         }
         Accept();
       });
+}
+
+bool HttpServer::HasRoomForConnection() {
+  std::lock_guard<std::mutex> lock(sessions_mu_);
+  return sessions_.size() < config_.max_connections;
+}
+
+void HttpServer::Refuse(tcp::socket socket) {
+  // One small write that the socket's send buffer takes at once (never blocking the acceptor),
+  // then close: a client over the limit learns why instead of seeing a bare reset.
+  static constexpr std::string_view kBusy =
+      "HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\nContent-Length: 22\r\n"
+      "Connection: close\r\n\r\ntoo many connections\r\n";
+  beast::error_code ec;
+  socket.non_blocking(true, ec);
+  if (!ec) socket.write_some(net::buffer(kBusy.data(), kBusy.size()), ec);
+  socket.shutdown(tcp::socket::shutdown_both, ec);
+  socket.close(ec);
+  metrics_.ConnectionRefused();
 }
 
 void HttpServer::Register(const std::shared_ptr<Session>& session) {

@@ -16,6 +16,7 @@
 #define BASALT_SERVER_HTTP_HTTP_SERVER_H_
 
 #include <atomic>
+#include <boost/asio/ip/tcp.hpp>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -60,6 +61,10 @@ class HttpServer {
  private:
   struct Impl;
   void Accept();
+  // Whether another connection fits under config.max_connections.
+  bool HasRoomForConnection();
+  // Answers 503 on a connection over the limit and closes it.
+  void Refuse(boost::asio::ip::tcp::socket socket);
   void BeginShutdown();
 
   const ServerConfig& config_;

@@ -118,7 +118,12 @@ std::string Metrics::Render() const {
   out << "# HELP basalt_http_open_connections HTTP connections open now.\n"
          "# TYPE basalt_http_open_connections gauge\n"
       << "basalt_http_open_connections " << open_connections_.load(std::memory_order_relaxed)
-      << "\n";
+      << "\n"
+      << "# HELP basalt_http_refused_connections_total HTTP connections refused at "
+         "max_connections.\n"
+         "# TYPE basalt_http_refused_connections_total counter\n"
+      << "basalt_http_refused_connections_total "
+      << refused_connections_.load(std::memory_order_relaxed) << "\n";
   for (const Gauge& g : gauges_) {
     out << "# HELP " << g.name << " " << g.help << "\n# TYPE " << g.name
         << (g.counter ? " counter\n" : " gauge\n") << g.name << " " << g.read() << "\n";

@@ -28,6 +28,8 @@ class Metrics {
 
   void ConnectionOpened() { open_connections_.fetch_add(1, std::memory_order_relaxed); }
   void ConnectionClosed() { open_connections_.fetch_sub(1, std::memory_order_relaxed); }
+  // A connection refused because max_connections were open.
+  void ConnectionRefused() { refused_connections_.fetch_add(1, std::memory_order_relaxed); }
 
   // A gauge whose value is read when metrics are rendered (e.g. open REST scanners).
   // REQUIRES: called before serving.
@@ -80,6 +82,7 @@ class Metrics {
   mutable std::mutex mu_;
   std::map<Key, Series> series_;  // guarded by mu_
   std::atomic<int64_t> open_connections_{0};
+  std::atomic<int64_t> refused_connections_{0};
   struct Gauge {
     std::string name, help;
     bool counter = false;

@@ -74,6 +74,11 @@ Status LoadConfigFile(const std::string& path, ServerConfig* config) {
       s = ReadUnsigned(v, key, &config->shutdown_timeout_seconds);
     } else if (key == "threads") {
       s = ReadUnsigned(v, key, &config->threads);
+    } else if (key == "max_connections") {
+      s = ReadUnsigned(v, key, &config->max_connections);
+      if (s.ok() && config->max_connections == 0) {
+        s = Status::InvalidArgument("config key 'max_connections' must be at least 1");
+      }
     } else if (key == "scanner_ttl_seconds") {
       s = ReadUnsigned(v, key, &config->scanner_ttl_seconds);
     } else if (key == "max_scanners") {

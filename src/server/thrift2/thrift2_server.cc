@@ -67,10 +67,15 @@ class Thrift2Server::Impl {
     socket_ = std::make_shared<apache::thrift::transport::TServerSocket>(options_.bind_address,
                                                                          options_.port);
     std::shared_ptr<apache::thrift::protocol::TProtocolFactory> protocol;
+    // The protocols allocate a string's or a list's declared size before reading it: a string
+    // may declare at most the message size, a list max_list_elements.
     if (options_.compact) {
-      protocol = std::make_shared<apache::thrift::protocol::TCompactProtocolFactory>();
+      protocol = std::make_shared<apache::thrift::protocol::TCompactProtocolFactory>(
+          options_.max_message_bytes, options_.max_list_elements);
     } else {
-      protocol = std::make_shared<apache::thrift::protocol::TBinaryProtocolFactory>();
+      protocol = std::make_shared<apache::thrift::protocol::TBinaryProtocolFactory>(
+          options_.max_message_bytes, options_.max_list_elements, /*strict_read=*/false,
+          /*strict_write=*/true);
     }
     threads_ = apache::thrift::concurrency::ThreadManager::newSimpleThreadManager(
         std::max(options_.worker_threads, 1));

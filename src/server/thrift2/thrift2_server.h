@@ -35,8 +35,16 @@ struct Thrift2ServerOptions {
   // Framed transport: largest frame accepted, bytes; a larger one closes the connection.
   // Default: 2 MiB (hbase.regionserver.thrift.framed.max_frame_size_in_mb).
   int32_t max_frame_bytes = 2 * 1024 * 1024;
-  // Largest message read on one connection, bytes (Thrift's TConfiguration). Default: 100 MiB.
+  // Largest message read on one connection, bytes (Thrift's TConfiguration), and so the largest
+  // string a request may declare (Thrift allocates a declared string before reading it).
+  // Default: 100 MiB.
   int32_t max_message_bytes = 100 * 1024 * 1024;
+  // Most elements one list, set or map of a request may declare; a larger one closes the
+  // connection. The generated code allocates every declared element before reading any, so
+  // without this a 30-byte message declaring 4 million puts made the server allocate 540 MB.
+  // Worst case per declared list: about this many times 200 bytes. Larger batches must be
+  // split. Default: 100000.
+  int32_t max_list_elements = 100000;
   // Threads serving connections; each open connection holds one while it is open (Thrift's
   // thread-pool server), so this is also the most concurrent connections. Default: 32.
   int worker_threads = 32;

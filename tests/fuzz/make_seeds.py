@@ -1,0 +1,258 @@
+#!/usr/bin/env python3
+"""Writes the seed corpora of the server fuzzers (valid requests) into tests/fuzz/corpus/:
+rest_request/ (raw HTTP requests), rest_codecs/ (selector byte + text) and thrift2_request/
+(selector byte + Thrift messages, binary and compact). Run it again after changing it:
+    python3 tests/fuzz/make_seeds.py
+"""
+
+import base64
+import json
+import os
+import struct
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+# ---- Thrift: a value is (type, payload); fields are {id: value}. ----
+BOOL, BYTE, I32, I64, STRING, STRUCT, LIST = 2, 3, 8, 10, 11, 12, 15
+CALL = 1
+
+
+def s(v):
+    return (STRING, v.encode() if isinstance(v, str) else v)
+
+
+def i32(v):
+    return (I32, v)
+
+
+def i64(v):
+    return (I64, v)
+
+
+def boolean(v):
+    return (BOOL, v)
+
+
+def st(**fields):
+    """A struct from f<ID>=value keyword arguments."""
+    return (STRUCT, {int(k[1:]): v for k, v in fields.items()})
+
+
+def lst(elem_type, items):
+    return (LIST, (elem_type, items))
+
+
+class Binary:
+    def value(self, v):
+        t, p = v
+        if t == BOOL:
+            return bytes([1 if p else 0])
+        if t == BYTE:
+            return struct.pack(">b", p)
+        if t == I32:
+            return struct.pack(">i", p)
+        if t == I64:
+            return struct.pack(">q", p)
+        if t == STRING:
+            return struct.pack(">i", len(p)) + p
+        if t == STRUCT:
+            out = b""
+            for fid, fv in sorted(p.items()):
+                out += struct.pack(">bh", fv[0], fid) + self.value(fv)
+            return out + b"\x00"
+        if t == LIST:
+            et, items = p
+            return struct.pack(">bi", et, len(items)) + b"".join(self.value(x) for x in items)
+        raise ValueError(t)
+
+    def message(self, name, args, seqid=1):
+        return (struct.pack(">I", 0x80010000 | CALL) + struct.pack(">i", len(name)) +
+                name.encode() + struct.pack(">i", seqid) + self.value((STRUCT, args)))
+
+
+def varint(n):
+    out = b""
+    while True:
+        if n < 0x80:
+            return out + bytes([n])
+        out += bytes([(n & 0x7F) | 0x80])
+        n >>= 7
+
+
+def zigzag(n, bits):
+    return (n << 1) ^ (n >> (bits - 1))
+
+
+class Compact:
+    TYPES = {BYTE: 3, I32: 5, I64: 6, STRING: 8, LIST: 9, STRUCT: 12}
+
+    def ctype(self, t, v=None):
+        if t == BOOL:
+            return 1 if v else 2
+        return self.TYPES[t]
+
+    def value(self, v):
+        t, p = v
+        if t == BOOL:
+            return bytes([1 if p else 2])
+        if t == BYTE:
+            return struct.pack(">b", p)
+        if t == I32:
+            return varint(zigzag(p, 32) & 0xFFFFFFFF)
+        if t == I64:
+            return varint(zigzag(p, 64) & 0xFFFFFFFFFFFFFFFF)
+        if t == STRING:
+            return varint(len(p)) + p
+        if t == STRUCT:
+            out, last = b"", 0
+            for fid, fv in sorted(p.items()):
+                ct = self.ctype(fv[0], fv[1])
+                if 0 < fid - last <= 15:
+                    out += bytes([((fid - last) << 4) | ct])
+                else:
+                    out += bytes([ct]) + varint(zigzag(fid, 16))
+                last = fid
+                if fv[0] != BOOL:  # a bool field's value is in its type nibble
+                    out += self.value(fv)
+            return out + b"\x00"
+        if t == LIST:
+            et, items = p
+            ct = 1 if et == BOOL else self.TYPES[et]
+            head = bytes([(len(items) << 4) | ct]) if len(items) < 15 else bytes(
+                [0xF0 | ct]) + varint(len(items))
+            return head + b"".join(self.value(x) for x in items)
+        raise ValueError(t)
+
+    def message(self, name, args, seqid=1):
+        return (bytes([0x82, (CALL << 5) | 1]) + varint(seqid) + varint(len(name)) +
+                name.encode() + self.value((STRUCT, args)))
+
+
+def thrift_seeds():
+    cv = st(f1=s("cf"), f2=s("q"), f3=s("v"))
+    tput = st(f1=s("r1"), f2=lst(STRUCT, [cv]))
+    tname = st(f2=s("t"))
+    calls = {
+        "get": [("get", {1: s("t"), 2: st(f1=s("r1"))})],
+        "get_filter": [("get", {1: s("t"), 2: st(f1=s("r1"), f5=i32(3),
+                                                 f6=s("PrefixFilter('r')"))})],
+        "put": [("put", {1: s("t"), 2: tput})],
+        "put_then_get": [("put", {1: s("t"), 2: tput}), ("get", {1: s("t"), 2: st(f1=s("r1"))})],
+        "put_multiple": [("putMultiple", {1: s("t"), 2: lst(STRUCT, [tput, tput])})],
+        "exists": [("exists", {1: s("t"), 2: st(f1=s("r1"))})],
+        "check_and_put": [("checkAndPut", {1: s("t"), 2: s("r1"), 3: s("cf"), 4: s("q"),
+                                           5: s("v"), 6: tput})],
+        "delete": [("deleteSingle", {1: s("t"), 2: st(f1=s("r1"), f2=lst(STRUCT, [
+            st(f1=s("cf"), f2=s("q"))]))})],
+        "increment": [("increment", {1: s("t"), 2: st(f1=s("c"), f2=lst(STRUCT, [
+            st(f1=s("cf"), f2=s("n"), f3=i64(5))]))})],
+        "append": [("append", {1: s("t"), 2: st(f1=s("r1"), f2=lst(STRUCT, [cv]))})],
+        "mutate_row": [("mutateRow", {1: s("t"), 2: st(f1=s("r1"), f2=lst(STRUCT, [
+            st(f1=tput), st(f2=st(f1=s("r1")))]))})],
+        "check_and_mutate": [("checkAndMutate", {1: s("t"), 2: s("r1"), 3: s("cf"), 4: s("q"),
+                                                 5: i32(2), 6: s("v"), 7: st(f1=s("r1"), f2=lst(
+                                                     STRUCT, [st(f1=tput)]))})],
+        "scanner": [("openScanner", {1: s("t"), 2: st(f1=s("a"), f2=s("z"), f4=i32(10))}),
+                    ("getScannerRows", {1: i32(0), 2: i32(10)}),
+                    ("closeScanner", {1: i32(0)})],
+        "scanner_results": [("getScannerResults", {1: s("t"), 2: st(f11=boolean(True)),
+                                                   3: i32(5)})],
+        "create_table": [("createTable", {1: st(f1=st(f2=s("t2")), f2=lst(STRUCT, [
+            st(f1=s("cf"), f10=i32(3))])), 2: lst(STRING, [s("m")])})],
+        "table_descriptor": [("getTableDescriptor", {1: tname})],
+        "table_names": [("getTableNamesByPattern", {1: s("t.*"), 2: boolean(False)})],
+        "region_location": [("getRegionLocation", {1: s("t"), 2: s("r1"), 3: boolean(False)})],
+        "namespaces": [("createNamespace", {1: st(f1=s("ns1"))}), ("listNamespaces", {})],
+        "truncate": [("truncateTable", {1: tname, 2: boolean(True)})],
+        "add_family": [("addColumnFamily", {1: tname, 2: st(f1=s("f3"))})],
+        "server_type": [("getThriftServerType", {}), ("getClusterId", {})],
+    }
+    for proto_byte, proto in ((0, Binary()), (1, Compact())):
+        for name, msgs in calls.items():
+            data = bytes([proto_byte]) + b"".join(
+                proto.message(m, args, seqid=i + 1) for i, (m, args) in enumerate(msgs))
+            kind = "binary" if proto_byte == 0 else "compact"
+            yield f"{kind}_{name}", data
+
+
+def b64(text):
+    return base64.b64encode(text.encode()).decode()
+
+
+def http(method, target, body=b"", content_type="application/json", accept="application/json"):
+    if isinstance(body, str):
+        body = body.encode()
+    head = f"{method} {target} HTTP/1.1\r\nHost: localhost\r\nAccept: {accept}\r\n"
+    if body:
+        head += f"Content-Type: {content_type}\r\nContent-Length: {len(body)}\r\n"
+    return head.encode() + b"\r\n" + body
+
+
+def rest_seeds():
+    cells = json.dumps({"Row": [{"key": b64("r1"), "Cell": [
+        {"column": b64("cf:q"), "$": b64("v"), "timestamp": 5}]}]})
+    scanner = json.dumps({"startRow": b64("a"), "endRow": b64("z"), "batch": 10,
+                          "filter": json.dumps({"type": "PrefixFilter", "value": b64("r")})})
+    yield "list_tables", http("GET", "/")
+    yield "version", http("GET", "/version/cluster")
+    yield "status", http("GET", "/status/cluster")
+    yield "namespaces", http("GET", "/namespaces")
+    yield "create_namespace", http("POST", "/namespaces/ns1", '{"properties":{"a":"b"}}')
+    yield "schema_get", http("GET", "/t/schema")
+    yield "schema_put", http("PUT", "/t2/schema", json.dumps(
+        {"name": "t2", "ColumnSchema": [{"name": "cf", "VERSIONS": "3"}]}))
+    yield "regions", http("GET", "/t/regions")
+    yield "exists", http("GET", "/t/exists")
+    yield "put_cells", http("PUT", "/t/fakerow", cells)
+    yield "put_octet", http("PUT", "/t/r2/cf:q", "raw", content_type="application/octet-stream")
+    yield "get_row", http("GET", "/t/r1")
+    yield "get_cell_octet", http("GET", "/t/r1/cf:q", accept="application/octet-stream")
+    yield "get_versions", http("GET", "/t/r1/cf:q/0,100?v=3")
+    yield "get_prefix", http("GET", "/t/r*")
+    yield "get_range", http("GET", "/t/a,z/cf")
+    yield "multiget", http("GET", "/t/multiget?row=r1&row=r%32&v=2")
+    yield "check_and_put", http("PUT", "/t/r1/?check=put", json.dumps({"Row": [{"key": b64("r1"),
+        "Cell": [{"column": b64("cf:q"), "$": b64("w")}, {"column": b64("cf:q"), "$": b64("v")}]}]}))
+    yield "delete_row", http("DELETE", "/t/r1/cf:q")
+    yield "scanner", http("POST", "/t/scanner", scanner)
+    yield "scanner_next", http("GET", "/t/scanner/1?n=5")
+    yield "scanner_delete", http("DELETE", "/t/scanner/1")
+    yield "metrics_percent", http("GET", "/t/%72%31/cf%3Aq")
+
+
+def codec_seeds():
+    yield "url", b"\x00a%20b%2Fc"
+    yield "url_plus", b"\x01a+b%2B"
+    yield "query", b"\x02row=r1&row=r%32&v=3&flag"
+    yield "base64", b"\x03" + base64.b64encode(b"\x00\xffrow")
+    yield "filter_language", b"\x04PrefixFilter('r') AND KeyOnlyFilter()"
+    filters = [
+        {"type": "PrefixFilter", "value": b64("r")},
+        {"type": "SingleColumnValueFilter", "family": b64("cf"), "qualifier": b64("q"),
+         "op": "EQUAL", "comparator": {"type": "BinaryComparator", "value": b64("v")},
+         "ifMissing": True},
+        {"type": "FilterList", "op": "MUST_PASS_ONE", "filters": [
+            {"type": "PageFilter", "value": "10"},
+            {"type": "RowFilter", "op": "LESS", "comparator": {
+                "type": "RegexStringComparator", "value": "r.*"}}]},
+        {"type": "FuzzyRowFilter", "fuzzyKeys": [{"key": b64("ab"), "mask": base64.b64encode(
+            b"\x00\x01").decode()}]},
+        {"type": "ColumnRangeFilter", "minColumn": b64("a"), "minColumnInclusive": True,
+         "maxColumn": b64("z"), "maxColumnInclusive": False},
+    ]
+    for i, f in enumerate(filters):
+        yield f"filter_json_{i}", b"\x04" + json.dumps(f).encode()
+
+
+def write(folder, seeds):
+    path = os.path.join(HERE, "corpus", folder)
+    os.makedirs(path, exist_ok=True)
+    for name, data in seeds:
+        with open(os.path.join(path, name), "wb") as f:
+            f.write(data)
+
+
+if __name__ == "__main__":
+    write("rest_request", rest_seeds())
+    write("rest_codecs", codec_seeds())
+    write("thrift2_request", thrift_seeds())
