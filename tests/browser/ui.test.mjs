@@ -379,12 +379,21 @@ describe('social pages (/api/v1)', () => {
     assert.deepEqual(await bob.locator('#following-list .user-item').allTextContents(), [A]);
     await go(bob, '#/u/' + A + '/followers', '#followers-list .user-item');
     assert.deepEqual(await bob.locator('#followers-list .user-item').allTextContents(), [B]);
+    await go(bob, '#/', '#feed[data-loaded]');
+    assert.ok((await bob.locator('#feed .post-author').allTextContents()).includes(A),
+              'the followed user\'s posts are not in the home feed');
     await go(bob, '#/u/' + A, '#profile');
     assert.equal(await bob.textContent('#following-count'), '0');
     // Unfollow and follow again.
     await bob.click('#follow-button');
     await bob.waitForSelector('#follow-button[data-following="0"]');
     assert.equal(await bob.textContent('#followers-count'), '0');
+    // Unfollowing takes the followed user's posts out of the follower's home feed.
+    await go(bob, '#/', '#feed[data-loaded]');
+    assert.ok(!(await bob.locator('#feed .post-author').allTextContents()).includes(A),
+              'the unfollowed user\'s posts are still in the home feed');
+    await go(bob, '#/u/' + A, '#profile');
+    await bob.waitForSelector('#follow-button[data-following="0"]');
     await bob.click('#follow-button');
     await bob.waitForSelector('#follow-button[data-following="1"]');
   });
