@@ -1,13 +1,16 @@
--- wrk script of bench/http_bench.py: REST single-row GETs or single-cell PUTs of random rows
--- "row%08d" of table "bench".
---   wrk -s bench/http_bench.lua URL -- get|put ROWS
--- GET /bench/ROW (Accept: application/json) returns the row's CellSet; PUT /bench/ROW/f:q with
--- an application/octet-stream body writes one 100-byte cell. The summary line "WRKJSON {...}"
--- is what http_bench.py reads.
+-- wrk script of bench/http_bench.py: one kind of request, over random rows or demo users.
+--   wrk -s bench/http_bench.lua URL -- OP ROWS [USER=TOKEN,USER=TOKEN,...]
+--   get         GET /bench/ROW (Accept: application/json): one row's CellSet
+--   put         PUT /bench/ROW/f:q, an application/octet-stream body: one 100-byte cell
+--   scan10      GET /bench/PREFIX* (REST's row-prefix globbing, a scan): 10 rows
+--   timeline    GET /api/v1/timeline?limit=20 as a random user (bearer token): home timeline
+--   activity10  GET /api/v1/users/USER/activity?limit=10 as that user: the latest 10 actions
+-- The summary line "WRKJSON {...}" is what http_bench.py reads.
 
 local mode = "get"
 local rows = 1
 local value = string.rep("v", 100)
+local users = {}
 local counter = 0
 
 function setup(thread)
@@ -18,15 +21,29 @@ end
 function init(args)
   mode = args[1] or "get"
   rows = tonumber(args[2] or "1")
+  for user, token in string.gmatch(args[3] or "", "([^=,]+)=([^,]+)") do
+    users[#users + 1] = {name = user, token = token}
+  end
   math.randomseed(os.time() * 100 + (seed or 0))
 end
 
 function request()
-  local row = string.format("row%08d", math.random(0, rows - 1))
   if mode == "put" then
+    local row = string.format("row%08d", math.random(0, rows - 1))
     return wrk.format("PUT", "/bench/" .. row .. "/f:q",
                       {["Content-Type"] = "application/octet-stream"}, value)
+  elseif mode == "scan10" then
+    local prefix = string.format("row%07d", math.random(0, rows / 10 - 1))
+    return wrk.format("GET", "/bench/" .. prefix .. "*", {["Accept"] = "application/json"})
+  elseif mode == "timeline" or mode == "activity10" then
+    local u = users[math.random(1, #users)]
+    local headers = {["Authorization"] = "Bearer " .. u.token}
+    if mode == "timeline" then
+      return wrk.format("GET", "/api/v1/timeline?limit=20", headers)
+    end
+    return wrk.format("GET", "/api/v1/users/" .. u.name .. "/activity?limit=10", headers)
   end
+  local row = string.format("row%08d", math.random(0, rows - 1))
   return wrk.format("GET", "/bench/" .. row, {["Accept"] = "application/json"})
 end
 

@@ -1,16 +1,20 @@
 #!/usr/bin/env python3
-"""REST under wrk against the same operations in process (issue 5). Never run as a test.
+"""The HTTP server under wrk against the same operations in process (issue 5). Never a test.
 
-Starts `basalt serve` on a fresh store in a temporary directory, loads ROWS one-cell rows
-("row%08d", f:q = 100 bytes) over REST, restarts the server (so the rows are in files, as the
-in-process side finds them), and runs wrk (bench/http_bench.lua) for single-row GETs and
-single-cell PUTs of random rows; then stops the server and runs the same calls in process with
-basalt_rows_bench (Table::Get / Table::Put) on the same store. Prints requests/s and latency
-percentiles of both sides and the ratio REST / in-process (higher is better).
+Starts `basalt serve --demo` on a fresh store in a temporary directory (the demo data set at
+--demo-scale: 200 x scale users with follows, posts and activity, in namespace `app`), loads ROWS
+one-cell rows ("row%08d", f:q = 100 bytes) over REST, restarts the server (so the rows are in
+files, as the in-process side finds them), logs every demo user in through /api/v1, and runs wrk
+(bench/http_bench.lua) for: single-row GETs and single-cell PUTs of random rows, a scan of 10
+rows by REST's prefix globbing, a random user's home timeline (20 posts) and latest 10 actions
+through /api/v1. Then it stops the server and runs the same calls in process with
+basalt_rows_bench (Table::Get / Put / Scan, Feed::HomeTimeline, ActivityLog::Page) on the same
+store. Prints requests/s and latency percentiles of both sides and the ratio HTTP / in-process
+(higher is better).
 
     scripts/build.sh release --target basalt basalt_rows_bench
     bench/http_bench.py [--rows 100000] [--seconds 10] [--connections 16] [--wrk-threads 2]
-                        [--threads 2] [--markdown FILE]
+                        [--threads 2] [--demo-scale 0.1] [--ops get,put,...] [--markdown FILE]
 
 wrk is Debian's `wrk` package (scripts/install-deps.sh installs it).
 """
@@ -41,11 +45,21 @@ def request(method, url, body=None, content_type="application/json"):
         return r.status
 
 
+OPS = ("get", "put", "scan10", "timeline", "activity10")
+NAMES = {
+    "get": "single-row GET / Table::Get",
+    "put": "single-cell PUT / Table::Put",
+    "scan10": "GET /bench/PREFIX* (10 rows) / Scan",
+    "timeline": "GET /api/v1/timeline (20 posts) / Feed::HomeTimeline",
+    "activity10": "GET /api/v1/users/U/activity (10) / ActivityLog::Page",
+}
+
+
 class Server:
-    def __init__(self, binary, data_dir):
+    def __init__(self, binary, data_dir, extra_args=()):
         self.proc = subprocess.Popen(
             [binary, "serve", "--data", data_dir, "--port", "0", "--no-thrift",
-             "--access-log", os.devnull],
+             "--access-log", os.devnull, *extra_args],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         line = self.proc.stdout.readline()
         m = re.search(r"listening on http://([0-9.]+):(\d+)", line)
@@ -72,11 +86,30 @@ def load(url, rows):
         assert request("PUT", f"{url}/bench/fakerow", cells) == 200
 
 
-def run_wrk(url, op, args, seconds):
+def demo_users(scale):
+    # As src/server/demo_data.cc scales the demo's 200 users (at least 2).
+    return max(2, round(200 * scale))
+
+
+def log_in_all(url, users):
+    """Logs every demo user in; returns "user=token,..." for the wrk script."""
+    pairs = []
+    for i in range(users):
+        name = f"user{i + 1:04d}"
+        req = urllib.request.Request(
+            f"{url}/api/v1/login", method="POST",
+            data=json.dumps({"user": name, "password": "basalt-demo-password"}).encode(),
+            headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(req, timeout=60) as r:
+            pairs.append(f"{name}={json.load(r)['token']}")
+    return ",".join(pairs)
+
+
+def run_wrk(url, op, args, seconds, tokens):
     r = subprocess.run(
         ["wrk", "-t", str(args.wrk_threads), "-c", str(args.connections), "-d",
          f"{seconds}s", "-s", os.path.join(HERE, "http_bench.lua"), url, "--", op,
-         str(args.rows)], capture_output=True, text=True)
+         str(args.rows), tokens], capture_output=True, text=True)
     if r.returncode != 0:
         sys.exit(f"wrk failed: {r.stdout}{r.stderr}")
     out = r.stdout
@@ -94,6 +127,7 @@ def run_wrk(url, op, args, seconds):
 def run_in_process(binary, data_dir, op, args, seconds):
     r = subprocess.run(
         [binary, "--data", data_dir, "--op", op, "--rows", str(args.rows),
+         "--users", str(demo_users(args.demo_scale)), "--namespace", "app",
          "--threads", str(args.threads), "--seconds", str(seconds)],
         capture_output=True, text=True)
     if r.returncode != 0:
@@ -112,8 +146,14 @@ def main():
     p.add_argument("--connections", type=int, default=16, help="wrk connections")
     p.add_argument("--wrk-threads", type=int, default=2)
     p.add_argument("--threads", type=int, default=2, help="in-process calling threads")
+    p.add_argument("--demo-scale", type=float, default=0.1,
+                   help="size of the demo data set (serve --demo-scale)")
+    p.add_argument("--ops", default=",".join(OPS), help="comma-separated, of " + ", ".join(OPS))
     p.add_argument("--markdown", help="also write the table to this file")
     args = p.parse_args()
+    ops = args.ops.split(",")
+    if not ops or any(op not in OPS for op in ops):
+        sys.exit(f"--ops: each of {', '.join(OPS)}")
     if shutil.which("wrk") is None:
         sys.exit("wrk is not installed (apt-get install wrk, or scripts/install-deps.sh)")
     for binary in (args.basalt, args.rows_bench):
@@ -124,35 +164,38 @@ def main():
     results = {}
     with tempfile.TemporaryDirectory(prefix="basalt-http-bench-") as tmp:
         data = os.path.join(tmp, "data")
-        server = Server(args.basalt, data)
+        print("loading the demo data set...", file=sys.stderr)
+        server = Server(args.basalt, data,
+                        ["--demo", "--demo-scale", str(args.demo_scale)])
         print(f"loading {args.rows} rows over REST...", file=sys.stderr)
         load(server.url, args.rows)
         server.stop()  # a clean stop flushes: both sides then read the rows from files
         server = Server(args.basalt, data)
-        for op in ("get", "put"):
-            run_wrk(server.url, op, args, args.warmup)
-            results[("rest", op)] = run_wrk(server.url, op, args, args.seconds)
-            print(f"REST {op}: {results[('rest', op)]}", file=sys.stderr)
+        print("logging the demo users in...", file=sys.stderr)
+        tokens = log_in_all(server.url, demo_users(args.demo_scale))
+        for op in ops:
+            run_wrk(server.url, op, args, args.warmup, tokens)
+            results[("rest", op)] = run_wrk(server.url, op, args, args.seconds, tokens)
+            print(f"HTTP {op}: {results[('rest', op)]}", file=sys.stderr)
         server.stop()
-        for op in ("get", "put"):
+        for op in ops:
             run_in_process(args.rows_bench, data, op, args, args.warmup)
             results[("inproc", op)] = run_in_process(args.rows_bench, data, op, args,
                                                      args.seconds)
             print(f"in-process {op}: {results[('inproc', op)]}", file=sys.stderr)
 
     lines = [
-        f"| operation | REST (wrk, {args.connections} connections) | p50 / p90 / p99 | "
+        f"| operation | HTTP (wrk, {args.connections} connections) | p50 / p90 / p99 | "
         f"in process ({args.threads} threads) | p50 / p90 / p99 | ratio |",
         "| --- | ---: | ---: | ---: | ---: | ---: |",
     ]
-    names = {"get": "single-row GET / Table::Get", "put": "single-cell PUT / Table::Put"}
-    for op in ("get", "put"):
+    for op in ops:
         rest, inproc = results[("rest", op)], results[("inproc", op)]
 
         def lat(r):
             return " / ".join(f"{r[k]:.0f}" for k in ("p50_us", "p90_us", "p99_us")) + " µs"
 
-        lines.append(f"| {names[op]} | {rest['ops_per_s']:.0f} req/s | {lat(rest)} | "
+        lines.append(f"| {NAMES[op]} | {rest['ops_per_s']:.0f} req/s | {lat(rest)} | "
                      f"{inproc['ops_per_s']:.0f} ops/s | {lat(inproc)} | "
                      f"{rest['ops_per_s'] / inproc['ops_per_s']:.2f}x |")
     table = "\n".join(lines) + "\n"
