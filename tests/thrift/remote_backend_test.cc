@@ -142,12 +142,35 @@ TEST_F(RemoteBackendTest, FramedCompactTargetTalksToAFramedCompactServer) {
   EXPECT_TRUE(mismatched.status().IsIOError()) << mismatched.status().ToString();
 }
 
+// The server closes connections idle past its read timeout; the pool must not hand such a
+// connection to the next call. With idle_ms above the server's timeout, the call after a pause
+// meets a connection the server has closed and fails: the test checks it can fail.
+TEST_F(RemoteBackendTest, CallsAfterAPauseLongerThanTheServersReadTimeoutSucceed) {
+  Shutdown();
+  server::Thrift2ServerOptions options;
+  options.read_timeout = std::chrono::milliseconds(200);
+  Serve(options, "?idle_ms=100");
+  ASSERT_OK(table_->Put(Put("r").Add("f", "q", "v")));
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  auto got = table_->Get(Get("r"));
+  ASSERT_OK(got);
+  EXPECT_EQ(got->Value("f", "q"), "v");
+
+  Shutdown();
+  Serve(options, "?idle_ms=60000");
+  ASSERT_OK(table_->Put(Put("r").Add("f", "q", "v")));
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  EXPECT_TRUE(table_->Get(Get("r")).status().IsIOError()) << "the stale connection was reused";
+  EXPECT_OK(table_->Get(Get("r")).status());  // the broken connection was dropped
+}
+
 TEST_F(RemoteBackendTest, MalformedTargetsAreInvalidArgumentAndNoServerIsIOError) {
   EXPECT_TRUE(Connection::Open("thrift://").status().IsInvalidArgument());
   EXPECT_TRUE(Connection::Open("thrift://host").status().IsInvalidArgument());
   EXPECT_TRUE(Connection::Open("thrift://host:0").status().IsInvalidArgument());
   EXPECT_TRUE(Connection::Open(Target() + "?transport=udp").status().IsInvalidArgument());
   EXPECT_TRUE(Connection::Open(Target() + "?colour=red").status().IsInvalidArgument());
+  EXPECT_TRUE(Connection::Open(Target() + "?idle_ms=0").status().IsInvalidArgument());
   int port = server_->port();
   Shutdown();
   auto gone = Connection::Open("thrift://127.0.0.1:" + std::to_string(port));

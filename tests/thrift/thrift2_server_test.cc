@@ -461,6 +461,25 @@ TEST_F(Thrift2ServerTest, ListDeclaringMoreElementsThanTheLimitClosesTheConnecti
   }
 }
 
+// Each open connection holds a worker thread; without a read timeout, worker_threads idle
+// connections would shut every other client out for good.
+TEST_F(Thrift2ServerTest, IdleConnectionsAreClosedAfterTheReadTimeoutSoOthersGetServed) {
+  StopServer();
+  server::Thrift2ServerOptions options;
+  options.worker_threads = 1;
+  options.read_timeout = std::chrono::milliseconds(300);
+  StartServer(options);  // its client_ holds the only worker, idle
+  auto socket = std::make_shared<TSocket>("127.0.0.1", server_->port());
+  socket->setRecvTimeout(10000);
+  auto transport = std::make_shared<TBufferedTransport>(socket);
+  THBaseServiceClient other(std::make_shared<TBinaryProtocol>(transport));
+  transport->open();
+  TGet get;
+  get.row = "r";
+  EXPECT_FALSE(other.exists("t", get));  // answered once the idle connection timed out
+  transport->close();
+}
+
 // Found by thrift2_request_fuzzer (UBSan): the generated code stores any i32 in an enum field;
 // the codec read it as the enum type, undefined behaviour for a value that names no enumerator.
 // Written by hand: a generated client cannot send such a value without the same UB.

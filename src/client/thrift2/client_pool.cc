@@ -28,15 +28,23 @@ ClientPool::~ClientPool() {
 }
 
 Result<std::unique_ptr<ClientPool::PooledClient>> ClientPool::Acquire() {
+  std::vector<std::unique_ptr<PooledClient>> stale;
   {
     std::lock_guard<std::mutex> lock(mu_);
     if (closed_) return Status::Aborted("the connection is closed");
     if (!idle_.empty()) {
-      auto client = std::move(idle_.back());
-      idle_.pop_back();
-      return client;
+      // The newest idle client is at the back: when it has been idle too long, so have all.
+      const auto oldest_reusable =
+          std::chrono::steady_clock::now() - std::chrono::milliseconds(target_.idle_ms);
+      if (idle_.back()->idle_since >= oldest_reusable) {
+        auto client = std::move(idle_.back());
+        idle_.pop_back();
+        return client;
+      }
+      stale.swap(idle_);
     }
   }
+  for (auto& c : stale) CloseQuietly(*c->transport);
   // A copy: the constant is declared but not defined in libthrift, so it cannot be bound to
   // make_shared's reference parameter.
   const int max_message_bytes = apache::thrift::TConfiguration::DEFAULT_MAX_MESSAGE_SIZE;
@@ -72,6 +80,7 @@ void ClientPool::Release(std::unique_ptr<PooledClient> client) {
   {
     std::lock_guard<std::mutex> lock(mu_);
     if (!closed_ && idle_.size() < kMaxIdleClients) {
+      client->idle_since = std::chrono::steady_clock::now();
       idle_.push_back(std::move(client));
       return;
     }

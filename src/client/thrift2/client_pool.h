@@ -1,10 +1,12 @@
 // A small pool of Thrift2 clients (one socket each) shared by the threads of one remote
 // Connection. A call borrows a client for its length; a client whose connection failed is
-// dropped instead of returned, and the next call opens a fresh one.
+// dropped instead of returned, and the next call opens a fresh one. A client idle longer than
+// the target's idle_ms is closed rather than reused: the server may have timed it out.
 
 #ifndef BASALT_CLIENT_THRIFT2_CLIENT_POOL_H_
 #define BASALT_CLIENT_THRIFT2_CLIENT_POOL_H_
 
+#include <chrono>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -50,6 +52,7 @@ class ClientPool {
   struct PooledClient {
     std::shared_ptr<apache::thrift::transport::TTransport> transport;
     ThriftClient stub;
+    std::chrono::steady_clock::time_point idle_since;
     PooledClient(std::shared_ptr<apache::thrift::transport::TTransport> t,
                  std::shared_ptr<apache::thrift::protocol::TProtocol> p)
         : transport(std::move(t)), stub(std::move(p)) {}

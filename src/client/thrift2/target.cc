@@ -65,13 +65,16 @@ Result<Thrift2Target> ParseThrift2Target(std::string_view target) {
     } else if (key == "max_frame_bytes") {
       BASALT_ASSIGN_OR_RETURN(int64_t v, ParseNumber(value, key, 1, INT32_MAX));
       t.max_frame_bytes = static_cast<int32_t>(v);
+    } else if (key == "idle_ms") {
+      BASALT_ASSIGN_OR_RETURN(int64_t v, ParseNumber(value, key, 1, INT32_MAX));
+      t.idle_ms = static_cast<int>(v);
     } else if (key == "timeout_ms") {
       BASALT_ASSIGN_OR_RETURN(int64_t v, ParseNumber(value, key, 1, INT32_MAX));
       t.timeout_ms = static_cast<int>(v);
     } else {
-      return Status::InvalidArgument(
-          "unknown thrift target option '" + std::string(item) +
-          "' (transport=buffered|framed, protocol=binary|compact, max_frame_bytes, timeout_ms)");
+      return Status::InvalidArgument("unknown thrift target option '" + std::string(item) +
+                                     "' (transport=buffered|framed, protocol=binary|compact, "
+                                     "max_frame_bytes, timeout_ms, idle_ms)");
     }
   }
   return t;

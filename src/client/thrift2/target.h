@@ -2,7 +2,7 @@
 // to it.
 //
 //   thrift://HOST:PORT[?transport=buffered|framed&protocol=binary|compact
-//                      &max_frame_bytes=N&timeout_ms=N]
+//                      &max_frame_bytes=N&timeout_ms=N&idle_ms=N]
 //
 // Defaults match HBase's Thrift2 server: buffered transport, binary protocol.
 
@@ -26,6 +26,9 @@ struct Thrift2Target {
   int32_t max_frame_bytes = 16 * 1024 * 1024;
   // Connect, send and receive timeout, milliseconds. Default: 60 s.
   int timeout_ms = 60000;
+  // A pooled connection unused for this long is closed instead of reused, before the server's
+  // read timeout (basalt and HBase: 60 s) can close it under the next call. Default: 20 s.
+  int idle_ms = 20000;
 
   // The normalised target, e.g. "thrift://127.0.0.1:9090?transport=framed&protocol=compact".
   std::string ToString() const;

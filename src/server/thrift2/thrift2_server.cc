@@ -66,6 +66,7 @@ class Thrift2Server::Impl {
         std::make_shared<TConfiguration>(options_.max_message_bytes, options_.max_frame_bytes);
     socket_ = std::make_shared<apache::thrift::transport::TServerSocket>(options_.bind_address,
                                                                          options_.port);
+    socket_->setRecvTimeout(static_cast<int>(options_.read_timeout.count()));
     std::shared_ptr<apache::thrift::protocol::TProtocolFactory> protocol;
     // The protocols allocate a string's or a list's declared size before reading it: a string
     // may declare at most the message size, a list max_list_elements.

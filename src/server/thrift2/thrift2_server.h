@@ -48,6 +48,11 @@ struct Thrift2ServerOptions {
   // Threads serving connections; each open connection holds one while it is open (Thrift's
   // thread-pool server), so this is also the most concurrent connections. Default: 32.
   int worker_threads = 32;
+  // A connection that sends nothing for this long is closed, which frees its thread: without it,
+  // worker_threads idle connections would shut every other client out. Clients reconnect
+  // (basalt's thrift:// pool drops connections idle for half this long before reuse).
+  // Default: 60 s (hbase.thrift.server.socket.read.timeout).
+  std::chrono::milliseconds read_timeout{60000};
   // A scanner unused for this long is closed (hbase.client.scanner.timeout.period). Default: 60 s.
   std::chrono::milliseconds scanner_idle_timeout{60000};
 };
