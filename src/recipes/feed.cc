@@ -403,16 +403,33 @@ Status Feed::Unfollow(std::string_view follower, std::string_view followed) {
 }
 
 Result<int64_t> Feed::PendingJobs() {
+  BASALT_ASSIGN_OR_RETURN(Backlog backlog, FanoutBacklog());
+  return backlog.jobs;
+}
+
+Result<Feed::Backlog> Feed::FanoutBacklog() {
   Scan scan = Scan()
                   .SetRowPrefix(fl::JobRowsPrefix())
-                  .AddColumn(std::string(fl::kJobFamily), "p")
+                  .AddFamily(std::string(fl::kJobFamily))
                   .SetFilter(std::make_shared<KeyOnlyFilter>());
   BASALT_ASSIGN_OR_RETURN(auto scanner, posts_->GetScanner(scan));
-  int64_t n = 0;
+  Backlog backlog;
   RowResult row;
-  while (scanner->Next(&row)) ++n;
+  while (scanner->Next(&row)) {
+    int64_t written = 0;
+    bool pending = false;
+    for (const Cell& c : row.cells()) {
+      written = std::max(written, c.timestamp);
+      pending = pending || c.qualifier == "p";
+    }
+    if (!pending) continue;
+    ++backlog.jobs;
+    if (backlog.oldest_job_ms == 0 || written < backlog.oldest_job_ms) {
+      backlog.oldest_job_ms = written;
+    }
+  }
   BASALT_RETURN_IF_ERROR(scanner->status());
-  return n;
+  return backlog;
 }
 
 }  // namespace basalt::recipes

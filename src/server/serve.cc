@@ -1,5 +1,6 @@
 #include "server/serve.h"
 
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <iostream>
@@ -89,6 +90,16 @@ Status Serve(const http::ServerConfig& config) {
                    [&feed] {
                      Result<int64_t> pending = feed.PendingJobs();
                      return pending.ok() ? *pending : int64_t{-1};
+                   });
+  metrics.AddGauge("basalt_fanout_lag_milliseconds",
+                   "How long the oldest unfinished fan-out job has waited (0: none).", [&feed] {
+                     Result<recipes::Feed::Backlog> backlog = feed.FanoutBacklog();
+                     if (!backlog.ok()) return int64_t{-1};
+                     if (backlog->jobs == 0) return int64_t{0};
+                     const int64_t now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                                                std::chrono::system_clock::now().time_since_epoch())
+                                                .count();
+                     return std::max<int64_t>(0, now_ms - backlog->oldest_job_ms);
                    });
   metrics.AddCounter("basalt_fanout_jobs_finished_total", "Fan-out jobs this server finished.",
                      [&fanout] { return fanout.stats().jobs_finished; });

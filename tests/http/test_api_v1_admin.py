@@ -2,6 +2,7 @@
 OpenAPI document, and the contract's error shapes for unknown routes, methods and big bodies."""
 
 import os
+import re
 import tempfile
 
 import pytest
@@ -81,6 +82,8 @@ def test_admin_stats_and_metrics_show_the_fanout(api, api_server, new_user):
     assert any(s["route"] == f"{API}/posts" for s in stats["http"]["requests"])
     metrics = requests.get(f"{api_server.url}/metrics").text
     assert "# TYPE basalt_fanout_pending_jobs gauge" in metrics
+    lag = re.search(r"^basalt_fanout_lag_milliseconds (-?\d+)$", metrics, re.M)
+    assert lag and int(lag.group(1)) >= 0, metrics
     assert "# TYPE basalt_fanout_jobs_finished_total counter" in metrics
     assert "basalt_fanout_inbox_writes_total " in metrics
     assert f'route="{API}/posts"' in metrics

@@ -189,7 +189,19 @@ TEST_P(FeedTest, HomeTimelineHoldsFollowedPostsAfterFanOut) {
   auto pending = feed_->PendingJobs();
   ASSERT_OK(pending);
   EXPECT_EQ(*pending, 4);
+  auto backlog = feed_->FanoutBacklog();
+  ASSERT_OK(backlog);
+  EXPECT_EQ(backlog->jobs, 4);
+  const int64_t now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                             std::chrono::system_clock::now().time_since_epoch())
+                             .count();
+  EXPECT_GT(backlog->oldest_job_ms, now_ms - 60'000);
+  EXPECT_LE(backlog->oldest_job_ms, now_ms + 1'000);
   DrainJobs();
+  backlog = feed_->FanoutBacklog();
+  ASSERT_OK(backlog);
+  EXPECT_EQ(backlog->jobs, 0);
+  EXPECT_EQ(backlog->oldest_job_ms, 0);
   auto walked = HomeWalk("bob", 2);
   ASSERT_EQ(walked.size(), 3u);
   EXPECT_EQ(walked[0].id, a2);

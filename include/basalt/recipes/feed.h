@@ -121,6 +121,14 @@ class Feed {
   // Fan-out and retract jobs not finished yet.
   Result<int64_t> PendingJobs();
 
+  // The unfinished jobs and the time the oldest of them was last written (its row's newest
+  // cell; ms since the epoch, 0 when there is none): now minus that is the fan-out's lag.
+  struct Backlog {
+    int64_t jobs = 0;
+    int64_t oldest_job_ms = 0;
+  };
+  Result<Backlog> FanoutBacklog();
+
   const FeedOptions& options() const { return options_; }
   FollowGraph& graph() { return graph_; }
 
