@@ -1,22 +1,20 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets with clang in build/fuzz (BASALT_FUZZ=ON: the layers up to the
-# servers, with -fsanitize=fuzzer,address,undefined) and runs every tests/fuzz/*_fuzzer.cc for
+# Builds the libFuzzer targets in the clang ASan+UBSan tree build/asan (`scripts/build.sh asan`:
+# BASALT_FUZZ=ON, everything instrumented with -fsanitize=fuzzer-no-link,address,undefined) and
+# runs every tests/fuzz/*_fuzzer.cc for
 # SECONDS each (default 30), one after another, over a temporary copy of its seed corpus
 # tests/fuzz/corpus/<name without _fuzzer>/ (the committed corpus never grows by itself), with
 # tests/fuzz/<name without _fuzzer>.dict as its dictionary when there is one.
 # Fails when a fuzzer finds a crash, a leak or a broken property; the input that did it is kept
-# in build/fuzz/artifacts/.
+# in build/asan/artifacts/.
 #   scripts/fuzz.sh [SECONDS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 seconds="${1:-30}"
-build=build/fuzz
+build=build/asan
 
-CC=clang CXX=clang++ cmake -S . -B "$build" -G Ninja -DBASALT_FUZZ=ON \
-  -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
-  >/dev/null
-cmake --build "$build" -j "$(nproc)" --target basalt_fuzzers
+scripts/build.sh asan --target basalt_fuzzers
 
 mkdir -p "$build/artifacts"
 work=$(mktemp -d)

@@ -2,9 +2,9 @@
 # The whole test suite: installs what is missing, then
 #   1. builds everything (warnings are errors) and runs every test with CTest (all labels: unit,
 #      api, recipes, http, cli, browser, ...);
-#   2. builds the tests with ASan+UBSan and runs them;
+#   2. builds the tests and the fuzzers with clang, ASan+UBSan, and runs the tests;
 #   3. builds the concurrency tests with TSan and runs them;
-#   4. builds the libFuzzer targets with clang and runs each for 20 seconds;
+#   4. runs each libFuzzer target (built in step 2's tree) for 20 seconds;
 #   5. checks that the tree is clang-formatted.
 # Fails on the first failing step.
 set -euo pipefail
@@ -20,7 +20,8 @@ step "tests (release)"
 ctest --test-dir build/release --output-on-failure -j "$(nproc)" --timeout 600
 
 step "build (asan+ubsan)"
-scripts/build.sh asan --target basalt_unit_tests basalt_api_tests basalt_model_tests basalt_server_tests basalt_thrift_tests basalt
+# One clang tree for the sanitizer tests and the fuzzers (step 4 only runs them).
+scripts/build.sh asan --target basalt_unit_tests basalt_api_tests basalt_model_tests basalt_server_tests basalt_thrift_tests basalt basalt_fuzzers
 step "tests (asan+ubsan)"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --test-dir build/asan --output-on-failure -j "$(nproc)" --timeout 900 -L "unit|api|model|thrift"

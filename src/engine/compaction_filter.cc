@@ -14,7 +14,7 @@ rocksdb::CompactionFilter::Decision CellCompactionFilter::FilterV2(
     const rocksdb::Slice& existing_value, std::string* /*new_value*/,
     std::string* /*skip_until*/) const {
   if (value_type != ValueType::kValue) return Decision::kKeep;
-  Decision d = const_cast<CellCompactionFilter*>(this)->Filter(key, existing_value);
+  Decision d = const_cast<CellCompactionFilter*>(this)->Decide(key, existing_value);
   if (d == Decision::kRemove) ++dropped_;
   return d;
 }
@@ -29,7 +29,7 @@ bool CellCompactionFilter::DropMarker(int64_t ts) const {
   return full_;
 }
 
-rocksdb::CompactionFilter::Decision CellCompactionFilter::Filter(const rocksdb::Slice& key,
+rocksdb::CompactionFilter::Decision CellCompactionFilter::Decide(const rocksdb::Slice& key,
                                                                  const rocksdb::Slice& value) {
   ParsedKey pk;
   ParsedValue pv;

@@ -47,7 +47,7 @@ class CellCompactionFilter : public rocksdb::CompactionFilter {
     uint64_t seq;
   };
 
-  Decision Filter(const rocksdb::Slice& key, const rocksdb::Slice& value);
+  Decision Decide(const rocksdb::Slice& key, const rocksdb::Slice& value);
   bool DropMarker(int64_t ts) const;
 
   std::shared_ptr<const FamilySettings> settings_;
