@@ -409,8 +409,7 @@ Status Engine::Write(const TableState& table, std::span<const MutationRef> mutat
   Durability durability = Durability::kSkipWal;
   std::vector<size_t> stripes;
   stripes.reserve(mutations.size());
-  const int64_t now = util::MonotonicWallMillis();
-  WriteTxn probe(*this, table, false, now);
+  WriteTxn probe(*this, table, false, util::MonotonicWallMillis());  // validates only
   for (const MutationRef& m : mutations) {
     const std::string* row = nullptr;
     Status s = std::visit(Overloaded{[&](const Put* p) {
@@ -459,6 +458,11 @@ Status Engine::Write(const TableState& table, std::span<const MutationRef> mutat
   if (durability == Durability::kUseDefault) durability = Durability::kSyncWal;
 
   RowLocks::Guard guard(&row_locks_, std::move(stripes));
+  // Server timestamps are read under the row locks, as HBase assigns them under its row lock:
+  // they then follow the order in which writers of a row commit, so a write never lands behind
+  // one that finished before it began (a time read before waiting for the lock could be older
+  // than the holder's, hiding this write under its cell; the linearizability test caught it).
+  const int64_t now = util::MonotonicWallMillis();
   BASALT_ASSIGN_OR_RETURN(uint64_t seq, sequence_->Next(seq_count));
   WriteTxn txn(*this, table, needs_reads, now, reserve_bytes);
   if (results != nullptr) results->assign(mutations.size(), RowResult());
@@ -496,8 +500,7 @@ Result<bool> Engine::CheckAndMutate(const TableState& table, const basalt::Check
   if (!cam.action().has_value()) {
     return Status::InvalidArgument("CheckAndMutate has no action (call Then)");
   }
-  const int64_t now = util::MonotonicWallMillis();
-  WriteTxn txn(*this, table, true, now);
+  WriteTxn probe(*this, table, false, util::MonotonicWallMillis());  // validates only
   const CheckAndMutate::Action& action = *cam.action();
   uint64_t seq_count = 1;
   Durability durability = Durability::kUseDefault;
@@ -512,7 +515,7 @@ Result<bool> Engine::CheckAndMutate(const TableState& table, const basalt::Check
         } else {
           durability = m.durability();
         }
-        return txn.Check(m);
+        return probe.Check(m);
       },
       action);
   BASALT_RETURN_IF_ERROR(check);
@@ -520,6 +523,9 @@ Result<bool> Engine::CheckAndMutate(const TableState& table, const basalt::Check
   if (durability == Durability::kUseDefault) durability = Durability::kSyncWal;
 
   RowLocks::Guard guard(&row_locks_, {row_locks_.StripeOf(table.record.id, cam.row())});
+  // Under the row lock, as in Batch.
+  const int64_t now = util::MonotonicWallMillis();
+  WriteTxn txn(*this, table, true, now);
   BASALT_ASSIGN_OR_RETURN(auto current,
                           txn.ReadLatest(*family, cam.row(), cam.qualifier(), cam.time_range()));
   std::optional<std::string_view> stored;
