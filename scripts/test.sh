@@ -4,7 +4,7 @@
 #      api, recipes, http, cli, browser, ...);
 #   2. builds the tests and the fuzzers with clang, ASan+UBSan, and runs the tests;
 #   3. builds the concurrency tests with TSan and runs them;
-#   4. runs each libFuzzer target (built in step 2's tree) for 20 seconds;
+#   4. runs each libFuzzer target (built in step 2's tree) for 10 seconds;
 #   5. checks that the tree is clang-formatted.
 # Fails on the first failing step.
 set -euo pipefail
@@ -33,7 +33,7 @@ TSAN_OPTIONS="halt_on_error=1 ignore_noninstrumented_modules=1 suppressions=$PWD
   ctest --test-dir build/tsan --output-on-failure --timeout 900 -L concurrency
 
 step "fuzz (bounded)"
-scripts/fuzz.sh 20
+scripts/fuzz.sh 10
 
 step "format"
 scripts/check-format.sh
