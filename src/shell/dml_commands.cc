@@ -54,6 +54,37 @@ Status AddColumns(const Value& v, Read* read, ColumnFormats* formats) {
 }
 
 // The column of a write: "f:q", or "f" for the empty qualifier (as HBase's shell).
+// The options `get` and `scan` share: COLUMN(S), VERSIONS, TIMESTAMP or TIMERANGE, FILTER.
+template <class Read>
+Status ApplyReadOptions(Options& options, Read* read, ColumnFormats* formats) {
+  if (const Value* v = options.Take("COLUMN"))
+    BASALT_RETURN_IF_ERROR(AddColumns(*v, read, formats));
+  if (const Value* v = options.Take("COLUMNS"))
+    BASALT_RETURN_IF_ERROR(AddColumns(*v, read, formats));
+  if (const Value* v = options.Take("VERSIONS")) {
+    BASALT_ASSIGN_OR_RETURN(int32_t versions, AsInt32(*v, "VERSIONS", 1));
+    read->ReadVersions(versions);
+  }
+  const Value* timestamp = options.Take("TIMESTAMP");
+  const Value* timerange = options.Take("TIMERANGE");
+  if (timestamp != nullptr && timerange != nullptr) {
+    return Status::InvalidArgument("give TIMESTAMP or TIMERANGE, not both");
+  }
+  if (timestamp != nullptr) {
+    BASALT_ASSIGN_OR_RETURN(int64_t ts, AsInteger(*timestamp, "TIMESTAMP"));
+    read->SetTimestamp(ts);
+  }
+  if (timerange != nullptr) {
+    BASALT_ASSIGN_OR_RETURN(TimeRange r, AsTimeRange(*timerange, "TIMERANGE"));
+    read->SetTimeRange(r.min, r.max);
+  }
+  if (const Value* v = options.Take("FILTER")) {
+    BASALT_ASSIGN_OR_RETURN(FilterPtr filter, ParseFilterOption(*v));
+    read->SetFilter(std::move(filter));
+  }
+  return Status::OK();
+}
+
 Result<ColumnName> WriteColumn(const Value& v) {
   BASALT_ASSIGN_OR_RETURN(std::string text, AsBytes(v, "the column"));
   return SplitColumn(text);
@@ -92,31 +123,7 @@ Status GetCommand(CommandContext& ctx, const std::vector<Value>& args) {
     }
     Options options(&args[i], "get",
                     {"COLUMN", "COLUMNS", "VERSIONS", "TIMESTAMP", "TIMERANGE", "FILTER"});
-    if (const Value* v = options.Take("COLUMN"))
-      BASALT_RETURN_IF_ERROR(AddColumns(*v, &get, &formats));
-    if (const Value* v = options.Take("COLUMNS"))
-      BASALT_RETURN_IF_ERROR(AddColumns(*v, &get, &formats));
-    if (const Value* v = options.Take("VERSIONS")) {
-      BASALT_ASSIGN_OR_RETURN(int32_t versions, AsInt32(*v, "VERSIONS", 1));
-      get.ReadVersions(versions);
-    }
-    const Value* timestamp = options.Take("TIMESTAMP");
-    const Value* timerange = options.Take("TIMERANGE");
-    if (timestamp != nullptr && timerange != nullptr) {
-      return Status::InvalidArgument("give TIMESTAMP or TIMERANGE, not both");
-    }
-    if (timestamp != nullptr) {
-      BASALT_ASSIGN_OR_RETURN(int64_t ts, AsInteger(*timestamp, "TIMESTAMP"));
-      get.SetTimestamp(ts);
-    }
-    if (timerange != nullptr) {
-      BASALT_ASSIGN_OR_RETURN(TimeRange r, AsTimeRange(*timerange, "TIMERANGE"));
-      get.SetTimeRange(r.min, r.max);
-    }
-    if (const Value* v = options.Take("FILTER")) {
-      BASALT_ASSIGN_OR_RETURN(FilterPtr filter, ParseFilterOption(*v));
-      get.SetFilter(std::move(filter));
-    }
+    BASALT_RETURN_IF_ERROR(ApplyReadOptions(options, &get, &formats));
     BASALT_RETURN_IF_ERROR(options.Finish());
   }
   BASALT_ASSIGN_OR_RETURN(auto table, OpenTable(ctx, args[0]));
@@ -156,31 +163,7 @@ Status ScanCommand(CommandContext& ctx, const std::vector<Value>& args) {
       BASALT_ASSIGN_OR_RETURN(bool reversed, AsBoolean(*v, "REVERSED"));
       scan.SetReversed(reversed);
     }
-    if (const Value* v = options.Take("COLUMNS"))
-      BASALT_RETURN_IF_ERROR(AddColumns(*v, &scan, &formats));
-    if (const Value* v = options.Take("COLUMN"))
-      BASALT_RETURN_IF_ERROR(AddColumns(*v, &scan, &formats));
-    if (const Value* v = options.Take("VERSIONS")) {
-      BASALT_ASSIGN_OR_RETURN(int32_t versions, AsInt32(*v, "VERSIONS", 1));
-      scan.ReadVersions(versions);
-    }
-    const Value* timestamp = options.Take("TIMESTAMP");
-    const Value* timerange = options.Take("TIMERANGE");
-    if (timestamp != nullptr && timerange != nullptr) {
-      return Status::InvalidArgument("give TIMESTAMP or TIMERANGE, not both");
-    }
-    if (timestamp != nullptr) {
-      BASALT_ASSIGN_OR_RETURN(int64_t ts, AsInteger(*timestamp, "TIMESTAMP"));
-      scan.SetTimestamp(ts);
-    }
-    if (timerange != nullptr) {
-      BASALT_ASSIGN_OR_RETURN(TimeRange r, AsTimeRange(*timerange, "TIMERANGE"));
-      scan.SetTimeRange(r.min, r.max);
-    }
-    if (const Value* v = options.Take("FILTER")) {
-      BASALT_ASSIGN_OR_RETURN(FilterPtr filter, ParseFilterOption(*v));
-      scan.SetFilter(std::move(filter));
-    }
+    BASALT_RETURN_IF_ERROR(ApplyReadOptions(options, &scan, &formats));
     if (const Value* v = options.Take("RAW")) {
       BASALT_ASSIGN_OR_RETURN(bool raw, AsBoolean(*v, "RAW"));
       scan.SetRaw(raw);
