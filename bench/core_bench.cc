@@ -14,13 +14,14 @@
 //                          [--only WORKLOAD] [--equal-bytes] [--profile-side basalt|raw]
 //                          [--no-statistics]
 //
-// --no-statistics opens basalt with ConnectionOptions::statistics off, to measure what counting
-// block cache hits and misses costs (compare the ratios of a run with and without it).
+// Both sides count RocksDB tickers (basalt does, for /metrics and Admin::GetStoreStats);
+// --no-statistics turns them off on both, to measure what counting costs.
 
 #include <rocksdb/cache.h>
 #include <rocksdb/db.h>
 #include <rocksdb/filter_policy.h>
 #include <rocksdb/options.h>
+#include <rocksdb/statistics.h>
 #include <rocksdb/table.h>
 #include <rocksdb/write_batch.h>
 
@@ -134,6 +135,11 @@ class RawStore {
     t.format_version = 5;
     t.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10));
     o.table_factory.reset(rocksdb::NewBlockBasedTableFactory(t));
+    if (g_statistics) {
+      // basalt counts tickers for /metrics (engine.cc); the raw side counts the same ones.
+      o.statistics = rocksdb::CreateDBStatistics();
+      o.statistics->set_stats_level(rocksdb::StatsLevel::kExceptHistogramOrTimers);
+    }
     rocksdb::DB* db = nullptr;
     Check(rocksdb::DB::Open(o, path, &db), "opening raw RocksDB");
     db_.reset(db);

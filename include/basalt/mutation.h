@@ -29,19 +29,29 @@ class Put {
   explicit Put(std::string row, int64_t timestamp = kLatestTimestamp)
       : row_(std::move(row)), timestamp_(timestamp) {}
 
-  Put& Add(std::string family, std::string qualifier, std::string value) {
+  // The builders come in pairs: on a temporary (`Put(row).Add(...)`) they return it as an
+  // rvalue, so handing the result to a container or Table moves it instead of copying every
+  // cell value.
+  Put& Add(std::string family, std::string qualifier, std::string value) & {
     entries_.push_back(
         {std::move(family), std::move(qualifier), kLatestTimestamp, std::move(value)});
     return *this;
   }
-  Put& Add(std::string family, std::string qualifier, int64_t timestamp, std::string value) {
+  Put&& Add(std::string family, std::string qualifier, std::string value) && {
+    return std::move(Add(std::move(family), std::move(qualifier), std::move(value)));
+  }
+  Put& Add(std::string family, std::string qualifier, int64_t timestamp, std::string value) & {
     entries_.push_back({std::move(family), std::move(qualifier), timestamp, std::move(value)});
     return *this;
   }
-  Put& SetDurability(Durability d) {
+  Put&& Add(std::string family, std::string qualifier, int64_t timestamp, std::string value) && {
+    return std::move(Add(std::move(family), std::move(qualifier), timestamp, std::move(value)));
+  }
+  Put& SetDurability(Durability d) & {
     durability_ = d;
     return *this;
   }
+  Put&& SetDurability(Durability d) && { return std::move(SetDurability(d)); }
 
   const std::string& row() const { return row_; }
   int64_t timestamp() const { return timestamp_; }

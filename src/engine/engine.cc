@@ -220,16 +220,25 @@ Status Engine::OpenImpl() {
   // Format version.
   std::string version;
   s = db_->Get(rocksdb::ReadOptions(), default_cf_, MetaFormatVersionKey(), &version);
-  if (s.IsNotFound()) {
+  if (!s.ok() && !s.IsNotFound()) return FromRocks(s);
+  if (s.ok() && version != std::to_string(kFormatVersion)) {
+    bool readable = false;
+    for (int v = kOldestReadableFormatVersion; v < kFormatVersion; ++v) {
+      readable = readable || version == std::to_string(v);
+    }
+    if (!readable) {
+      return Status::NotSupported(
+          "store '" + path_ + "' has format version " + version + "; this basalt reads versions " +
+          std::to_string(kOldestReadableFormatVersion) + " to " + std::to_string(kFormatVersion));
+    }
+  }
+  if (s.IsNotFound() || version != std::to_string(kFormatVersion)) {
+    // Recorded before any cell is written in the current layout, so an older basalt never
+    // opens a store holding cells it cannot read.
     rocksdb::WriteOptions wo;
     wo.sync = true;
     BASALT_RETURN_IF_ERROR(FromRocks(
         db_->Put(wo, default_cf_, MetaFormatVersionKey(), std::to_string(kFormatVersion))));
-  } else if (!s.ok()) {
-    return FromRocks(s);
-  } else if (version != std::to_string(kFormatVersion)) {
-    return Status::NotSupported("store '" + path_ + "' has format version " + version +
-                                "; this basalt reads version " + std::to_string(kFormatVersion));
   }
 
   // Catalog.

@@ -156,22 +156,31 @@ std::string Unescape(std::string_view escaped) {
 }
 
 void AppendValueHeader(std::string* dst, uint64_t seq) {
-  dst->push_back('\0');
-  util::PutFixed64BE(dst, seq);
+  util::PutVarint64(dst, seq + 1);
 }
 
 std::string EncodeValue(uint64_t seq, std::string_view payload) {
   std::string out;
-  out.reserve(kValueHeaderSize + payload.size());
+  out.reserve(kMaxValueHeaderSize + payload.size());
   AppendValueHeader(&out, seq);
   out.append(payload);
   return out;
 }
 
 bool ParseValue(std::string_view value, ParsedValue* out) {
-  if (value.size() < kValueHeaderSize || value[0] != '\0') return false;
-  out->seq = util::DecodeFixed64BE(value.data() + 1);
-  out->payload = value.substr(kValueHeaderSize);
+  if (value.empty()) return false;
+  if (value[0] == '\0') {
+    // Format version 1: a zero flags byte, then the sequence number as BE64.
+    if (value.size() < kValueHeaderSizeV1) return false;
+    out->seq = util::DecodeFixed64BE(value.data() + 1);
+    out->payload = value.substr(kValueHeaderSizeV1);
+    return true;
+  }
+  uint64_t seq_plus_one;
+  size_t n = util::GetVarint64(value, &seq_plus_one);
+  if (n == 0) return false;
+  out->seq = seq_plus_one - 1;
+  out->payload = value.substr(n);
   return true;
 }
 

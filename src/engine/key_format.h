@@ -6,7 +6,8 @@
 //
 //   key   = E(row) 00 01 E(qualifier) 00 01 BE64(INT64_MAX - ts) (0xFF - type)   column cell
 //   key   = E(row) 00 01 00 00              BE64(INT64_MAX - ts) (0xFF - type)   family marker
-//   value = flags(1) BE64(seq) payload
+//   value = varint(seq + 1) payload                                               format 2
+//   value = 00 BE64(seq) payload                                                  format 1
 //
 // E(x) copies x with every 00 byte written as 00 FF; the terminator 00 01 follows it. This is
 // order-preserving and prefix-free, so bytewise order of keys is HBase's cell order: row
@@ -16,8 +17,10 @@
 // DeleteFamilyVersion markers before the cells they hide.
 //
 // seq is the store-wide write sequence of the mutation that wrote the cell. A delete marker hides
-// only cells with a smaller seq (cells written before it). flags is 0; other values are reserved.
-// payload is the cell value for a Put and empty for markers.
+// only cells with a smaller seq (cells written before it). It is stored plus one as a LEB128
+// varint, whose first byte is then never 00; format 1 wrote a 00 flags byte and the seq as BE64.
+// Readers accept both, so a format-1 store opens without rewriting its cells. payload is the
+// cell value for a Put and empty for markers.
 //
 // The default RocksDB column family holds metadata and the schema catalog under the keys built
 // by the Meta*/Catalog* functions below.
@@ -34,10 +37,14 @@
 namespace basalt::engine {
 
 // Version of the layout above, stored under MetaFormatVersionKey(). Never reuse a number.
-inline constexpr int kFormatVersion = 1;
+inline constexpr int kFormatVersion = 2;
+// Older versions this basalt still reads; opening one records kFormatVersion, since new cells
+// are written in the current layout.
+inline constexpr int kOldestReadableFormatVersion = 1;
 
-inline constexpr size_t kKeySuffixSize = 9;    // BE64 inverted timestamp + inverted type
-inline constexpr size_t kValueHeaderSize = 9;  // flags + BE64 seq
+inline constexpr size_t kKeySuffixSize = 9;        // BE64 inverted timestamp + inverted type
+inline constexpr size_t kMaxValueHeaderSize = 10;  // varint(seq + 1)
+inline constexpr size_t kValueHeaderSizeV1 = 9;    // format 1: flags + BE64 seq
 
 // Appends E(x) followed by the terminator 00 01.
 void AppendEscaped(std::string* dst, std::string_view x);

@@ -44,14 +44,42 @@ TEST(KeyFormatTest, GoldenFamilyMarkerKeyAndValue) {
             "0000"
             "7ffffffffffffffa"
             "f1");
+  // varint(0x0102 + 1) = 83 02, then the payload.
   EXPECT_EQ(Hex(EncodeValue(0x0102, "v")),
-            "00"
-            "0000000000000102"
+            "8302"
             "76");
+  EXPECT_EQ(Hex(EncodeValue(0, "")), "01");
+}
+
+TEST(KeyFormatTest, ValueHeaderRoundTripsAcrossVarintLengths) {
+  for (uint64_t seq : {0ull, 126ull, 127ull, 16383ull, 1ull << 35, (1ull << 63) - 1}) {
+    const std::string encoded = EncodeValue(seq, "payload");
+    ParsedValue v;
+    ASSERT_TRUE(ParseValue(encoded, &v)) << seq;
+    EXPECT_EQ(v.seq, seq);
+    EXPECT_EQ(v.payload, "payload");
+  }
+}
+
+TEST(KeyFormatTest, Format1ValuesStillParse) {
+  std::string v1("\0\0\0\0\0\0\0\x01\x02v", 10);
+  ParsedValue v;
+  ASSERT_TRUE(ParseValue(v1, &v));
+  EXPECT_EQ(v.seq, 0x0102u);
+  EXPECT_EQ(v.payload, "v");
+}
+
+TEST(KeyFormatTest, MalformedValuesAreRejected) {
+  ParsedValue v;
+  EXPECT_FALSE(ParseValue("", &v));
+  EXPECT_FALSE(ParseValue(std::string("\0\0\0", 3), &v));  // format 1, truncated seq
+  EXPECT_FALSE(ParseValue("\x83", &v));                    // varint cut off
+  EXPECT_FALSE(ParseValue(std::string(11, '\xff'), &v));   // varint over 10 bytes
 }
 
 TEST(KeyFormatTest, GoldenFormatVersionAndMetaKeys) {
-  EXPECT_EQ(kFormatVersion, 1);
+  EXPECT_EQ(kFormatVersion, 2);
+  EXPECT_EQ(kOldestReadableFormatVersion, 1);
   EXPECT_EQ(Hex(MetaFormatVersionKey()), Hex("\x01"
                                              "format_version"));
   EXPECT_EQ(CatalogTableKey("ns", "t"),

@@ -1,4 +1,5 @@
-// Fixed-width integer encodings. Big-endian where byte order must equal numeric order.
+// Integer encodings: fixed-width big-endian where byte order must equal numeric order, and
+// LEB128 varints where only size matters.
 
 #ifndef BASALT_UTIL_CODING_H_
 #define BASALT_UTIL_CODING_H_
@@ -39,6 +40,34 @@ inline uint32_t DecodeFixed32BE(const char* p) {
   uint32_t v = 0;
   for (int i = 0; i < 4; ++i) v = (v << 8) | static_cast<uint8_t>(p[i]);
   return v;
+}
+
+// LEB128: seven bits per byte, least significant first, the high bit set on every byte but the
+// last. At most 10 bytes.
+inline void PutVarint64(std::string* dst, uint64_t v) {
+  char buf[10];
+  size_t n = 0;
+  while (v >= 0x80) {
+    buf[n++] = static_cast<char>((v & 0x7f) | 0x80);
+    v >>= 7;
+  }
+  buf[n++] = static_cast<char>(v);
+  dst->append(buf, n);
+}
+
+// Decodes a varint at the start of `in`; returns the bytes it took, or 0 when `in` ends inside
+// it or it is longer than 10 bytes.
+inline size_t GetVarint64(std::string_view in, uint64_t* v) {
+  uint64_t result = 0;
+  for (size_t i = 0; i < in.size() && i < 10; ++i) {
+    const auto byte = static_cast<uint8_t>(in[i]);
+    result |= static_cast<uint64_t>(byte & 0x7f) << (7 * i);
+    if ((byte & 0x80) == 0) {
+      *v = result;
+      return i + 1;
+    }
+  }
+  return 0;
 }
 
 // The smallest string greater than every string that starts with `prefix`: increments the last
