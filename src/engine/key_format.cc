@@ -142,6 +142,13 @@ bool ParseKey(std::string_view key, ParsedKey* out) {
 
 std::string Unescape(std::string_view escaped) {
   std::string out;
+  UnescapeInto(escaped, &out);
+  return out;
+}
+
+void UnescapeInto(std::string_view escaped, std::string* dst) {
+  std::string& out = *dst;
+  out.clear();
   out.reserve(escaped.size());
   size_t pos = 0;
   while (pos < escaped.size()) {
@@ -152,7 +159,6 @@ std::string Unescape(std::string_view escaped) {
     out.push_back('\0');
     pos = zero + 2;
   }
-  return out;
 }
 
 void AppendValueHeader(std::string* dst, uint64_t seq) {

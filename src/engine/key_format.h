@@ -86,6 +86,8 @@ size_t RowPrefixLength(std::string_view key);
 
 // Decodes E(x) 00 01 back to x. `escaped` must include the terminator.
 std::string Unescape(std::string_view escaped);
+// The same into `*dst`, reusing its buffer.
+void UnescapeInto(std::string_view escaped, std::string* dst);
 // The row of a row prefix, and the qualifier of a column prefix (given its row prefix length).
 inline std::string RowFromPrefix(std::string_view row_prefix) {
   return Unescape(row_prefix);

@@ -50,6 +50,15 @@ Result<std::vector<const FamilyHandle*>> SelectFamilies(const TableState& table,
   return out;
 }
 
+// The time TTLs are measured against; 0 when no family read has a TTL (the clock is then never
+// consulted, and reading it costs as much as a small part of a point read).
+int64_t ReadTime(const std::vector<const FamilyHandle*>& families) {
+  for (const FamilyHandle* f : families) {
+    if (f->settings.ttl_ms != INT64_MAX) return util::MonotonicWallMillis();
+  }
+  return 0;
+}
+
 Status CheckReadable(const TableState& table) {
   if (!table.record.enabled) {
     return Status::FailedPrecondition("table '" + table.name().ToString() + "' is disabled");
@@ -75,7 +84,7 @@ Result<RowResult> Engine::Get(const TableState& table, const basalt::Get& get) {
   ReadSpec spec;
   spec.max_versions = get.max_versions();
   spec.time_range = get.time_range();
-  spec.now_ms = util::MonotonicWallMillis();
+  spec.now_ms = ReadTime(families);
   spec.max_results_per_family = get.max_results_per_family();
   spec.row_offset_per_family = get.row_offset_per_family();
 
@@ -156,8 +165,9 @@ Result<std::unique_ptr<ResultScanner>> Engine::NewScanner(std::shared_ptr<const 
     }
   }
   BASALT_ASSIGN_OR_RETURN(auto families, SelectFamilies(*table, scan.columns()));
+  const int64_t now_ms = ReadTime(families);
   auto scanner = std::make_unique<Scanner>(shared_from_this(), table, scan, std::move(families),
-                                           util::MonotonicWallMillis());
+                                           now_ms);
   BASALT_RETURN_IF_ERROR(scanner->Init());
   return std::unique_ptr<ResultScanner>(std::move(scanner));
 }

@@ -41,11 +41,11 @@ int SkipPastRow(rocksdb::Iterator* it, std::string_view row_prefix) {
   return steps;
 }
 
-FamilyRowReader::FamilyRowReader(rocksdb::Iterator* it, std::string family_name,
+FamilyRowReader::FamilyRowReader(rocksdb::Iterator* it, const std::string& family_name,
                                  const FamilySettings& settings, const ReadSpec& spec,
                                  const std::set<std::string>* qualifiers)
     : it_(it),
-      family_(std::move(family_name)),
+      family_(family_name),
       settings_(settings),
       spec_(spec),
       qualifiers_(qualifiers != nullptr && !qualifiers->empty() ? qualifiers : nullptr) {}
@@ -176,7 +176,7 @@ bool FamilyRowReader::NextColumn() {
       if (!InRow()) return false;  // past the row: no selected column remains
     }
   }
-  qualifier_ = Unescape(std::string_view(column_prefix_).substr(row_prefix_.size()));
+  UnescapeInto(std::string_view(column_prefix_).substr(row_prefix_.size()), &qualifier_);
   column_delete_seq_ = 0;
   version_delete_ts_ = -1;
   version_delete_seq_ = 0;

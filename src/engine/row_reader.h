@@ -53,9 +53,11 @@ int SkipPastRow(rocksdb::Iterator* it, std::string_view row_prefix);
 
 class FamilyRowReader {
  public:
-  // `qualifiers` selects columns (nullptr or empty: all); it must outlive the reader.
-  FamilyRowReader(rocksdb::Iterator* it, std::string family_name, const FamilySettings& settings,
-                  const ReadSpec& spec, const std::set<std::string>* qualifiers);
+  // `qualifiers` selects columns (nullptr or empty: all). `family_name`, `settings` and
+  // `qualifiers` must outlive the reader (they belong to the table's schema snapshot).
+  FamilyRowReader(rocksdb::Iterator* it, const std::string& family_name,
+                  const FamilySettings& settings, const ReadSpec& spec,
+                  const std::set<std::string>* qualifiers);
 
   // Starts a row. REQUIRES: the iterator is at the first key of the row in this family, or at
   // a key after the row (then the family has nothing for it). `row` is the unescaped row key.
@@ -112,8 +114,8 @@ class FamilyRowReader {
   void Fail(Status s);
 
   rocksdb::Iterator* it_;
-  std::string family_;
-  FamilySettings settings_;
+  const std::string& family_;
+  const FamilySettings& settings_;
   ReadSpec spec_;
   const std::set<std::string>* qualifiers_;
 

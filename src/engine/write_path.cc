@@ -409,7 +409,7 @@ Status Engine::Write(const TableState& table, std::span<const MutationRef> mutat
   Durability durability = Durability::kSkipWal;
   std::vector<size_t> stripes;
   stripes.reserve(mutations.size());
-  WriteTxn probe(*this, table, false, util::MonotonicWallMillis());  // validates only
+  WriteTxn probe(*this, table, false, /*now_ms=*/0);  // validates only: no clock
   for (const MutationRef& m : mutations) {
     const std::string* row = nullptr;
     Status s = std::visit(Overloaded{[&](const Put* p) {
@@ -500,7 +500,7 @@ Result<bool> Engine::CheckAndMutate(const TableState& table, const basalt::Check
   if (!cam.action().has_value()) {
     return Status::InvalidArgument("CheckAndMutate has no action (call Then)");
   }
-  WriteTxn probe(*this, table, false, util::MonotonicWallMillis());  // validates only
+  WriteTxn probe(*this, table, false, /*now_ms=*/0);  // validates only: no clock
   const CheckAndMutate::Action& action = *cam.action();
   uint64_t seq_count = 1;
   Durability durability = Durability::kUseDefault;
