@@ -6,7 +6,7 @@
 // of each and their ratio (basalt / raw, higher is better).
 //
 //   fillbatch100   single-cell puts, 100 rows per batch
-//   readrandom     point gets of one-cell rows, after a flush and compaction
+//   readrandom     point gets of a cell (row and column named), after a flush and compaction
 //   scanprefix10   the newest 10 rows under a user prefix (row = user + reversed timestamp)
 //   getversions10  a get of the 10 versions of one cell
 //
@@ -280,7 +280,8 @@ Outcome ReadRandom(const Config& cfg) {
   std::mt19937_64 rng_b(1), rng_r(1);
   std::string value;
   auto basalt_op = [&] {
-    auto row = bs.table().Get(basalt::Get(UserRow(rng_b() % rows)));
+    // A point get of one cell, as the raw side's key names row and column.
+    auto row = bs.table().Get(basalt::Get(UserRow(rng_b() % rows)).AddColumn("f", "q"));
     if (!row.ok() || row->empty()) Die("basalt get missed");
   };
   auto raw_op = [&] {

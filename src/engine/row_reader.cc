@@ -268,6 +268,13 @@ bool FamilyRowReader::TakeVersion(std::vector<Cell>* out, int64_t ts, CellType t
 }
 
 void FamilyRowReader::SkipColumn() {
+  if (qualifiers_ != nullptr && next_qualifier_ == qualifiers_->end()) {
+    // The last selected column is done, so is the row: skipping the column's older versions
+    // would only look at keys nobody reads. The iterator stays inside the row, which
+    // SkipToRowEnd allows; a point Get of one column then costs one Seek and no Next.
+    stage_ = Stage::kDone;
+    return;
+  }
   for (int i = 0; i < kSkipNexts; ++i) {
     Step();
     if (!it_->Valid() || !StartsWith(it_->key(), column_prefix_)) return;
