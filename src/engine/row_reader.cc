@@ -28,6 +28,21 @@ void DecodeSuffix(const rocksdb::Slice& key, int64_t* ts, uint8_t* type_code) {
 
 }  // namespace
 
+void CellRecycler::Reclaim(std::vector<Cell>* cells) {
+  for (Cell& c : *cells) {
+    if (bin_.size() >= kMaxCells) break;
+    if (c.value.capacity() <= kMaxValueCapacity) bin_.push_back(std::move(c));
+  }
+  cells->clear();
+}
+
+Cell& CellRecycler::Append(std::vector<Cell>* out) {
+  if (bin_.empty()) return out->emplace_back();
+  Cell& c = out->emplace_back(std::move(bin_.back()));
+  bin_.pop_back();
+  return c;
+}
+
 int SkipPastRow(rocksdb::Iterator* it, std::string_view row_prefix) {
   int steps = 0;
   for (; steps < kSkipNexts; ++steps) {
@@ -128,6 +143,7 @@ void FamilyRowReader::ReadFamilyMarkers(std::vector<Cell>* out) {
     if (spec_.raw) {
       if (spec_.time_range.Contains(ts)) {
         qualifier_.clear();
+        escaped_qualifier_.clear();
         bool counted;
         if (Offer(out, ts, static_cast<CellType>(type), {}, &counted) == After::kEndFamily) {
           stage_ = Stage::kDone;
@@ -176,7 +192,12 @@ bool FamilyRowReader::NextColumn() {
       if (!InRow()) return false;  // past the row: no selected column remains
     }
   }
-  UnescapeInto(std::string_view(column_prefix_).substr(row_prefix_.size()), &qualifier_);
+  // Rows of one table mostly repeat the same column names: unescape only a new one.
+  const std::string_view escaped = std::string_view(column_prefix_).substr(row_prefix_.size());
+  if (escaped != escaped_qualifier_) {
+    escaped_qualifier_.assign(escaped);
+    UnescapeInto(escaped, &qualifier_);
+  }
   column_delete_seq_ = 0;
   version_delete_ts_ = -1;
   version_delete_seq_ = 0;
@@ -370,7 +391,7 @@ void FamilyRowReader::Follow(After after) {
 
 Cell& FamilyRowReader::Emit(std::vector<Cell>* out, int64_t ts, CellType type,
                             std::string_view payload) {
-  Cell& c = out->emplace_back();
+  Cell& c = recycler_ != nullptr ? recycler_->Append(out) : out->emplace_back();
   c.row = *row_;
   c.family = family_;
   c.qualifier = qualifier_;

@@ -47,6 +47,23 @@ struct ReadSpec {
   filter::FilterState* filter = nullptr;
 };
 
+// Cells of rows the caller is done with, kept so that later rows reuse their string buffers
+// instead of allocating new ones (a scan returning many small rows otherwise allocates a row,
+// a value and a vector per row). Bounded, so a huge row or value is not kept alive.
+class CellRecycler {
+ public:
+  // Takes the cells out of `*cells`, leaving it empty with its capacity.
+  void Reclaim(std::vector<Cell>* cells);
+  // Appends a cell to `*out`, made from a reclaimed one when there is one. Its fields hold
+  // stale data: the caller assigns every one.
+  Cell& Append(std::vector<Cell>* out);
+
+ private:
+  static constexpr size_t kMaxCells = 256;
+  static constexpr size_t kMaxValueCapacity = 4096;
+  std::vector<Cell> bin_;
+};
+
 // Moves a forward iterator on a key of the row whose prefix is `row_prefix` to the first key
 // after the row (a few Nexts, then a Seek). Returns the iterator steps taken.
 int SkipPastRow(rocksdb::Iterator* it, std::string_view row_prefix);
@@ -70,6 +87,9 @@ class FamilyRowReader {
 
   // Leaves the iterator at the first key after the row (Read may stop early).
   void SkipToRowEnd();
+
+  // Emitted cells reuse the buffers of `recycler`'s cells (nullptr: none). Not owned.
+  void set_recycler(CellRecycler* recycler) { recycler_ = recycler; }
 
   // Non-OK when a stored key or value did not decode, or the iterator failed.
   const Status& status() const { return status_; }
@@ -118,6 +138,7 @@ class FamilyRowReader {
   const FamilySettings& settings_;
   ReadSpec spec_;
   const std::set<std::string>* qualifiers_;
+  CellRecycler* recycler_ = nullptr;
 
   Stage stage_ = Stage::kDone;
   std::string_view row_prefix_;  // the caller's; see StartRow
@@ -130,6 +151,7 @@ class FamilyRowReader {
   // The column being read.
   std::string column_prefix_;
   std::string qualifier_;
+  std::string escaped_qualifier_;  // E(qualifier_) 00 01, or empty
   uint64_t column_delete_seq_ = 0;  // max seq of DeleteColumn markers seen in this column
   int64_t version_delete_ts_ = -1;  // timestamp of the last Delete (one version) marker seen
   uint64_t version_delete_seq_ = 0;

@@ -119,6 +119,7 @@ Status Scanner::Init() {
     const std::set<std::string>* qualifiers = sel == columns.end() ? nullptr : &sel->second;
     c.reader = std::make_unique<FamilyRowReader>(c.it.get(), c.family->name(), c.family->settings,
                                                  spec_, qualifiers);
+    c.reader->set_recycler(&recycler_);
     ++steps_;
     if (scan_.reversed()) {
       if (bounds_.upper.empty()) {
@@ -278,6 +279,7 @@ bool Scanner::Next(RowResult* out) {
   if (done_) return false;
   if (engine_->closed_) return Fail(Status::Aborted("the store is closed"));
   const size_t budget = scan_.batch() > 0 ? static_cast<size_t>(scan_.batch()) : 0;
+  std::vector<Cell> cells = std::move(spare_cells_);
   while (true) {
     if (!in_row_) {
       if (scan_.limit() > 0 && rows_returned_ >= scan_.limit()) {
@@ -289,7 +291,7 @@ bool Scanner::Next(RowResult* out) {
         return false;
       }
     }
-    std::vector<Cell> cells;
+    cells.clear();
     bool row_done = true;
     for (; next_cursor_ < cursors_.size(); ++next_cursor_) {
       Cursor& c = cursors_[next_cursor_];
@@ -320,6 +322,11 @@ bool Scanner::Next(RowResult* out) {
       row_returned_ = true;
       ++rows_returned_;
     }
+    // The caller is done with the row in *out: its cells and their vector lend their buffers
+    // to the rows that follow.
+    std::vector<Cell>& previous = out->mutable_cells();
+    recycler_.Reclaim(&previous);
+    spare_cells_ = std::move(previous);
     // The row key is no longer needed once the row is done (StartNextRow sets the next one).
     *out = RowResult(row_done ? std::move(row_) : row_, std::move(cells), !row_done);
     return true;
