@@ -166,8 +166,8 @@ Result<std::unique_ptr<ResultScanner>> Engine::NewScanner(std::shared_ptr<const 
   }
   BASALT_ASSIGN_OR_RETURN(auto families, SelectFamilies(*table, scan.columns()));
   const int64_t now_ms = ReadTime(families);
-  auto scanner = std::make_unique<Scanner>(shared_from_this(), table, scan, std::move(families),
-                                           now_ms);
+  auto scanner =
+      std::make_unique<Scanner>(shared_from_this(), table, scan, std::move(families), now_ms);
   BASALT_RETURN_IF_ERROR(scanner->Init());
   return std::unique_ptr<ResultScanner>(std::move(scanner));
 }

@@ -151,7 +151,7 @@ class FamilyRowReader {
   // The column being read.
   std::string column_prefix_;
   std::string qualifier_;
-  std::string escaped_qualifier_;  // E(qualifier_) 00 01, or empty
+  std::string escaped_qualifier_;   // E(qualifier_) 00 01, or empty
   uint64_t column_delete_seq_ = 0;  // max seq of DeleteColumn markers seen in this column
   int64_t version_delete_ts_ = -1;  // timestamp of the last Delete (one version) marker seen
   uint64_t version_delete_seq_ = 0;

@@ -89,8 +89,8 @@ class Scanner : public ResultScanner {
   size_t next_cursor_ = 0;
   std::string row_prefix_;
   std::string row_;
-  CellRecycler recycler_;            // the cells of rows handed out earlier, for their buffers
-  std::vector<Cell> spare_cells_;    // empty; its capacity is reused by the next row
+  CellRecycler recycler_;          // the cells of rows handed out earlier, for their buffers
+  std::vector<Cell> spare_cells_;  // empty; its capacity is reused by the next row
   int64_t rows_returned_ = 0;
   int64_t rows_scanned_ = 0;
   int64_t steps_ = 0;  // the scanner's own iterator steps; the readers count theirs

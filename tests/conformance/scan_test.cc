@@ -57,6 +57,38 @@ TEST_P(ScanTest, ReversedScanReturnsEachRowsCellsInNormalOrder) {
   EXPECT_EQ(Describe(rows[0]), (Strings{"a:x@1=r4ax", "b:y@1=by"}));
 }
 
+// The engine's scanner reuses the buffers of the row the caller hands back; nothing of the
+// previous row may show through, whatever the sizes and shapes of the rows.
+TEST_P(ScanTest, OneRowResultReusedAcrossNextCallsHoldsExactlyEachRow) {
+  Table& t = store().CreateTable("shapes", {"f"});
+  const std::string long_value(3000, 'L');
+  ASSERT_OK(
+      t.Put(Put("row-with-a-long-key-0001").Add("f", "a", 5, long_value).Add("f", "b", 5, "")));
+  ASSERT_OK(t.Put(Put("r2").Add("f", "c", 6, "short")));
+  ASSERT_OK(t.Put(Put("r3").Add("f", std::string("q\0z", 3), 7, std::string(5000, 'H'))));
+  ASSERT_OK(t.Put(Put("r4").Add("f", "a", 8, "x").Add("f", "b", 8, "yy").Add("f", "c", 8, "zzz")));
+  auto shape = [](const RowResult& r) {
+    Strings cells = Describe(r);
+    for (const Cell& c : r.cells()) cells.push_back("row=" + c.row);
+    cells.push_back("result=" + r.row());
+    return cells;
+  };
+  std::vector<Strings> expected;
+  for (const char* row : {"r2", "r3", "r4", "row-with-a-long-key-0001"}) {
+    auto got = t.Get(Get(row));
+    ASSERT_OK(got.status());
+    expected.push_back(shape(*got));
+  }
+  ASSERT_EQ(expected[0], (Strings{"f:c@6=short", "row=r2", "result=r2"}));
+  auto scanner = t.GetScanner(Scan());
+  ASSERT_OK(scanner.status());
+  RowResult r;
+  std::vector<Strings> seen;
+  while ((*scanner)->Next(&r)) seen.push_back(shape(r));
+  ASSERT_OK((*scanner)->status());
+  EXPECT_EQ(seen, expected);
+}
+
 TEST_P(ScanTest, LimitCapsRows) {
   EXPECT_EQ(Rows(Scan().SetLimit(2)), (Strings{"r1", "r2"}));
   EXPECT_EQ(Rows(Scan().SetLimit(2).SetReversed(true)), (Strings{"s1", "r4"}));
