@@ -112,7 +112,8 @@ Result<RowResult> Engine::Get(const TableState& table, const basalt::Get& get) {
     reader.StartRow(row_prefix, get.row());
     reader.Read(&cells, 0);
     BASALT_RETURN_IF_ERROR(reader.status());
-    return FromRocks(it->status());
+    // A failed iterator is not valid; a valid one's status() would walk every merged child.
+    return it->Valid() ? Status::OK() : FromRocks(it->status());
   };
   if (families.size() == 1) {
     BASALT_ASSIGN_OR_RETURN(PooledIterator it,

@@ -120,7 +120,11 @@ bool FamilyRowReader::Read(std::vector<Cell>* out, size_t budget) {
         return true;
     }
   }
-  if (status_.ok() && !it_->status().ok()) Fail(Status::IOError(it_->status().ToString()));
+  // An iterator that failed is no longer valid; asking a valid one for its status would walk
+  // every child iterator of the merge for nothing.
+  if (status_.ok() && !it_->Valid() && !it_->status().ok()) {
+    Fail(Status::IOError(it_->status().ToString()));
+  }
   return true;
 }
 

@@ -86,6 +86,8 @@ Status Scanner::Init() {
     return Status::OK();
   }
   std::vector<PooledIterator> iters;
+  iters.reserve(families_.size());
+  cursors_.reserve(families_.size());
   if (families_.size() == 1) {
     BASALT_ASSIGN_OR_RETURN(
         auto it, engine_->iterator_pool_->Acquire(families_[0]->cf, IteratorKind::kScan));
