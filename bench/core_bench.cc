@@ -36,6 +36,7 @@
 #include <memory>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "basalt/basalt.h"
@@ -147,6 +148,18 @@ class RawStore {
 
   rocksdb::DB* db() { return db_.get(); }
 
+  // Flushes the memtable and waits until no flush or compaction runs.
+  void Quiesce() {
+    Check(db_->Flush(rocksdb::FlushOptions()), "raw flush");
+    while (true) {
+      uint64_t flushes = 0, compactions = 0;
+      db_->GetIntProperty("rocksdb.num-running-flushes", &flushes);
+      db_->GetIntProperty("rocksdb.num-running-compactions", &compactions);
+      if (flushes == 0 && compactions == 0) return;
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+  }
+
   void Compact() {
     Check(db_->Flush(rocksdb::FlushOptions()), "raw flush");
     rocksdb::CompactRangeOptions c;
@@ -184,10 +197,23 @@ class BasaltStore {
 
   void Compact() { Check(conn_->admin().MajorCompact(table_->name()), "basalt compaction"); }
 
+  // Flushes the memtable and waits until no flush or compaction runs.
+  void Quiesce() {
+    Check(conn_->admin().Flush(table_->name()), "basalt flush");
+    while (true) {
+      auto stats = conn_->admin().GetStoreStats();
+      Check(stats.status(), "basalt stats");
+      if (stats->running_flushes == 0 && stats->running_compactions == 0) return;
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+  }
+
  private:
   std::unique_ptr<basalt::Connection> conn_;
   std::unique_ptr<basalt::Table> table_;
 };
+
+constexpr double kRoundSeconds = 1.0;
 
 // Runs `op` (which does `batch` operations per call) for about `seconds`; returns ops/s.
 double Measure(double seconds, int batch, const std::function<void()>& op) {
@@ -210,28 +236,44 @@ struct Outcome {
   double raw_ops;
 };
 
-// Alternates rounds of the two sides and keeps the medians.
+// Before each round of a side; empty: nothing.
+struct Quiescers {
+  std::function<void()> basalt;
+  std::function<void()> raw;
+};
+
+// Alternates rounds of the two sides and keeps the medians. `quiesce` runs (untimed) before
+// every round, so that background work left by one round does not land in the next.
 Outcome Compare(const Config& cfg, std::string name, std::string unit, int batch,
-                const std::function<void()>& basalt_op, const std::function<void()>& raw_op) {
-  constexpr double kRoundSeconds = 1.0;
+                const std::function<void()>& basalt_op, const std::function<void()>& raw_op,
+                const Quiescers& quiesce = {}) {
+  auto measure_basalt = [&] {
+    if (quiesce.basalt) quiesce.basalt();
+    return Measure(kRoundSeconds, batch, basalt_op);
+  };
+  auto measure_raw = [&] {
+    if (quiesce.raw) quiesce.raw();
+    return Measure(kRoundSeconds, batch, raw_op);
+  };
   std::vector<double> b, r;
   // One warm-up call each, not measured.
   basalt_op();
   raw_op();
   if (!cfg.side.empty()) {
-    const auto& op = cfg.side == "raw" ? raw_op : basalt_op;
     double rate = 0;
-    for (int i = 0; i < cfg.rounds; ++i) rate = Measure(kRoundSeconds, batch, op);
+    for (int i = 0; i < cfg.rounds; ++i) {
+      rate = cfg.side == "raw" ? measure_raw() : measure_basalt();
+    }
     std::printf("%-14s %s only: %.0f %s/s\n", name.c_str(), cfg.side.c_str(), rate, unit.c_str());
     return Outcome{std::move(name), std::move(unit), rate, rate};
   }
   for (int i = 0; i < cfg.rounds; ++i) {
     if (i % 2 == 0) {
-      b.push_back(Measure(kRoundSeconds, batch, basalt_op));
-      r.push_back(Measure(kRoundSeconds, batch, raw_op));
+      b.push_back(measure_basalt());
+      r.push_back(measure_raw());
     } else {
-      r.push_back(Measure(kRoundSeconds, batch, raw_op));
-      b.push_back(Measure(kRoundSeconds, batch, basalt_op));
+      r.push_back(measure_raw());
+      b.push_back(measure_basalt());
     }
   }
   Outcome o{std::move(name), std::move(unit), basalt::bench::Median(b), basalt::bench::Median(r)};
@@ -258,7 +300,11 @@ Outcome FillBatch100(const Config& cfg) {
     for (int i = 0; i < 100; ++i) batch.Put(UserRow(next_r++) + RawColumn(), RawValue());
     Check(rs.db()->Write(rocksdb::WriteOptions(), &batch), "raw batch");
   };
-  return Compare(cfg, "fillbatch100", "puts", 100, basalt_op, raw_op);
+  // Every round starts from an empty memtable with no flush or compaction running, on both
+  // sides; without it, one side's leftover compactions ran in the other's rounds (2 cores) and
+  // the ratio of repeated runs spread from 0.65x to 0.9x.
+  return Compare(cfg, "fillbatch100", "puts", 100, basalt_op, raw_op,
+                 {[&] { bs.Quiesce(); }, [&] { rs.Quiesce(); }});
 }
 
 Outcome ReadRandom(const Config& cfg) {

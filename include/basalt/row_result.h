@@ -20,6 +20,14 @@ class RowResult {
   RowResult(std::string row, std::vector<Cell> cells, bool partial = false)
       : row_(std::move(row)), cells_(std::move(cells)), partial_(partial) {}
 
+  // Replaces the contents; the row key is copied into this result's existing buffer, so a
+  // scanner refilling one RowResult row after row allocates no new key for each.
+  void Assign(std::string_view row, std::vector<Cell> cells, bool partial = false) {
+    row_.assign(row);
+    cells_ = std::move(cells);
+    partial_ = partial;
+  }
+
   // The row key; empty for the result of a Get that found nothing.
   const std::string& row() const { return row_; }
 

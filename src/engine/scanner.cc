@@ -203,7 +203,7 @@ bool Scanner::StartNextRow() {
     if (best == nullptr) return false;
     ++rows_scanned_;
     row_prefix_ = best->row_prefix;
-    row_ = RowFromPrefix(row_prefix_);
+    UnescapeInto(row_prefix_, &row_);
     for (auto& c : cursors_) c.in_row = c.it->Valid() && c.row_prefix == row_prefix_;
     if (filter_ != nullptr) {
       filter_->Reset();
@@ -329,8 +329,7 @@ bool Scanner::Next(RowResult* out) {
     std::vector<Cell>& previous = out->mutable_cells();
     recycler_.Reclaim(&previous);
     spare_cells_ = std::move(previous);
-    // The row key is no longer needed once the row is done (StartNextRow sets the next one).
-    *out = RowResult(row_done ? std::move(row_) : row_, std::move(cells), !row_done);
+    out->Assign(row_, std::move(cells), !row_done);
     return true;
   }
 }
