@@ -73,20 +73,28 @@ void FamilyRowReader::StartRow(std::string_view row_prefix, const std::string& r
   family_cells_seen_ = 0;
   if (qualifiers_ != nullptr) next_qualifier_ = qualifiers_->begin();
   stage_ = Stage::kMarkers;
+  Sync();
 }
 
 bool FamilyRowReader::InRow() const {
-  return it_->Valid() && StartsWith(it_->key(), row_prefix_);
+  return valid_ && StartsWith(key_, row_prefix_);
+}
+
+void FamilyRowReader::Sync() {
+  valid_ = it_->Valid();
+  key_ = valid_ ? it_->key() : rocksdb::Slice();
 }
 
 void FamilyRowReader::Step() {
   it_->Next();
   ++steps_;
+  Sync();
 }
 
 void FamilyRowReader::SeekTo(std::string_view target) {
   it_->Seek(rocksdb::Slice(target.data(), target.size()));
   ++steps_;
+  Sync();
 }
 
 void FamilyRowReader::Fail(Status s) {
@@ -122,7 +130,7 @@ bool FamilyRowReader::Read(std::vector<Cell>* out, size_t budget) {
   }
   // An iterator that failed is no longer valid; asking a valid one for its status would walk
   // every child iterator of the merge for nothing.
-  if (status_.ok() && !it_->Valid() && !it_->status().ok()) {
+  if (status_.ok() && !valid_ && !it_->status().ok()) {
     Fail(Status::IOError(it_->status().ToString()));
   }
   return true;
@@ -131,7 +139,7 @@ bool FamilyRowReader::Read(std::vector<Cell>* out, size_t budget) {
 void FamilyRowReader::ReadFamilyMarkers(std::vector<Cell>* out) {
   const size_t marker_key_size = row_prefix_.size() + 2 + kKeySuffixSize;
   while (InRow()) {
-    rocksdb::Slice key = it_->key();
+    const rocksdb::Slice key = key_;
     if (key.size() != marker_key_size || key[row_prefix_.size()] != 0 ||
         key[row_prefix_.size() + 1] != 0) {
       return;  // the first column key: markers are over
@@ -175,7 +183,7 @@ bool FamilyRowReader::NextColumn() {
   }
   if (qualifiers_ == nullptr) {
     if (!InRow()) return false;
-    rocksdb::Slice key = it_->key();
+    const rocksdb::Slice key = key_;
     if (key.size() < row_prefix_.size() + 2 + kKeySuffixSize) {
       Fail(Status::Corruption("truncated cell key in family " + family_));
       return false;
@@ -183,16 +191,16 @@ bool FamilyRowReader::NextColumn() {
     column_prefix_.assign(key.data(), key.size() - kKeySuffixSize);
   } else {
     while (true) {
-      if (next_qualifier_ == qualifiers_->end() || !it_->Valid()) return false;
+      if (next_qualifier_ == qualifiers_->end() || !valid_) return false;
       column_prefix_.assign(row_prefix_);
       AppendQualifier(&column_prefix_, *next_qualifier_);
       ++next_qualifier_;
-      int cmp = it_->key().compare(rocksdb::Slice(column_prefix_));
-      if (cmp < 0 && !StartsWith(it_->key(), column_prefix_)) {
+      int cmp = key_.compare(rocksdb::Slice(column_prefix_));
+      if (cmp < 0 && !StartsWith(key_, column_prefix_)) {
         SeekTo(column_prefix_);
-        if (!it_->Valid()) return false;
+        if (!valid_) return false;
       }
-      if (StartsWith(it_->key(), column_prefix_)) break;
+      if (StartsWith(key_, column_prefix_)) break;
       if (!InRow()) return false;  // past the row: no selected column remains
     }
   }
@@ -214,8 +222,8 @@ bool FamilyRowReader::ReadColumn(std::vector<Cell>* out, size_t budget) {
   const size_t start = out->size();
   const size_t key_size = column_prefix_.size() + kKeySuffixSize;
   const TimeRange& range = spec_.time_range;
-  while (it_->Valid()) {
-    rocksdb::Slice key = it_->key();
+  while (valid_) {
+    const rocksdb::Slice key = key_;
     if (key.size() != key_size || !StartsWith(key, column_prefix_)) return true;
     int64_t ts;
     uint8_t type;
@@ -302,7 +310,7 @@ void FamilyRowReader::SkipColumn() {
   }
   for (int i = 0; i < kSkipNexts; ++i) {
     Step();
-    if (!it_->Valid() || !StartsWith(it_->key(), column_prefix_)) return;
+    if (!valid_ || !StartsWith(key_, column_prefix_)) return;
   }
   SeekTo(ColumnEnd(column_prefix_));
 }

@@ -24,6 +24,8 @@
 #include <string_view>
 #include <vector>
 
+#include <rocksdb/slice.h>
+
 #include "basalt/cell.h"
 #include "basalt/status.h"
 #include "basalt/types.h"
@@ -82,7 +84,7 @@ class FamilyRowReader {
   void StartRow(std::string_view row_prefix, const std::string& row);
 
   // Appends up to `budget` cells (0: no limit) to `out`. Returns true when the family has no
-  // more cells for this row.
+  // more cells for this row. REQUIRES: only the reader has moved the iterator since StartRow.
   bool Read(std::vector<Cell>* out, size_t budget);
 
   // Leaves the iterator at the first key after the row (Read may stop early).
@@ -108,6 +110,9 @@ class FamilyRowReader {
   };
 
   bool InRow() const;
+  // Reads the iterator's position into valid_ and key_. Every move of the iterator by the
+  // reader is followed by one; StartRow takes the position the caller left.
+  void Sync();
   void Step();
   void SeekTo(std::string_view target);
   void ReadFamilyMarkers(std::vector<Cell>* out);
@@ -134,6 +139,10 @@ class FamilyRowReader {
   void Fail(Status s);
 
   rocksdb::Iterator* it_;
+  // The iterator's validity and key since the last Sync(): a virtual call through RocksDB's
+  // iterator wrappers each time costs a measurable part of a scan.
+  bool valid_ = false;
+  rocksdb::Slice key_;
   const std::string& family_;
   const FamilySettings& settings_;
   ReadSpec spec_;
