@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 #include <rocksdb/db.h>
 
+#include <unistd.h>
+
 #include <filesystem>
 #include <memory>
 #include <string>
