@@ -43,19 +43,6 @@ Cell& CellRecycler::Append(std::vector<Cell>* out) {
   return c;
 }
 
-int SkipPastRow(rocksdb::Iterator* it, std::string_view row_prefix) {
-  int steps = 0;
-  for (; steps < kSkipNexts; ++steps) {
-    if (!it->Valid() || !StartsWith(it->key(), row_prefix)) return steps;
-    it->Next();
-  }
-  if (it->Valid() && StartsWith(it->key(), row_prefix)) {
-    it->Seek(RowPrefixEnd(row_prefix));
-    ++steps;
-  }
-  return steps;
-}
-
 FamilyRowReader::FamilyRowReader(rocksdb::Iterator* it, const std::string& family_name,
                                  const FamilySettings& settings, const ReadSpec& spec,
                                  const std::set<std::string>* qualifiers)
@@ -63,7 +50,9 @@ FamilyRowReader::FamilyRowReader(rocksdb::Iterator* it, const std::string& famil
       family_(family_name),
       settings_(settings),
       spec_(spec),
-      qualifiers_(qualifiers != nullptr && !qualifiers->empty() ? qualifiers : nullptr) {}
+      qualifiers_(qualifiers != nullptr && !qualifiers->empty() ? qualifiers : nullptr) {
+  Sync();
+}
 
 void FamilyRowReader::StartRow(std::string_view row_prefix, const std::string& row) {
   row_prefix_ = row_prefix;
@@ -73,7 +62,6 @@ void FamilyRowReader::StartRow(std::string_view row_prefix, const std::string& r
   family_cells_seen_ = 0;
   if (qualifiers_ != nullptr) next_qualifier_ = qualifiers_->begin();
   stage_ = Stage::kMarkers;
-  Sync();
 }
 
 bool FamilyRowReader::InRow() const {
@@ -316,7 +304,22 @@ void FamilyRowReader::SkipColumn() {
 }
 
 void FamilyRowReader::SkipToRowEnd() {
-  steps_ += SkipPastRow(it_, row_prefix_);
+  steps_ += SkipPast(row_prefix_);
+}
+
+int FamilyRowReader::SkipPast(std::string_view row_prefix) {
+  int steps = 0;
+  for (; steps < kSkipNexts; ++steps) {
+    if (!valid_ || !StartsWith(key_, row_prefix)) return steps;
+    it_->Next();
+    Sync();
+  }
+  if (valid_ && StartsWith(key_, row_prefix)) {
+    it_->Seek(RowPrefixEnd(row_prefix));
+    Sync();
+    ++steps;
+  }
+  return steps;
 }
 
 bool FamilyRowReader::MaskedByFamily(int64_t ts, uint64_t seq) const {

@@ -66,17 +66,26 @@ class CellRecycler {
   std::vector<Cell> bin_;
 };
 
-// Moves a forward iterator on a key of the row whose prefix is `row_prefix` to the first key
-// after the row (a few Nexts, then a Seek). Returns the iterator steps taken.
-int SkipPastRow(rocksdb::Iterator* it, std::string_view row_prefix);
-
 class FamilyRowReader {
  public:
   // `qualifiers` selects columns (nullptr or empty: all). `family_name`, `settings` and
   // `qualifiers` must outlive the reader (they belong to the table's schema snapshot).
+  //
+  // The reader keeps its own view of the iterator's position (see Sync): whoever moves the
+  // iterator other than through the reader calls Sync() before using the reader again.
   FamilyRowReader(rocksdb::Iterator* it, const std::string& family_name,
                   const FamilySettings& settings, const ReadSpec& spec,
                   const std::set<std::string>* qualifiers);
+
+  // Re-reads the iterator's position after it was moved from outside the reader.
+  void Sync();
+  // The iterator's validity and key as of the reader's last move or Sync().
+  bool valid() const { return valid_; }
+  const rocksdb::Slice& key() const { return key_; }
+
+  // Moves the iterator past every key that starts with `row_prefix` (a few Nexts, then a
+  // Seek), keeping the reader's view current. Returns the iterator steps taken.
+  int SkipPast(std::string_view row_prefix);
 
   // Starts a row. REQUIRES: the iterator is at the first key of the row in this family, or at
   // a key after the row (then the family has nothing for it). `row` is the unescaped row key.
@@ -110,9 +119,6 @@ class FamilyRowReader {
   };
 
   bool InRow() const;
-  // Reads the iterator's position into valid_ and key_. Every move of the iterator by the
-  // reader is followed by one; StartRow takes the position the caller left.
-  void Sync();
   void Step();
   void SeekTo(std::string_view target);
   void ReadFamilyMarkers(std::vector<Cell>* out);

@@ -135,6 +135,7 @@ Status Scanner::Init() {
     } else {
       c.it->SeekToFirst();
     }
+    c.reader->Sync();
     cursors_.push_back(std::move(c));
   }
   return Status::OK();
@@ -180,11 +181,11 @@ bool Scanner::StartNextRow() {
     const Cursor* best = nullptr;
     for (auto& c : cursors_) {
       c.in_row = false;
-      if (!c.it->Valid()) {
+      if (!c.reader->valid()) {
         if (!c.it->status().ok()) return Fail(FromRocks(c.it->status()));
         continue;
       }
-      rocksdb::Slice key = c.it->key();
+      const rocksdb::Slice key = c.reader->key();
       // Pooled iterators carry no bounds: the scan's range is enforced here.
       if (!scan_.reversed() ? !bounds_.upper.empty() && key.compare(bounds_.upper) >= 0
                             : !bounds_.lower.empty() && key.compare(bounds_.lower) < 0) {
@@ -204,7 +205,7 @@ bool Scanner::StartNextRow() {
     ++rows_scanned_;
     row_prefix_ = best->row_prefix;
     UnescapeInto(row_prefix_, &row_);
-    for (auto& c : cursors_) c.in_row = c.it->Valid() && c.row_prefix == row_prefix_;
+    for (auto& c : cursors_) c.in_row = c.reader->valid() && c.row_prefix == row_prefix_;
     if (filter_ != nullptr) {
       filter_->Reset();
       filter::RowHint hint;
@@ -219,6 +220,7 @@ bool Scanner::StartNextRow() {
       // A reversed cursor sits on the row's last key; rows are read forward.
       if (scan_.reversed()) {
         c.it->Seek(row_prefix_);
+        c.reader->Sync();
         ++steps_;
       }
       c.reader->StartRow(row_prefix_, row_);
@@ -234,7 +236,10 @@ bool Scanner::SeekToHint(const filter::RowHint& hint) {
   if (!scan_.reversed()) {
     std::string target = hint.inclusive ? RowPrefix(hint.row) : RowEndKey(hint.row);
     if (target < RowPrefixEnd(row_prefix_)) return false;
-    for (auto& c : cursors_) c.it->Seek(target);
+    for (auto& c : cursors_) {
+      c.it->Seek(target);
+      c.reader->Sync();
+    }
     steps_ += static_cast<int64_t>(cursors_.size());
   } else {
     // Every key of the rows before the hint lies below `limit`.
@@ -247,6 +252,7 @@ bool Scanner::SeekToHint(const filter::RowHint& hint) {
         c.it->Prev();
         ++steps_;
       }
+      c.reader->Sync();
     }
   }
   for (auto& c : cursors_) c.in_row = false;
@@ -265,9 +271,10 @@ void Scanner::FinishRow() {
     if (scan_.reversed()) {
       c.it->Seek(row_prefix_);
       if (c.it->Valid()) c.it->Prev();
+      c.reader->Sync();
       steps_ += 2;
     } else {
-      steps_ += SkipPastRow(c.it.get(), row_prefix_);
+      steps_ += c.reader->SkipPast(row_prefix_);
     }
     c.in_row = false;
   }
