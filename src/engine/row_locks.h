@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <functional>
 #include <mutex>
@@ -30,8 +31,21 @@ class RowLocks {
    public:
     Guard(RowLocks* locks, std::vector<size_t> stripes)
         : locks_(locks), stripes_(std::move(stripes)) {
-      std::sort(stripes_.begin(), stripes_.end());
-      stripes_.erase(std::unique(stripes_.begin(), stripes_.end()), stripes_.end());
+      if (stripes_.size() <= kSortedUpTo) {
+        std::sort(stripes_.begin(), stripes_.end());
+        stripes_.erase(std::unique(stripes_.begin(), stripes_.end()), stripes_.end());
+      } else {
+        // A batch's stripes ordered through a bitmap, in linear time: sorting a hundred of them
+        // cost more than taking their locks.
+        std::array<uint64_t, kStripes / 64> bits{};
+        for (size_t s : stripes_) bits[s / 64] |= uint64_t{1} << (s % 64);
+        stripes_.clear();
+        for (size_t w = 0; w < bits.size(); ++w) {
+          for (uint64_t word = bits[w]; word != 0; word &= word - 1) {
+            stripes_.push_back(w * 64 + static_cast<size_t>(std::countr_zero(word)));
+          }
+        }
+      }
       for (size_t s : stripes_) locks_->mu_[s].lock();
     }
     ~Guard() {
@@ -41,6 +55,7 @@ class RowLocks {
     Guard& operator=(const Guard&) = delete;
 
    private:
+    static constexpr size_t kSortedUpTo = 16;
     RowLocks* locks_;
     std::vector<size_t> stripes_;
   };
