@@ -1,6 +1,7 @@
 // The byte layout of everything basalt stores in RocksDB. This is the only file that knows it;
 // docs/format.md mirrors it. Changing anything here changes the on-disk format: bump
-// kFormatVersion and add a migration.
+// kFormatVersion, and either keep reading the older layout (as format 2 reads format 1's values)
+// or add a migration.
 //
 // Every column family of a table is its own RocksDB column family. Inside it, a cell is:
 //
