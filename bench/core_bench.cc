@@ -119,6 +119,11 @@ std::string EventRow(uint64_t user, int64_t ts) {
   return row;
 }
 
+// Polls `done` every 5 ms until it holds.
+void WaitUntil(const std::function<bool()>& done) {
+  while (!done()) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+}
+
 class RawStore {
  public:
   explicit RawStore(const std::string& path) {
@@ -151,13 +156,12 @@ class RawStore {
   // Flushes the memtable and waits until no flush or compaction runs.
   void Quiesce() {
     Check(db_->Flush(rocksdb::FlushOptions()), "raw flush");
-    while (true) {
+    WaitUntil([&] {
       uint64_t flushes = 0, compactions = 0;
       db_->GetIntProperty("rocksdb.num-running-flushes", &flushes);
       db_->GetIntProperty("rocksdb.num-running-compactions", &compactions);
-      if (flushes == 0 && compactions == 0) return;
-      std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    }
+      return flushes == 0 && compactions == 0;
+    });
   }
 
   void Compact() {
@@ -200,12 +204,11 @@ class BasaltStore {
   // Flushes the memtable and waits until no flush or compaction runs.
   void Quiesce() {
     Check(conn_->admin().Flush(table_->name()), "basalt flush");
-    while (true) {
+    WaitUntil([&] {
       auto stats = conn_->admin().GetStoreStats();
       Check(stats.status(), "basalt stats");
-      if (stats->running_flushes == 0 && stats->running_compactions == 0) return;
-      std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    }
+      return stats->running_flushes == 0 && stats->running_compactions == 0;
+    });
   }
 
  private:

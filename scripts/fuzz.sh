@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets in the clang ASan+UBSan tree build/asan (`scripts/build.sh asan`:
 # BASALT_FUZZ=ON, everything instrumented with -fsanitize=fuzzer-no-link,address,undefined) and
-# runs every tests/fuzz/*_fuzzer.cc for
-# SECONDS each (default 30), one after another, over a temporary copy of its seed corpus
-# tests/fuzz/corpus/<name without _fuzzer>/ (the committed corpus never grows by itself), with
-# tests/fuzz/<name without _fuzzer>.dict as its dictionary when there is one.
+# runs every tests/fuzz/*_fuzzer.cc for SECONDS each (default 30), one after another, over a
+# temporary copy of its seed corpus tests/fuzz/corpus/<name without _fuzzer>/ (the committed
+# corpus never grows by itself), with tests/fuzz/<name without _fuzzer>.dict as its dictionary
+# when there is one.
 # Fails when a fuzzer finds a crash, a leak or a broken property; the input that did it is kept
 # in build/asan/artifacts/.
 #   scripts/fuzz.sh [SECONDS]

@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <charconv>
 
 #include "engine/compaction_filter.h"
 #include "engine/key_format.h"
@@ -222,10 +223,10 @@ Status Engine::OpenImpl() {
   s = db_->Get(rocksdb::ReadOptions(), default_cf_, MetaFormatVersionKey(), &version);
   if (!s.ok() && !s.IsNotFound()) return FromRocks(s);
   if (s.ok() && version != std::to_string(kFormatVersion)) {
-    bool readable = false;
-    for (int v = kOldestReadableFormatVersion; v < kFormatVersion; ++v) {
-      readable = readable || version == std::to_string(v);
-    }
+    int stored = 0;
+    const auto [end, ec] = std::from_chars(version.data(), version.data() + version.size(), stored);
+    const bool readable = ec == std::errc() && end == version.data() + version.size() &&
+                          stored >= kOldestReadableFormatVersion && stored < kFormatVersion;
     if (!readable) {
       return Status::NotSupported(
           "store '" + path_ + "' has format version " + version + "; this basalt reads versions " +

@@ -111,9 +111,7 @@ Result<RowResult> Engine::Get(const TableState& table, const basalt::Get& get) {
                            sel == get.columns().end() ? nullptr : &sel->second);
     reader.StartRow(row_prefix, get.row());
     reader.Read(&cells, 0);
-    BASALT_RETURN_IF_ERROR(reader.status());
-    // A failed iterator is not valid; a valid one's status() would walk every merged child.
-    return it->Valid() ? Status::OK() : FromRocks(it->status());
+    return reader.status();  // an iterator failure included
   };
   if (families.size() == 1) {
     BASALT_ASSIGN_OR_RETURN(PooledIterator it,

@@ -55,6 +55,8 @@ class RowLocks {
     Guard& operator=(const Guard&) = delete;
 
    private:
+    // Up to this many stripes a sort is cheaper than clearing and scanning the 512-byte bitmap
+    // (single-row writes take one stripe).
     static constexpr size_t kSortedUpTo = 16;
     RowLocks* locks_;
     std::vector<size_t> stripes_;

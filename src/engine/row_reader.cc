@@ -3,6 +3,7 @@
 #include <rocksdb/iterator.h>
 
 #include "engine/key_format.h"
+#include "engine/rocksdb_status.h"
 #include "util/coding.h"
 
 namespace basalt::engine {
@@ -92,18 +93,14 @@ void FamilyRowReader::Fail(Status s) {
 
 bool FamilyRowReader::Read(std::vector<Cell>* out, size_t budget) {
   const size_t start = out->size();
-  while (status_.ok()) {
+  while (status_.ok() && stage_ != Stage::kDone) {
     switch (stage_) {
       case Stage::kMarkers:
         ReadFamilyMarkers(out);
         if (stage_ == Stage::kMarkers) stage_ = Stage::kNextColumn;
         break;
       case Stage::kNextColumn:
-        if (!NextColumn()) {
-          stage_ = Stage::kDone;
-          return true;
-        }
-        stage_ = Stage::kInColumn;
+        stage_ = NextColumn() ? Stage::kInColumn : Stage::kDone;
         break;
       case Stage::kInColumn: {
         size_t used = out->size() - start;
@@ -113,13 +110,14 @@ bool FamilyRowReader::Read(std::vector<Cell>* out, size_t budget) {
         break;
       }
       case Stage::kDone:
-        return true;
+        break;
     }
   }
-  // An iterator that failed is no longer valid; asking a valid one for its status would walk
-  // every child iterator of the merge for nothing.
+  // A failed iterator turns invalid, which looks like the end of the row: report the failure
+  // instead of a short row. Only an invalid iterator is asked (a valid one's status() walks every
+  // merged child).
   if (status_.ok() && !valid_ && !it_->status().ok()) {
-    Fail(Status::IOError(it_->status().ToString()));
+    Fail(FromRocks(it_->status()));
   }
   return true;
 }
