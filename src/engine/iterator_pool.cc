@@ -55,11 +55,14 @@ Result<PooledIterator> IteratorPool::Acquire(rocksdb::ColumnFamilyHandle* cf, It
 void IteratorPool::Release(rocksdb::ColumnFamilyHandle* cf, IteratorKind kind, uint64_t epoch,
                            rocksdb::Iterator* raw) {
   std::unique_ptr<rocksdb::Iterator> it(raw);
+  // A valid iterator has an OK status (RocksDB's contract), and asking a valid one walks every
+  // merged child: only an invalid one is asked.
+  const bool failed = !it->Valid() && !it->status().ok();
   std::vector<std::unique_ptr<rocksdb::Iterator>> garbage;
   {
     std::lock_guard<std::mutex> l(mu_);
     TrimLocked(&garbage);
-    if (closed_ || !it->status().ok() || epoch != trimmed_epoch_) {
+    if (closed_ || failed || epoch != trimmed_epoch_) {
       garbage.push_back(std::move(it));
     } else {
       auto& idle = idle_[{cf, kind}];

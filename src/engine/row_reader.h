@@ -99,6 +99,10 @@ class FamilyRowReader {
   // Leaves the iterator at the first key after the row (Read may stop early).
   void SkipToRowEnd();
 
+  // Exchanges the reader's buffer for column keys with `*buffer`: a caller making a reader per
+  // read lends it a buffer that has grown before, and takes it back when the read is done.
+  void SwapColumnBuffer(std::string* buffer) { column_prefix_.swap(*buffer); }
+
   // Emitted cells reuse the buffers of `recycler`'s cells (nullptr: none). Not owned.
   void set_recycler(CellRecycler* recycler) { recycler_ = recycler; }
 
