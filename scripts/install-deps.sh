@@ -12,6 +12,7 @@ packages=(
   libgtest-dev libgmock-dev googletest libbenchmark-dev
   libsqlite3-dev libxxhash-dev
   libsodium-dev
+  libjemalloc-dev
   libedit-dev
   clang-format
   clang libclang-rt-14-dev
