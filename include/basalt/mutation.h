@@ -6,6 +6,8 @@
 #define BASALT_MUTATION_H_
 
 #include <cstdint>
+#include <optional>
+#include <span>
 #include <string>
 #include <variant>
 #include <vector>
@@ -33,15 +35,14 @@ class Put {
   // rvalue, so handing the result to a container or Table moves it instead of copying every
   // cell value.
   Put& Add(std::string family, std::string qualifier, std::string value) & {
-    entries_.push_back(
-        {std::move(family), std::move(qualifier), kLatestTimestamp, std::move(value)});
+    Append({std::move(family), std::move(qualifier), kLatestTimestamp, std::move(value)});
     return *this;
   }
   Put&& Add(std::string family, std::string qualifier, std::string value) && {
     return std::move(Add(std::move(family), std::move(qualifier), std::move(value)));
   }
   Put& Add(std::string family, std::string qualifier, int64_t timestamp, std::string value) & {
-    entries_.push_back({std::move(family), std::move(qualifier), timestamp, std::move(value)});
+    Append({std::move(family), std::move(qualifier), timestamp, std::move(value)});
     return *this;
   }
   Put&& Add(std::string family, std::string qualifier, int64_t timestamp, std::string value) && {
@@ -55,13 +56,34 @@ class Put {
 
   const std::string& row() const { return row_; }
   int64_t timestamp() const { return timestamp_; }
-  const std::vector<Entry>& entries() const { return entries_; }
+  // The cells in the order they were added.
+  std::span<const Entry> entries() const {
+    if (!more_.empty()) return more_;
+    if (first_.has_value()) return {&*first_, 1};
+    return {};
+  }
   Durability durability() const { return durability_; }
 
  private:
+  // Most Puts write one cell: it is kept inline, and only a second cell moves the cells to a
+  // vector (a batch of single-cell Puts then allocates nothing per row for its cell list).
+  void Append(Entry e) {
+    if (!first_.has_value() && more_.empty()) {
+      first_.emplace(std::move(e));
+      return;
+    }
+    if (first_.has_value()) {
+      more_.reserve(4);
+      more_.push_back(std::move(*first_));
+      first_.reset();
+    }
+    more_.push_back(std::move(e));
+  }
+
   std::string row_;
   int64_t timestamp_;
-  std::vector<Entry> entries_;
+  std::optional<Entry> first_;  // the only cell, while there is one
+  std::vector<Entry> more_;     // every cell, once there are two or more
   Durability durability_ = Durability::kUseDefault;
 };
 
