@@ -181,6 +181,7 @@ bool Scanner::StartNextRow() {
     const Cursor* best = nullptr;
     for (auto& c : cursors_) {
       c.in_row = false;
+      c.row_prefix = {};
       if (!c.reader->valid()) {
         if (!c.it->status().ok()) return Fail(FromRocks(c.it->status()));
         continue;
@@ -195,7 +196,7 @@ bool Scanner::StartNextRow() {
       if (len == 0) {
         return Fail(Status::Corruption("undecodable key in family " + c.family->name()));
       }
-      c.row_prefix.assign(key.data(), len);
+      c.row_prefix = std::string_view(key.data(), len);
       if (best == nullptr ||
           (scan_.reversed() ? c.row_prefix > best->row_prefix : c.row_prefix < best->row_prefix)) {
         best = &c;
@@ -203,9 +204,11 @@ bool Scanner::StartNextRow() {
     }
     if (best == nullptr) return false;
     ++rows_scanned_;
-    row_prefix_ = best->row_prefix;
+    row_prefix_.assign(best->row_prefix);
     UnescapeInto(row_prefix_, &row_);
-    for (auto& c : cursors_) c.in_row = c.reader->valid() && c.row_prefix == row_prefix_;
+    // Every view still points into its iterator's key: no iterator has moved since.
+    for (auto& c : cursors_)
+      c.in_row = &c == best || (!c.row_prefix.empty() && c.row_prefix == row_prefix_);
     if (filter_ != nullptr) {
       filter_->Reset();
       filter::RowHint hint;

@@ -8,6 +8,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "basalt/scan.h"
@@ -52,7 +53,9 @@ class Scanner : public ResultScanner {
     const FamilyHandle* family;
     PooledIterator it;
     std::unique_ptr<FamilyRowReader> reader;
-    std::string row_prefix;  // of the row the iterator is on
+    // The row prefix of the key the iterator is on, viewed in that key: valid only while
+    // StartNextRow picks the next row (empty when the cursor has no row to offer).
+    std::string_view row_prefix;
     bool in_row = false;
   };
 
