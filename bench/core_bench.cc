@@ -153,14 +153,16 @@ class RawStore {
 
   rocksdb::DB* db() { return db_.get(); }
 
-  // Flushes the memtable and waits until no flush or compaction runs.
+  // Flushes the memtable and waits until no flush or compaction runs or is owed (a compaction
+  // the flush made due would otherwise start in the next round).
   void Quiesce() {
     Check(db_->Flush(rocksdb::FlushOptions()), "raw flush");
     WaitUntil([&] {
-      uint64_t flushes = 0, compactions = 0;
+      uint64_t flushes = 0, compactions = 0, pending = 0;
       db_->GetIntProperty("rocksdb.num-running-flushes", &flushes);
       db_->GetIntProperty("rocksdb.num-running-compactions", &compactions);
-      return flushes == 0 && compactions == 0;
+      db_->GetIntProperty("rocksdb.estimate-pending-compaction-bytes", &pending);
+      return flushes == 0 && compactions == 0 && pending == 0;
     });
   }
 
@@ -201,13 +203,16 @@ class BasaltStore {
 
   void Compact() { Check(conn_->admin().MajorCompact(table_->name()), "basalt compaction"); }
 
-  // Flushes the memtable and waits until no flush or compaction runs.
+  // Flushes the memtable and waits until no flush or compaction runs or is owed (a compaction
+  // the flush made due would otherwise start in the next round).
   void Quiesce() {
     Check(conn_->admin().Flush(table_->name()), "basalt flush");
     WaitUntil([&] {
       auto stats = conn_->admin().GetStoreStats();
       Check(stats.status(), "basalt stats");
-      return stats->running_flushes == 0 && stats->running_compactions == 0;
+      uint64_t pending = 0;
+      for (const auto& f : stats->families) pending += f.pending_compaction_bytes;
+      return stats->running_flushes == 0 && stats->running_compactions == 0 && pending == 0;
     });
   }
 
