@@ -65,6 +65,11 @@ class Table {
   // Writes the cells of one Put. REQUIRES: at least one cell.
   virtual Status Put(const basalt::Put& put) = 0;
 
+  // Writes many Puts (HBase's Table.put(List<Put>), Thrift2's putMultiple). Every Put is
+  // validated first; if one is invalid nothing is written. Atomic across rows on the embedded
+  // backend, as Batch is. The default goes through Batch.
+  virtual Status Put(const std::vector<basalt::Put>& puts);
+
   // Applies the delete markers of one Delete (see mutation.h for what each kind hides).
   virtual Status Delete(const basalt::Delete& del) = 0;
 

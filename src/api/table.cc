@@ -19,6 +19,11 @@ Result<int64_t> DecodeCounter(std::string_view bytes) {
   return static_cast<int64_t>(util::DecodeFixed64BE(bytes.data()));
 }
 
+Status Table::Put(const std::vector<basalt::Put>& puts) {
+  std::vector<Mutation> mutations(puts.begin(), puts.end());
+  return Batch(mutations).status();
+}
+
 Result<int64_t> Table::IncrementColumnValue(std::string row, std::string family,
                                             std::string qualifier, int64_t amount,
                                             Durability durability) {

@@ -86,6 +86,14 @@ class EmbeddedTable : public Table {
     return engine_->Write(*state, {&m, 1}, nullptr);
   }
 
+  Status Put(const std::vector<basalt::Put>& puts) override {
+    BASALT_ASSIGN_OR_RETURN(auto state, State());
+    std::vector<MutationRef> refs;
+    refs.reserve(puts.size());
+    for (const basalt::Put& p : puts) refs.emplace_back(&p);
+    return engine_->Write(*state, refs, nullptr);
+  }
+
   Status Delete(const basalt::Delete& del) override {
     BASALT_ASSIGN_OR_RETURN(auto state, State());
     MutationRef m(&del);

@@ -227,6 +227,33 @@ TEST_P(MutationTest, BatchWithOneInvalidMutationWritesNothing) {
   EXPECT_EQ(ScanRows(t()), Strings{});
 }
 
+TEST_P(MutationTest, PutOfManyPutsWritesEveryRowWithEveryCell) {
+  std::vector<Put> puts;
+  puts.push_back(Put("a").Add("f", "q", "1"));
+  puts.push_back(Put("b").Add("f", "q", "2").Add("g", "r", "3"));
+  puts.push_back(Put("a").Add("g", "s", "4"));  // the same row twice: both land
+  ASSERT_OK(t().Put(puts));
+  ASSERT_OK(t().Put(std::vector<Put>{}));  // nothing to write is not an error
+  store().Reopen();
+  EXPECT_EQ(ScanRows(t()), (Strings{"a", "b"}));
+  EXPECT_EQ(Values("a"), (Strings{"f:q=1", "g:s=4"}));
+  EXPECT_EQ(Values("b"), (Strings{"f:q=2", "g:r=3"}));
+}
+
+TEST_P(MutationTest, PutOfManyPutsWithOneInvalidWritesNothing) {
+  std::vector<Put> puts;
+  puts.push_back(Put("a").Add("f", "q", "1"));
+  puts.push_back(Put("b").Add("nofamily", "q", "2"));
+  puts.push_back(Put("c").Add("f", "q", "3"));
+  Status s = t().Put(puts);
+  EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  puts.back() = Put("c");  // a Put with no cells
+  puts[1] = Put("b").Add("f", "q", "2");
+  s = t().Put(puts);
+  EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  EXPECT_EQ(ScanRows(t()), Strings{});
+}
+
 TEST_P(MutationTest, EveryDurabilityIsAcceptedPerMutationAndAsTableDefault) {
   int i = 0;
   for (Durability d : {Durability::kUseDefault, Durability::kSkipWal, Durability::kAsyncWal,
