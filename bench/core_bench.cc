@@ -296,12 +296,13 @@ Outcome FillBatch100(const Config& cfg) {
   RawStore rs(cfg.dir + "/fill-raw");
   uint64_t next_b = 0, next_r = 0;
   auto basalt_op = [&] {
-    std::vector<basalt::Mutation> batch;
+    // HBase's Table.put(List<Put>): a batch of Puts, nothing else.
+    std::vector<basalt::Put> batch;
     batch.reserve(100);
     for (int i = 0; i < 100; ++i) {
-      batch.emplace_back(basalt::Put(UserRow(next_b++)).Add("f", "q", kValue));
+      batch.push_back(basalt::Put(UserRow(next_b++)).Add("f", "q", kValue));
     }
-    Check(bs.table().Batch(batch).status(), "basalt batch");
+    Check(bs.table().Put(batch), "basalt batch");
   };
   auto raw_op = [&] {
     rocksdb::WriteBatch batch;
