@@ -58,6 +58,43 @@ class FaultyWritableFile : public rocksdb::FSWritableFileOwnerWrapper {
   const std::string fname_;
 };
 
+// A file opened for random access (RocksDB reads table files so) whose reads consult the file
+// system's fault. Asynchronous reads are left alone: basalt does not ask for them.
+class FaultyRandomAccessFile : public rocksdb::FSRandomAccessFileOwnerWrapper {
+ public:
+  using CallKind = FaultInjectionFileSystem::CallKind;
+
+  FaultyRandomAccessFile(std::unique_ptr<rocksdb::FSRandomAccessFile> target,
+                         FaultInjectionFileSystem* fs, std::string fname)
+      : FSRandomAccessFileOwnerWrapper(std::move(target)), fs_(fs), fname_(std::move(fname)) {}
+
+  IOStatus Read(uint64_t offset, size_t n, const IOOptions& options, Slice* result, char* scratch,
+                IODebugContext* dbg) const override {
+    IOStatus s = fs_->Check(CallKind::kRead, fname_);
+    if (!s.ok()) {
+      *result = Slice();
+      return s;
+    }
+    return target()->Read(offset, n, options, result, scratch, dbg);
+  }
+  IOStatus MultiRead(rocksdb::FSReadRequest* reqs, size_t num_reqs, const IOOptions& options,
+                     IODebugContext* dbg) override {
+    IOStatus s = fs_->Check(CallKind::kRead, fname_);
+    if (!s.ok()) {
+      for (size_t i = 0; i < num_reqs; ++i) {
+        reqs[i].result = Slice();
+        reqs[i].status = s;
+      }
+      return s;
+    }
+    return target()->MultiRead(reqs, num_reqs, options, dbg);
+  }
+
+ private:
+  FaultInjectionFileSystem* fs_;
+  const std::string fname_;
+};
+
 bool EndsWith(const std::string& s, std::string_view suffix) {
   return s.size() >= suffix.size() &&
          s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
@@ -88,9 +125,13 @@ IOStatus FaultInjectionFileSystem::Check(CallKind kind, const std::string& fname
       ++injected_;
       return IOStatus::IOError("injected sync error");
     case Fault::kNoSpace:
-      if (kind == CallKind::kSync) return IOStatus::OK();
+      if (kind == CallKind::kSync || kind == CallKind::kRead) return IOStatus::OK();
       ++injected_;
       return IOStatus::NoSpace("injected: no space left on device");
+    case Fault::kReadError:
+      if (kind != CallKind::kRead) return IOStatus::OK();
+      ++injected_;
+      return IOStatus::IOError("injected read error");
   }
   return IOStatus::OK();
 }
@@ -104,6 +145,15 @@ IOStatus FaultInjectionFileSystem::NewWritableFile(const std::string& fname,
   std::unique_ptr<rocksdb::FSWritableFile> file;
   s = target()->NewWritableFile(fname, options, &file, dbg);
   if (s.ok()) result->reset(new FaultyWritableFile(std::move(file), this, fname));
+  return s;
+}
+
+IOStatus FaultInjectionFileSystem::NewRandomAccessFile(
+    const std::string& fname, const rocksdb::FileOptions& options,
+    std::unique_ptr<rocksdb::FSRandomAccessFile>* result, IODebugContext* dbg) {
+  std::unique_ptr<rocksdb::FSRandomAccessFile> file;
+  IOStatus s = target()->NewRandomAccessFile(fname, options, &file, dbg);
+  if (s.ok()) result->reset(new FaultyRandomAccessFile(std::move(file), this, fname));
   return s;
 }
 

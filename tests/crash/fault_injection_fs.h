@@ -1,13 +1,14 @@
-// FaultInjectionFileSystem: a RocksDB FileSystem wrapper that fails writes on demand, for the
-// fault-injection tests. Wrap it in an Env with rocksdb::NewCompositeEnv and hand that to the
-// engine through engine::EngineOptions::env.
+// FaultInjectionFileSystem: a RocksDB FileSystem wrapper that fails writes or reads on demand,
+// for the fault-injection tests. Wrap it in an Env with rocksdb::NewCompositeEnv and hand that to
+// the engine through engine::EngineOptions::env.
 //
 // While a fault is set, the files in its scope (all by default: WAL, SST, MANIFEST) fail:
 //   kWriteError  Append/PositionedAppend return IOError;
 //   kSyncError   Sync/Fsync/RangeSync return IOError (writes succeed: SYNC_WAL writes, which
 //                only append, go through; FSYNC_WAL writes and flushes fail);
-//   kNoSpace     Append/PositionedAppend and new files return IOError NoSpace (a full disk).
-// A failing call writes nothing. Clearing the fault restores normal behaviour.
+//   kNoSpace     Append/PositionedAppend and new files return IOError NoSpace (a full disk);
+//   kReadError   Read/MultiRead of files opened for random access (table files) return IOError.
+// A failing call writes (or reads) nothing. Clearing the fault restores normal behaviour.
 //
 // Thread safety: every method may be called from any thread.
 
@@ -23,7 +24,7 @@
 
 namespace basalt::crash {
 
-enum class Fault : uint8_t { kNone, kWriteError, kSyncError, kNoSpace };
+enum class Fault : uint8_t { kNone, kWriteError, kSyncError, kNoSpace, kReadError };
 // Which files a fault applies to: the write-ahead log (*.log), table files (*.sst) or all.
 enum class FaultScope : uint8_t { kAllFiles, kWalOnly, kSstOnly };
 
@@ -42,8 +43,8 @@ class FaultInjectionFileSystem : public rocksdb::FileSystemWrapper {
   // Calls failed on purpose so far.
   int64_t injected() const { return injected_.load(); }
 
-  // The status a write-like call on file `fname` gets now (OK when no fault applies).
-  enum class CallKind : uint8_t { kWrite, kSync, kCreate };
+  // The status a call on file `fname` gets now (OK when no fault applies).
+  enum class CallKind : uint8_t { kWrite, kSync, kCreate, kRead };
   rocksdb::IOStatus Check(CallKind kind, const std::string& fname);
 
   rocksdb::IOStatus NewWritableFile(const std::string& fname, const rocksdb::FileOptions& options,
@@ -53,6 +54,10 @@ class FaultInjectionFileSystem : public rocksdb::FileSystemWrapper {
                                        const rocksdb::FileOptions& options,
                                        std::unique_ptr<rocksdb::FSWritableFile>* result,
                                        rocksdb::IODebugContext* dbg) override;
+  rocksdb::IOStatus NewRandomAccessFile(const std::string& fname,
+                                        const rocksdb::FileOptions& options,
+                                        std::unique_ptr<rocksdb::FSRandomAccessFile>* result,
+                                        rocksdb::IODebugContext* dbg) override;
   rocksdb::IOStatus ReuseWritableFile(const std::string& fname, const std::string& old_fname,
                                       const rocksdb::FileOptions& options,
                                       std::unique_ptr<rocksdb::FSWritableFile>* result,
