@@ -12,10 +12,12 @@
 //
 // Usage: basalt_core_bench [--dir DIR] [--rounds N] [--scale F] [--markdown FILE]
 //                          [--only WORKLOAD] [--equal-bytes] [--profile-side basalt|raw]
-//                          [--no-statistics]
+//                          [--no-statistics] [--round-seconds S]
 //
 // Both sides count RocksDB tickers (basalt does, for /metrics and Admin::GetStoreStats);
-// --no-statistics turns them off on both, to measure what counting costs.
+// --no-statistics turns them off on both, to measure what counting costs. --round-seconds sets
+// the length of a round (default 1): at 0.3 a fillbatch100 round fits in one memtable, so no
+// flush runs during it.
 
 #include <rocksdb/cache.h>
 #include <rocksdb/db.h>
@@ -59,6 +61,7 @@ struct Config {
   // For profiling: run only one side ("basalt" or "raw"); no ratio is printed.
   std::string side;
   bool statistics = true;
+  double round_seconds = 1.0;
 };
 
 // Set from Config before the workloads run.
@@ -221,8 +224,6 @@ class BasaltStore {
   std::unique_ptr<basalt::Table> table_;
 };
 
-constexpr double kRoundSeconds = 1.0;
-
 // Runs `op` (which does `batch` operations per call) for about `seconds`; returns ops/s.
 double Measure(double seconds, int batch, const std::function<void()>& op) {
   auto start = Clock::now();
@@ -257,11 +258,11 @@ Outcome Compare(const Config& cfg, std::string name, std::string unit, int batch
                 const Quiescers& quiesce = {}) {
   auto measure_basalt = [&] {
     if (quiesce.basalt) quiesce.basalt();
-    return Measure(kRoundSeconds, batch, basalt_op);
+    return Measure(cfg.round_seconds, batch, basalt_op);
   };
   auto measure_raw = [&] {
     if (quiesce.raw) quiesce.raw();
-    return Measure(kRoundSeconds, batch, raw_op);
+    return Measure(cfg.round_seconds, batch, raw_op);
   };
   std::vector<double> b, r;
   // One warm-up call each, not measured.
@@ -468,11 +469,14 @@ Config ParseArgs(int argc, char** argv) {
       cfg.equal_bytes = true;
     } else if (arg == "--only") {
       cfg.only = value();
+    } else if (arg == "--round-seconds") {
+      cfg.round_seconds = std::max(0.05, std::atof(value().c_str()));
     } else if (arg == "--no-statistics") {
       cfg.statistics = false;
     } else {
       Die("usage: basalt_core_bench [--dir DIR] [--rounds N] [--scale F] [--markdown FILE] [--only "
-          "WORKLOAD] [--equal-bytes] [--profile-side basalt|raw] [--no-statistics]");
+          "WORKLOAD] [--equal-bytes] [--profile-side basalt|raw] [--no-statistics] "
+          "[--round-seconds S]");
     }
   }
   return cfg;
