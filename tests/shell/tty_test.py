@@ -93,7 +93,11 @@ def main():
         # Ctrl-C drops the command being typed (here a continued one) and prompts again.
         t.send("scan 't', {\r")
         t.expect(rb"basalt:009:1\* ")
-        t.send("LIM\x03")
+        # As a person would: the interrupt comes after the typed text has been echoed (sent in
+        # one write, the interrupt could reach the shell while it was still taking the text).
+        t.send("LIM")
+        t.expect(rb"LIM")
+        t.send("\x03")
         t.expect(rb"basalt:009:0> ")
         t.send("count 't'\r")
         t.expect(rb"1 row\(s\).*basalt:010:0> ")
