@@ -35,14 +35,14 @@ class Put {
   // rvalue, so handing the result to a container or Table moves it instead of copying every
   // cell value.
   Put& Add(std::string family, std::string qualifier, std::string value) & {
-    Append({std::move(family), std::move(qualifier), kLatestTimestamp, std::move(value)});
+    AddEntry({std::move(family), std::move(qualifier), kLatestTimestamp, std::move(value)});
     return *this;
   }
   Put&& Add(std::string family, std::string qualifier, std::string value) && {
     return std::move(Add(std::move(family), std::move(qualifier), std::move(value)));
   }
   Put& Add(std::string family, std::string qualifier, int64_t timestamp, std::string value) & {
-    Append({std::move(family), std::move(qualifier), timestamp, std::move(value)});
+    AddEntry({std::move(family), std::move(qualifier), timestamp, std::move(value)});
     return *this;
   }
   Put&& Add(std::string family, std::string qualifier, int64_t timestamp, std::string value) && {
@@ -67,7 +67,7 @@ class Put {
  private:
   // Most Puts write one cell: it is kept inline, and only a second cell moves the cells to a
   // vector (a batch of single-cell Puts then allocates nothing per row for its cell list).
-  void Append(Entry e) {
+  void AddEntry(Entry e) {
     if (!first_.has_value() && more_.empty()) {
       first_.emplace(std::move(e));
       return;

@@ -69,6 +69,7 @@ class SaltedTable final : public Table {
 
   const TableName& name() const override { return table_->name(); }
   Status Put(const basalt::Put& put) override;
+  Status Put(const std::vector<basalt::Put>& puts) override;
   Status Delete(const basalt::Delete& del) override;
   Result<RowResult> Get(const basalt::Get& get) override;
   Result<std::vector<RowResult>> Get(const std::vector<basalt::Get>& gets) override;

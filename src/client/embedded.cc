@@ -73,6 +73,22 @@ class EmbeddedAdmin : public Admin {
   std::shared_ptr<Engine> engine_;
 };
 
+// What Engine::Write applies: references to the caller's mutations, so no value is copied.
+MutationRef RefTo(const basalt::Put& put) {
+  return MutationRef(&put);
+}
+MutationRef RefTo(const Mutation& m) {
+  return std::visit([](const auto& x) { return MutationRef(&x); }, m);
+}
+
+template <typename M>
+std::vector<MutationRef> RefsTo(const std::vector<M>& mutations) {
+  std::vector<MutationRef> refs;
+  refs.reserve(mutations.size());
+  for (const M& m : mutations) refs.push_back(RefTo(m));
+  return refs;
+}
+
 class EmbeddedTable : public Table {
  public:
   EmbeddedTable(std::shared_ptr<Engine> engine, std::shared_ptr<const TableState> state)
@@ -88,10 +104,7 @@ class EmbeddedTable : public Table {
 
   Status Put(const std::vector<basalt::Put>& puts) override {
     BASALT_ASSIGN_OR_RETURN(auto state, State());
-    std::vector<MutationRef> refs;
-    refs.reserve(puts.size());
-    for (const basalt::Put& p : puts) refs.emplace_back(&p);
-    return engine_->Write(*state, refs, nullptr);
+    return engine_->Write(*state, RefsTo(puts), nullptr);
   }
 
   Status Delete(const basalt::Delete& del) override {
@@ -150,13 +163,8 @@ class EmbeddedTable : public Table {
 
   Result<std::vector<RowResult>> Batch(const std::vector<Mutation>& mutations) override {
     BASALT_ASSIGN_OR_RETURN(auto state, State());
-    std::vector<MutationRef> refs;
-    refs.reserve(mutations.size());
-    for (const Mutation& m : mutations) {
-      refs.push_back(std::visit([](const auto& x) { return MutationRef(&x); }, m));
-    }
     std::vector<RowResult> results;
-    BASALT_RETURN_IF_ERROR(engine_->Write(*state, refs, &results));
+    BASALT_RETURN_IF_ERROR(engine_->Write(*state, RefsTo(mutations), &results));
     return results;
   }
 

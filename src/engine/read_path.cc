@@ -1,6 +1,10 @@
 // The read path for Get and the construction of scanners. Visibility rules are in
 // row_reader.h.
 
+#include <set>
+#include <string>
+#include <vector>
+
 #include <rocksdb/db.h>
 #include <rocksdb/iterator.h>
 
@@ -32,20 +36,25 @@ Status CheckTimeRange(const TimeRange& r) {
 }
 
 // Fills `*out` with the families a read touches, in name order: the selected ones, or all.
+// With `qualifiers`, also each family's selected qualifiers (nullptr: all of them).
 Status SelectFamiliesInto(const TableState& table, const ColumnSelection& columns,
-                          std::vector<const FamilyHandle*>* out) {
+                          std::vector<const FamilyHandle*>* out,
+                          std::vector<const std::set<std::string>*>* qualifiers = nullptr) {
   out->clear();
+  if (qualifiers != nullptr) qualifiers->clear();
   if (columns.empty()) {
     for (const auto& f : table.families) out->push_back(&f);
+    if (qualifiers != nullptr) qualifiers->assign(out->size(), nullptr);
     return Status::OK();
   }
-  for (const auto& [family, qualifiers] : columns) {
+  for (const auto& [family, selected] : columns) {
     const FamilyHandle* f = table.FindFamily(family);
     if (f == nullptr) {
       return Status::InvalidArgument("column family '" + family + "' does not exist in table '" +
                                      table.name().ToString() + "'");
     }
     out->push_back(f);
+    if (qualifiers != nullptr) qualifiers->push_back(&selected);
   }
   return Status::OK();
 }
@@ -61,6 +70,7 @@ Result<std::vector<const FamilyHandle*>> SelectFamilies(const TableState& table,
 // percent of a point read. Engine::Get is never re-entered on one thread.
 struct GetScratch {
   std::vector<const FamilyHandle*> families;
+  std::vector<const std::set<std::string>*> qualifiers;  // per family; see SelectFamiliesInto
   std::string row_prefix;
   std::string column_buffer;
 };
@@ -97,7 +107,8 @@ Result<RowResult> Engine::Get(const TableState& table, const basalt::Get& get) {
   BASALT_RETURN_IF_ERROR(CheckTimeRange(get.time_range()));
   GetScratch& scratch = t_get_scratch;
   std::vector<const FamilyHandle*>& families = scratch.families;
-  BASALT_RETURN_IF_ERROR(SelectFamiliesInto(table, get.columns(), &families));
+  const std::vector<const std::set<std::string>*>& qualifiers = scratch.qualifiers;
+  BASALT_RETURN_IF_ERROR(SelectFamiliesInto(table, get.columns(), &families, &scratch.qualifiers));
 
   ReadSpec spec;
   spec.max_versions = get.max_versions();
@@ -124,11 +135,10 @@ Result<RowResult> Engine::Get(const TableState& table, const basalt::Get& get) {
   row_prefix.clear();
   AppendEscaped(&row_prefix, get.row());  // RowPrefix(row), into the reused buffer
   std::vector<Cell> cells;
-  auto read_family = [&](rocksdb::Iterator* it, const FamilyHandle& family) {
+  auto read_family = [&](rocksdb::Iterator* it, size_t i) {
+    const FamilyHandle& family = *families[i];
     it->Seek(row_prefix);
-    auto sel = get.columns().find(family.name());
-    FamilyRowReader reader(it, family.name(), family.settings, spec,
-                           sel == get.columns().end() ? nullptr : &sel->second);
+    FamilyRowReader reader(it, family.name(), family.settings, spec, qualifiers[i]);
     reader.SwapColumnBuffer(&scratch.column_buffer);
     reader.StartRow(row_prefix, get.row());
     reader.Read(&cells, 0);
@@ -138,7 +148,7 @@ Result<RowResult> Engine::Get(const TableState& table, const basalt::Get& get) {
   if (families.size() == 1) {
     BASALT_ASSIGN_OR_RETURN(PooledIterator it,
                             iterator_pool_->Acquire(families[0]->cf, IteratorKind::kRow));
-    BASALT_RETURN_IF_ERROR(read_family(it.get(), *families[0]));
+    BASALT_RETURN_IF_ERROR(read_family(it.get(), 0));
   } else {
     // One consistent view across families keeps the row atomic for the reader; pooled
     // iterators are refreshed one by one and could straddle a write.
@@ -151,7 +161,7 @@ Result<RowResult> Engine::Get(const TableState& table, const basalt::Get& get) {
     BASALT_RETURN_IF_ERROR(FromRocks(db_->NewIterators(ro, cfs, &raw)));
     std::vector<std::unique_ptr<rocksdb::Iterator>> iters(raw.begin(), raw.end());
     for (size_t i = 0; i < families.size() && !filter_done(); ++i) {
-      BASALT_RETURN_IF_ERROR(read_family(iters[i].get(), *families[i]));
+      BASALT_RETURN_IF_ERROR(read_family(iters[i].get(), i));
     }
   }
   if (filter != nullptr && filter->HasFilterRow()) {

@@ -180,6 +180,16 @@ Status SaltedTable::Put(const basalt::Put& put) {
   return table_->Put(RebuildPut(put, std::move(row)));
 }
 
+Status SaltedTable::Put(const std::vector<basalt::Put>& puts) {
+  std::vector<basalt::Put> salted;
+  salted.reserve(puts.size());
+  for (const basalt::Put& put : puts) {
+    BASALT_ASSIGN_OR_RETURN(std::string row, SaltedRow(put.row()));
+    salted.push_back(RebuildPut(put, std::move(row)));
+  }
+  return table_->Put(salted);
+}
+
 Status SaltedTable::Delete(const basalt::Delete& del) {
   BASALT_ASSIGN_OR_RETURN(std::string row, SaltedRow(del.row()));
   return table_->Delete(RebuildDelete(del, std::move(row)));

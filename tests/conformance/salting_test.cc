@@ -128,6 +128,30 @@ TEST_P(SaltingTest, MultiGetExistsAndBatchUseOriginalKeys) {
   EXPECT_EQ(salted.Exists(Get("b")).value_or(true), false);
 }
 
+TEST_P(SaltingTest, PutOfManyPutsSaltsEveryRowAndWritesNothingWhenOneIsInvalid) {
+  SaltedTable salted = Salted(3);
+  std::vector<Put> puts;
+  puts.push_back(Put("a").Add("f", "q", 1, "va"));
+  puts.push_back(Put("b").Add("f", "q", 1, "vb").Add("g", "r", 1, "vr"));
+  puts.push_back(Put("c").Add("nofamily", "q", 1, "vc"));
+  EXPECT_TRUE(salted.Put(puts).IsInvalidArgument());
+  puts.back() = Put("").Add("f", "q", 1, "vc");
+  EXPECT_TRUE(salted.Put(puts).IsInvalidArgument());
+  EXPECT_TRUE(ScanRows(store().table("salted")).empty());
+
+  puts.back() = Put("c").Add("f", "q", 1, "vc");
+  ASSERT_OK(salted.Put(puts));
+  auto b = salted.Get(Get("b"));
+  ASSERT_OK(b);
+  EXPECT_EQ(b->row(), "b");
+  EXPECT_EQ(Describe(*b), (Strings{"f:q@1=vb", "g:r@1=vr"}));
+  Strings stored = ScanRows(store().table("salted"));
+  ASSERT_EQ(stored.size(), 3u);
+  for (const auto& key : stored) {
+    EXPECT_EQ(static_cast<uint8_t>(key[0]), SaltBucket(key.substr(1), 3)) << key;
+  }
+}
+
 TEST_P(SaltingTest, CountersAppendsAndConditionalWritesUseOriginalKeys) {
   SaltedTable salted = Salted(5);
   EXPECT_EQ(salted.IncrementColumnValue("clicks", "f", "n", 2).value_or(-1), 2);

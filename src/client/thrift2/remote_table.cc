@@ -151,15 +151,33 @@ Status CheckMutation(const TableDescriptor& desc, const Mutation& m) {
 
 }  // namespace
 
+Result<TableDescriptor> RemoteTable::Describe() {
+  t2::TTableDescriptor tdesc;
+  t2::TTableName tname = t2::ToThrift(name_);
+  BASALT_RETURN_IF_ERROR(pool_->Call([&](ThriftClient& c) { c.getTableDescriptor(tdesc, tname); }));
+  return t2::FromThrift(tdesc);
+}
+
+Status RemoteTable::Put(const std::vector<basalt::Put>& puts) {
+  if (puts.empty()) return Status::OK();
+  BASALT_ASSIGN_OR_RETURN(TableDescriptor desc, Describe());
+  std::vector<t2::TPut> tputs;
+  tputs.reserve(puts.size());
+  for (size_t i = 0; i < puts.size(); ++i) {
+    Status s = CheckEntries(desc, puts[i]);
+    if (!s.ok()) return s.WithContext("put " + std::to_string(i));
+    BASALT_ASSIGN_OR_RETURN(t2::TPut tput, t2::ToThrift(puts[i]));
+    tputs.push_back(std::move(tput));
+  }
+  return pool_->Call([&](ThriftClient& c) { c.putMultiple(wire_name_, tputs); });
+}
+
 Result<std::vector<RowResult>> RemoteTable::Batch(const std::vector<Mutation>& mutations) {
   // Validate what the client can (row keys, families) so that such mistakes write nothing, as
   // on the embedded backend. Then the mutations in order, runs of Puts and of Deletes one call
   // each; a failure the server finds ends the batch, and the calls before it stay written
   // (Thrift2 has no cross-row atomicity).
-  t2::TTableDescriptor tdesc;
-  t2::TTableName tname = t2::ToThrift(name_);
-  BASALT_RETURN_IF_ERROR(pool_->Call([&](ThriftClient& c) { c.getTableDescriptor(tdesc, tname); }));
-  BASALT_ASSIGN_OR_RETURN(TableDescriptor desc, t2::FromThrift(tdesc));
+  BASALT_ASSIGN_OR_RETURN(TableDescriptor desc, Describe());
   for (size_t i = 0; i < mutations.size(); ++i) {
     Status s = CheckMutation(desc, mutations[i]);
     if (!s.ok()) return s.WithContext("batch mutation " + std::to_string(i));

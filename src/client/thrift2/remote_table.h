@@ -22,6 +22,8 @@ class RemoteTable final : public Table {
 
   const TableName& name() const override { return name_; }
   Status Put(const basalt::Put& put) override;
+  // One putMultiple, after the client-side checks Batch makes (row keys, families).
+  Status Put(const std::vector<basalt::Put>& puts) override;
   Status Delete(const basalt::Delete& del) override;
   Result<RowResult> Get(const basalt::Get& get) override;
   Result<std::vector<RowResult>> Get(const std::vector<basalt::Get>& gets) override;
@@ -35,6 +37,9 @@ class RemoteTable final : public Table {
   Result<std::vector<RowResult>> Batch(const std::vector<Mutation>& mutations) override;
 
  private:
+  // The table's descriptor, as the server has it now: for the checks made before a batch.
+  Result<TableDescriptor> Describe();
+
   std::shared_ptr<ClientPool> pool_;
   TableName name_;
   std::string wire_name_;  // the `binary table` argument: "ns:qualifier" or "qualifier"
