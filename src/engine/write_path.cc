@@ -82,7 +82,6 @@ Result<const FamilyHandle*> FindFamily(const TableState& table, std::string_view
 
 }  // namespace
 
-// The cells of one Engine::Write call, built under the row locks.
 // About what a Put adds to a RocksDB write batch: per cell the escaped key with its suffix, the
 // value header, and the batch's own record framing.
 static size_t EstimatedBatchBytes(const Put& p) {
@@ -93,6 +92,25 @@ static size_t EstimatedBatchBytes(const Put& p) {
   return bytes;
 }
 
+// The checks a mutation passes before any lock is taken or anything is written, so that a call
+// with one bad mutation changes nothing.
+class MutationChecker {
+ public:
+  MutationChecker(const TableState& table, size_t max_value_bytes)
+      : table_(table), max_value_bytes_(max_value_bytes) {}
+
+  Status Check(const Put& p) const;
+  Status Check(const Delete& d) const;
+  Status Check(const Increment& inc) const;
+  Status Check(const Append& app) const;
+  Status Check(const RowMutations& rm) const;
+
+ private:
+  const TableState& table_;
+  const size_t max_value_bytes_;
+};
+
+// The cells of one Engine::Write call, built under the row locks.
 class WriteTxn {
  public:
   // `reserve_bytes`: the expected size of the batch, so that it is allocated once.
@@ -104,13 +122,6 @@ class WriteTxn {
                                                                 /*overwrite_key=*/true);
     }
   }
-
-  // Static checks, before any lock is taken.
-  Status Check(const Put& p) const;
-  Status Check(const Delete& d) const;
-  Status Check(const Increment& inc) const;
-  Status Check(const Append& app) const;
-  Status Check(const RowMutations& rm) const;
 
   // REQUIRES: the row is locked. `put_now` is the time given to Put cells without a timestamp.
   Status Apply(const Put& p, uint64_t seq, int64_t put_now);
@@ -137,7 +148,7 @@ class WriteTxn {
   std::string key_buf_;  // reused across cells: one allocation per transaction
 };
 
-Status WriteTxn::Check(const Put& p) const {
+Status MutationChecker::Check(const Put& p) const {
   BASALT_RETURN_IF_ERROR(CheckRow(p.row()));
   if (p.entries().empty()) return Status::InvalidArgument("Put has no cells");
   if (p.timestamp() != kLatestTimestamp) BASALT_RETURN_IF_ERROR(CheckTimestamp(p.timestamp()));
@@ -145,16 +156,16 @@ Status WriteTxn::Check(const Put& p) const {
     BASALT_RETURN_IF_ERROR(FindFamily(table_, e.family).status());
     BASALT_RETURN_IF_ERROR(CheckQualifier(e.qualifier));
     if (e.timestamp != kLatestTimestamp) BASALT_RETURN_IF_ERROR(CheckTimestamp(e.timestamp));
-    if (e.value.size() > engine_.options_.max_value_bytes) {
+    if (e.value.size() > max_value_bytes_) {
       return Status::InvalidArgument("value of " + e.family + ":" + e.qualifier + " is " +
                                      std::to_string(e.value.size()) + " bytes; the limit is " +
-                                     std::to_string(engine_.options_.max_value_bytes));
+                                     std::to_string(max_value_bytes_));
     }
   }
   return Status::OK();
 }
 
-Status WriteTxn::Check(const Delete& d) const {
+Status MutationChecker::Check(const Delete& d) const {
   BASALT_RETURN_IF_ERROR(CheckRow(d.row()));
   if (d.timestamp() != kLatestTimestamp) BASALT_RETURN_IF_ERROR(CheckTimestamp(d.timestamp()));
   for (const auto& e : d.entries()) {
@@ -170,7 +181,7 @@ Status WriteTxn::Check(const Delete& d) const {
   return Status::OK();
 }
 
-Status WriteTxn::Check(const Increment& inc) const {
+Status MutationChecker::Check(const Increment& inc) const {
   BASALT_RETURN_IF_ERROR(CheckRow(inc.row()));
   if (inc.entries().empty()) return Status::InvalidArgument("Increment has no columns");
   for (const auto& e : inc.entries()) {
@@ -180,20 +191,20 @@ Status WriteTxn::Check(const Increment& inc) const {
   return Status::OK();
 }
 
-Status WriteTxn::Check(const Append& app) const {
+Status MutationChecker::Check(const Append& app) const {
   BASALT_RETURN_IF_ERROR(CheckRow(app.row()));
   if (app.entries().empty()) return Status::InvalidArgument("Append has no columns");
   for (const auto& e : app.entries()) {
     BASALT_RETURN_IF_ERROR(FindFamily(table_, e.family).status());
     BASALT_RETURN_IF_ERROR(CheckQualifier(e.qualifier));
-    if (e.value.size() > engine_.options_.max_value_bytes) {
+    if (e.value.size() > max_value_bytes_) {
       return Status::InvalidArgument("appended value is over the value size limit");
     }
   }
   return Status::OK();
 }
 
-Status WriteTxn::Check(const RowMutations& rm) const {
+Status MutationChecker::Check(const RowMutations& rm) const {
   BASALT_RETURN_IF_ERROR(CheckRow(rm.row()));
   if (rm.items().empty()) return Status::InvalidArgument("RowMutations has no mutations");
   for (const auto& item : rm.items()) {
@@ -409,14 +420,14 @@ Status Engine::Write(const TableState& table, std::span<const MutationRef> mutat
   Durability durability = Durability::kSkipWal;
   std::vector<size_t> stripes;
   stripes.reserve(mutations.size());
-  WriteTxn probe(*this, table, false, /*now_ms=*/0);  // validates only: no clock
+  const MutationChecker checker(table, options_.max_value_bytes);
   for (const MutationRef& m : mutations) {
     const std::string* row = nullptr;
     Status s = std::visit(Overloaded{[&](const Put* p) {
                                        row = &p->row();
                                        ++seq_count;
                                        reserve_bytes += EstimatedBatchBytes(*p);
-                                       return probe.Check(*p);
+                                       return checker.Check(*p);
                                      },
                                      [&](const Delete* d) {
                                        row = &d->row();
@@ -428,25 +439,25 @@ Status Engine::Write(const TableState& table, std::span<const MutationRef> mutat
                                            needs_reads = true;
                                          }
                                        }
-                                       return probe.Check(*d);
+                                       return checker.Check(*d);
                                      },
                                      [&](const Increment* inc) {
                                        row = &inc->row();
                                        ++seq_count;
                                        needs_reads = true;
-                                       return probe.Check(*inc);
+                                       return checker.Check(*inc);
                                      },
                                      [&](const Append* app) {
                                        row = &app->row();
                                        ++seq_count;
                                        needs_reads = true;
-                                       return probe.Check(*app);
+                                       return checker.Check(*app);
                                      },
                                      [&](const RowMutations* rm) {
                                        row = &rm->row();
                                        seq_count += rm->items().size();
                                        needs_reads = true;
-                                       return probe.Check(*rm);
+                                       return checker.Check(*rm);
                                      }},
                           m);
     BASALT_RETURN_IF_ERROR(s);
@@ -500,7 +511,7 @@ Result<bool> Engine::CheckAndMutate(const TableState& table, const basalt::Check
   if (!cam.action().has_value()) {
     return Status::InvalidArgument("CheckAndMutate has no action (call Then)");
   }
-  WriteTxn probe(*this, table, false, /*now_ms=*/0);  // validates only: no clock
+  const MutationChecker checker(table, options_.max_value_bytes);
   const CheckAndMutate::Action& action = *cam.action();
   uint64_t seq_count = 1;
   Durability durability = Durability::kUseDefault;
@@ -515,7 +526,7 @@ Result<bool> Engine::CheckAndMutate(const TableState& table, const basalt::Check
         } else {
           durability = m.durability();
         }
-        return probe.Check(m);
+        return checker.Check(m);
       },
       action);
   BASALT_RETURN_IF_ERROR(check);
