@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <mutex>
 #include <random>
 #include <thread>
 #include <vector>
@@ -11,7 +12,7 @@ namespace basalt::engine {
 namespace {
 
 // Stripes with duplicates, in random order: a Guard must take each once (a second lock of a
-// std::mutex by its holder would deadlock) and release them all.
+// stripe by its holder would deadlock) and release them all.
 std::vector<size_t> ShuffledStripes(size_t n, uint64_t seed) {
   std::mt19937_64 rng(seed);
   std::vector<size_t> stripes;
@@ -46,6 +47,26 @@ TEST(RowLocksTest, OverlappingBatchesInAnyOrderDoNotDeadlock) {
   }
   for (auto& th : threads) th.join();
   EXPECT_EQ(counter, 4 * 300);
+}
+
+TEST(StripeLockTest, ExcludesAndWakesWaitersUnderContention) {
+  StripeLock lock;
+  int64_t counter = 0;  // guarded by `lock`
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < 20000; ++i) {
+        std::lock_guard<StripeLock> g(lock);
+        const int64_t seen = counter;
+        // Now and then hold the lock across a yield, so that others queue as waiters and the
+        // unlock has someone to wake.
+        if ((i + t) % 500 == 0) std::this_thread::yield();
+        counter = seen + 1;
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  EXPECT_EQ(counter, 4 * 20000);
 }
 
 }  // namespace
