@@ -143,6 +143,8 @@ void RunInteractive(Session& session, Connection& conn) {
     }
     interrupted.store(false);
     Session::Next next = session.Run(pending);
+    // A Ctrl-C during the command stopped it: it must not also cancel the next line typed.
+    interrupted.store(false);
     pending.clear();
     ++statement;
     if (next == Session::Next::kExit) break;

@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """`basalt shell` on a pseudo-terminal: prompts, Tab completion, line editing (Ctrl-A,
 backspace), history (up arrow, and ~/.basalt_history written at exit), multi-line input, Ctrl-C
-cancelling a line."""
+cancelling a line and stopping a running command."""
 
 import argparse
 import os
 import pty
 import re
 import select
+import subprocess
 import sys
 import tempfile
 import time
@@ -65,6 +66,11 @@ def main():
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="basalt-tty-") as home:
         env = dict(os.environ, HOME=home, TERM="xterm")
+        # A table big enough that scanning it outlasts the terminal's buffer (for Ctrl-C below).
+        fill = "create 'big', 'f'\n" + "".join(
+            f"put 'big', 'r{i:05d}', 'f:q', '{'v' * 60}'\n" for i in range(3000))
+        subprocess.run([args.basalt, "shell", "--data", os.path.join(home, "data")],
+                       input=fill.encode(), env=env, check=True, stdout=subprocess.DEVNULL)
         t = Terminal([args.basalt, "shell", "--data", os.path.join(home, "data")], env)
         t.expect(rb"basalt:001:0> ")
         t.send("create 't', 'f'\r")
@@ -104,6 +110,14 @@ def main():
         # A failed command does not end the session.
         t.send("get 'nope', 'r'\r")
         t.expect(rb"ERROR: NotFound: .*basalt:011:0> ")
+        # Ctrl-C stops a running command; the next command then runs (it used to be dropped
+        # as if the same Ctrl-C had cancelled it too).
+        t.send("scan 'big'\r")
+        time.sleep(0.5)  # not reading: the shell fills the terminal's buffer and waits
+        t.send("\x03")
+        t.expect(rb"ERROR: Aborted: interrupted\r\nbasalt:012:0> ")
+        t.send("count 'big'\r")
+        t.expect(rb"3000 row\(s\).*basalt:013:0> ")
         t.send("exit\r")
         status = t.wait()
         assert status == 0, f"exit status {status}"
