@@ -4,10 +4,15 @@
 #include <cstdio>  // libedit's readline.h needs FILE first
 #include <editline/readline.h>
 // clang-format on
+#include <fcntl.h>
+#include <langinfo.h>
+#include <poll.h>
 #include <signal.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
+#include <clocale>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -29,8 +34,67 @@ constexpr int kHistoryLines = 1000;
 std::atomic<bool> interrupted{false};
 static_assert(std::atomic<bool>::is_always_lock_free);
 
+// A pipe the SIGINT handler writes a byte to, so that ReadKey wakes up: a Ctrl-C that came
+// while libedit was busy with earlier keys, not blocked in a read, used to wait for the next key.
+int interrupt_pipe[2] = {-1, -1};
+
 void OnInterrupt(int /*signo*/) {
   interrupted.store(true);
+  const int saved_errno = errno;
+  if (interrupt_pipe[1] >= 0) {
+    [[maybe_unused]] ssize_t n = write(interrupt_pipe[1], "i", 1);
+  }
+  errno = saved_errno;
+}
+
+void DrainInterruptPipe() {
+  char buf[64];
+  while (read(interrupt_pipe[0], buf, sizeof(buf)) > 0) {
+  }
+}
+
+// One byte of terminal input; false at end of input, on an error, or once Ctrl-C was pressed.
+bool ReadByte(int fd, unsigned char* byte) {
+  while (!interrupted.load()) {
+    pollfd fds[2] = {{fd, POLLIN, 0}, {interrupt_pipe[0], POLLIN, 0}};
+    if (poll(fds, 2, -1) < 0) {
+      if (errno == EINTR) continue;
+      return false;
+    }
+    if ((fds[1].revents & POLLIN) != 0) {
+      DrainInterruptPipe();
+      continue;
+    }
+    if (fds[0].revents == 0) continue;
+    ssize_t n = read(fd, byte, 1);
+    if (n == 1) return true;
+    if (n < 0 && errno == EINTR) continue;
+    return false;
+  }
+  return false;
+}
+
+// libedit's key reader (rl_getc_function): a character decoded from UTF-8, or EOF, which makes
+// readline return, when input ends or Ctrl-C is pressed. A byte that does not start a UTF-8
+// sequence is passed on as it is.
+int ReadKey(FILE* in) {
+  const int fd = fileno(in);
+  unsigned char lead;
+  if (!ReadByte(fd, &lead)) return EOF;
+  int extra = lead < 0x80             ? 0
+              : (lead & 0xE0) == 0xC0 ? 1
+              : (lead & 0xF0) == 0xE0 ? 2
+              : (lead & 0xF8) == 0xF0 ? 3
+                                      : -1;
+  if (extra <= 0) return lead;
+  int code_point = lead & (0x3F >> extra);
+  for (int i = 0; i < extra; ++i) {
+    unsigned char next;
+    if (!ReadByte(fd, &next)) return EOF;
+    if ((next & 0xC0) != 0x80) return 0xFFFD;  // a broken sequence: the replacement character
+    code_point = (code_point << 6) | (next & 0x3F);
+  }
+  return code_point;
 }
 
 // libedit's completion callbacks take no context; the interactive loop sets these.
@@ -103,7 +167,13 @@ void RunInteractive(Session& session, Connection& conn) {
   std::vector<std::string> names = session.CommandNames();
   completion_names = &names;
   completion_connection = &conn;
+  // libedit decodes keys in the locale's character set; in the "C" locale a process starts
+  // in, every non-ASCII key was dropped. Shell input is UTF-8, whatever the locale says.
+  if (std::setlocale(LC_CTYPE, "") == nullptr || std::strcmp(nl_langinfo(CODESET), "UTF-8") != 0) {
+    std::setlocale(LC_CTYPE, "C.UTF-8");
+  }
   rl_readline_name = "basalt";
+  if (pipe2(interrupt_pipe, O_NONBLOCK | O_CLOEXEC) == 0) rl_getc_function = ReadKey;
   rl_attempted_completion_function = Complete;
   using_history();
   stifle_history(kHistoryLines);
@@ -123,6 +193,7 @@ void RunInteractive(Session& session, Connection& conn) {
   int statement = 1;
   std::string pending;
   while (true) {
+    DrainInterruptPipe();  // a Ctrl-C already acted on (interrupted is clear here)
     std::unique_ptr<char, decltype(&std::free)> line(
         readline(Prompt(statement, !pending.empty()).c_str()), &std::free);
     if (interrupted.exchange(false)) {  // Ctrl-C: drop what was typed, prompt again
@@ -154,6 +225,12 @@ void RunInteractive(Session& session, Connection& conn) {
   completion_connection = nullptr;
   session.set_interrupt_flag(nullptr);
   sigaction(SIGINT, &previous, nullptr);
+  if (interrupt_pipe[0] >= 0) {
+    rl_getc_function = nullptr;
+    close(interrupt_pipe[0]);
+    close(interrupt_pipe[1]);
+    interrupt_pipe[0] = interrupt_pipe[1] = -1;
+  }
 }
 
 }  // namespace

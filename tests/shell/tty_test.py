@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """`basalt shell` on a pseudo-terminal: prompts, Tab completion, line editing (Ctrl-A,
 backspace), history (up arrow, and ~/.basalt_history written at exit), multi-line input, Ctrl-C
-cancelling a line and stopping a running command."""
+cancelling a line and stopping a running command, non-ASCII input."""
 
 import argparse
 import os
@@ -118,6 +118,15 @@ def main():
         t.expect(rb"ERROR: Aborted: interrupted\r\nbasalt:012:0> ")
         t.send("count 'big'\r")
         t.expect(rb"3000 row\(s\).*basalt:013:0> ")
+        # Non-ASCII input reaches the store as UTF-8, whatever the locale (it was dropped).
+        t.send("put 't', 'r2', 'f:q', '\u00e9\u20ac'\r")
+        t.expect(rb"basalt:014:0> ")
+        t.send("get 't', 'r2'\r")
+        t.expect(rb"value=\\xC3\\xA9\\xE2\\x82\\xAC\r\n1 row\(s\).*basalt:015:0> ")
+        # Ctrl-C arriving while the shell still takes the keys before it (one write) cancels
+        # the line at once, not at the next key.
+        t.send("LIM\x03")
+        t.expect(rb"basalt:015:0> ", timeout=10)
         t.send("exit\r")
         status = t.wait()
         assert status == 0, f"exit status {status}"
