@@ -21,6 +21,13 @@ namespace basalt {
 class Put {
  public:
   struct Entry {
+    // Takes the strings over: Add builds each cell in place from its arguments.
+    Entry(std::string&& family, std::string&& qualifier, int64_t timestamp, std::string&& value)
+        : family(std::move(family)),
+          qualifier(std::move(qualifier)),
+          timestamp(timestamp),
+          value(std::move(value)) {}
+
     std::string family;
     std::string qualifier;
     int64_t timestamp;  // kLatestTimestamp: use the Put's timestamp
