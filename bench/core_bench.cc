@@ -229,21 +229,30 @@ class BasaltStore {
   std::unique_ptr<basalt::Table> table_;
 };
 
-// Runs `op` (which does `batch` operations per call) for about `seconds`; returns ops/s.
-double Measure(double seconds, int batch, const std::function<void()>& op) {
+// Runs `op` (which does `batch` operations per call) for at least `duration`, in groups of
+// `group` calls between clock reads; adds the operations done and the time taken.
+void RunFor(std::chrono::duration<double> duration, int group, int batch,
+            const std::function<void()>& op, uint64_t* ops, std::chrono::duration<double>* time) {
   auto start = Clock::now();
-  auto deadline = start + std::chrono::duration<double>(seconds);
-  uint64_t ops = 0;
+  auto deadline = start + duration;
   Clock::time_point now;
   do {
-    for (int i = 0; i < 16; ++i) op();
-    ops += 16ull * static_cast<uint64_t>(batch);
+    for (int i = 0; i < group; ++i) op();
+    *ops += static_cast<uint64_t>(group) * static_cast<uint64_t>(batch);
     now = Clock::now();
   } while (now < deadline);
-  return static_cast<double>(ops) / std::chrono::duration<double>(now - start).count();
+  *time += now - start;
 }
 
-// One round of a read workload: the two sides take turns in slices of `slice_seconds` (which
+// Runs `op` for about `seconds`; returns ops/s.
+double Measure(double seconds, int batch, const std::function<void()>& op) {
+  uint64_t ops = 0;
+  std::chrono::duration<double> time{};
+  RunFor(std::chrono::duration<double>(seconds), 16, batch, op, &ops, &time);
+  return static_cast<double>(ops) / time.count();
+}
+
+// One round: the two sides take turns in slices of `slice_seconds` (which
 // goes first alternates) until each has run about `seconds`; returns each side's ops/s over its
 // slices. A burst of load from elsewhere on the machine then lands on both sides alike, where
 // with whole rounds per side it lands on one of them.
@@ -255,16 +264,7 @@ std::pair<double, double> MeasureInterleaved(double seconds, double slice_second
   std::chrono::duration<double> time[2]{};
   uint64_t ops[2] = {0, 0};
   auto run_slice = [&](int side) {
-    const std::function<void()>& op = side == 0 ? basalt_op : raw_op;
-    auto start = Clock::now();
-    auto deadline = start + slice;
-    Clock::time_point now;
-    do {
-      for (int i = 0; i < 4; ++i) op();
-      ops[side] += 4ull * static_cast<uint64_t>(batch);
-      now = Clock::now();
-    } while (now < deadline);
-    time[side] += now - start;
+    RunFor(slice, 4, batch, side == 0 ? basalt_op : raw_op, &ops[side], &time[side]);
   };
   for (int turn = 0; time[0] < side_time || time[1] < side_time; ++turn) {
     run_slice(turn % 2);
