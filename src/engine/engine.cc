@@ -74,13 +74,6 @@ std::atomic<uint64_t> g_mem_store_counter{0};
 
 }  // namespace
 
-const FamilyHandle* TableState::FindFamily(std::string_view family) const {
-  for (const auto& f : families) {
-    if (f.name() == family) return &f;
-  }
-  return nullptr;
-}
-
 Engine::Engine(std::string path, const ConnectionOptions& options,
                const EngineOptions& engine_options)
     : path_(std::move(path)), options_(options), engine_options_(engine_options) {}

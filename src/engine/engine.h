@@ -69,7 +69,13 @@ struct TableState {
   mutable std::atomic<bool> stale{false};
 
   const TableName& name() const { return record.name; }
-  const FamilyHandle* FindFamily(std::string_view family) const;
+  // Inline: a batched write looks up every cell's family twice (checking, then writing).
+  const FamilyHandle* FindFamily(std::string_view family) const {
+    for (const auto& f : families) {
+      if (f.name() == family) return &f;
+    }
+    return nullptr;
+  }
 };
 
 class Scanner;

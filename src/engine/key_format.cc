@@ -31,6 +31,18 @@ size_t EscapedLength(std::string_view s) {
 }  // namespace
 
 void AppendEscaped(std::string* dst, std::string_view x) {
+  static constexpr char kEnd[2] = {kEscapeByte, kTerminator};
+  // Most rows and qualifiers have no zero byte: one copy and the terminator (this runs twice
+  // for every cell written, and each append is a call).
+  const void* first_zero = x.empty() ? nullptr : std::memchr(x.data(), 0, x.size());
+  if (first_zero == nullptr) {
+    const size_t old_size = dst->size();
+    dst->resize(old_size + x.size() + 2);
+    char* out = dst->data() + old_size;
+    if (!x.empty()) std::memcpy(out, x.data(), x.size());
+    std::memcpy(out + x.size(), kEnd, 2);
+    return;
+  }
   size_t pos = 0;
   while (pos < x.size()) {
     const void* hit = std::memchr(x.data() + pos, 0, x.size() - pos);
@@ -41,8 +53,7 @@ void AppendEscaped(std::string* dst, std::string_view x) {
     dst->push_back(kEscapedZero);
     pos = zero + 1;
   }
-  dst->push_back(kEscapeByte);
-  dst->push_back(kTerminator);
+  dst->append(kEnd, 2);
 }
 
 std::string RowPrefix(std::string_view row) {
@@ -79,11 +90,6 @@ std::string ColumnEnd(std::string_view column_prefix) {
   std::string out(column_prefix);
   out.back() = '\x02';
   return out;
-}
-
-void AppendKeySuffix(std::string* dst, int64_t ts, CellType type) {
-  util::PutFixed64BE(dst, static_cast<uint64_t>(INT64_MAX - ts));
-  dst->push_back(static_cast<char>(0xff - static_cast<uint8_t>(type)));
 }
 
 std::string CellKey(std::string_view row, std::string_view qualifier, int64_t ts, CellType type) {
@@ -162,7 +168,8 @@ void UnescapeInto(std::string_view escaped, std::string* dst) {
 }
 
 void AppendValueHeader(std::string* dst, uint64_t seq) {
-  util::PutVarint64(dst, seq + 1);
+  char header[kMaxValueHeaderSize];
+  dst->append(header, EncodeValueHeader(header, seq));
 }
 
 std::string EncodeValue(uint64_t seq, std::string_view payload) {

@@ -34,6 +34,7 @@
 #include <string_view>
 
 #include "basalt/types.h"
+#include "util/coding.h"
 
 namespace basalt::engine {
 
@@ -67,8 +68,14 @@ std::string ColumnEnd(std::string_view column_prefix);
 
 std::string CellKey(std::string_view row, std::string_view qualifier, int64_t ts, CellType type);
 std::string FamilyMarkerKey(std::string_view row, int64_t ts, CellType type);
-// Appends the 9-byte suffix (inverted timestamp and type).
-void AppendKeySuffix(std::string* dst, int64_t ts, CellType type);
+// Appends the 9-byte suffix (inverted timestamp and type). Inline, as the value header below:
+// both run for every cell written.
+inline void AppendKeySuffix(std::string* dst, int64_t ts, CellType type) {
+  char suffix[kKeySuffixSize];
+  util::EncodeFixed64BE(suffix, static_cast<uint64_t>(INT64_MAX - ts));
+  suffix[8] = static_cast<char>(0xff - static_cast<uint8_t>(type));
+  dst->append(suffix, kKeySuffixSize);
+}
 
 // A parsed key. Views point into the key it was parsed from.
 struct ParsedKey {
@@ -98,7 +105,11 @@ inline std::string QualifierFromColumnPrefix(std::string_view column_prefix,
   return Unescape(column_prefix.substr(row_prefix_len));
 }
 
-// Cell values.
+// Cell values: a header holding the sequence number, then the payload.
+// Writes the header to `dst`, which has kMaxValueHeaderSize bytes; returns its length.
+inline size_t EncodeValueHeader(char* dst, uint64_t seq) {
+  return util::EncodeVarint64(dst, seq + 1);  // + 1: never a 00 first byte, which marks format 1
+}
 void AppendValueHeader(std::string* dst, uint64_t seq);
 std::string EncodeValue(uint64_t seq, std::string_view payload);
 struct ParsedValue {

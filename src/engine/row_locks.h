@@ -11,7 +11,7 @@
 #include <atomic>
 #include <bit>
 #include <cstdint>
-#include <functional>
+#include <cstring>
 #include <string_view>
 #include <vector>
 
@@ -40,13 +40,34 @@ class StripeLock {
   std::atomic<uint32_t> state_{0};
 };
 
+// Spreads rows over stripes: eight bytes at a time, then MurmurHash3's final mix so that every
+// input bit reaches the low bits the stripe is taken from. Inline, where std::hash is a call
+// into libstdc++ and was a quarter of a batched put's locking time.
+inline uint64_t StripeHash(std::string_view s, uint64_t seed) {
+  constexpr uint64_t kMul = 0xff51afd7ed558ccdull;
+  uint64_t h = (seed * 0x9E3779B97F4A7C15ull) ^ s.size();
+  size_t i = 0;
+  for (; i + 8 <= s.size(); i += 8) {
+    uint64_t word;
+    std::memcpy(&word, s.data() + i, 8);
+    h = (h ^ word) * kMul;
+    h ^= h >> 32;
+  }
+  uint64_t tail = 0;
+  if (i < s.size()) std::memcpy(&tail, s.data() + i, s.size() - i);
+  h = (h ^ tail) * kMul;
+  h ^= h >> 33;
+  h *= 0xc4ceb9fe1a85ec53ull;
+  h ^= h >> 33;
+  return h;
+}
+
 class RowLocks {
  public:
   static constexpr size_t kStripes = 4096;
 
   size_t StripeOf(uint64_t table_id, std::string_view row) const {
-    size_t h = std::hash<std::string_view>{}(row);
-    return (h ^ (table_id * 0x9E3779B97F4A7C15ull)) % kStripes;
+    return static_cast<size_t>(StripeHash(row, table_id) % kStripes);
   }
 
   // Holds the stripes of a set of rows until destroyed.

@@ -223,8 +223,8 @@ Status WriteTxn::Apply(const Put& p, uint64_t seq, int64_t put_now) {
   key_buf_.clear();
   AppendEscaped(&key_buf_, p.row());  // the row prefix
   const size_t row_prefix_size = key_buf_.size();
-  std::string header;
-  AppendValueHeader(&header, seq);
+  char header_bytes[kMaxValueHeaderSize];
+  const rocksdb::Slice header(header_bytes, EncodeValueHeader(header_bytes, seq));
   for (const auto& e : p.entries()) {
     const FamilyHandle* f = table_.FindFamily(e.family);
     key_buf_.resize(row_prefix_size);

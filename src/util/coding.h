@@ -11,12 +11,17 @@
 
 namespace basalt::util {
 
-inline void PutFixed64BE(std::string* dst, uint64_t v) {
-  char buf[8];
+// REQUIRES: p points at 8 writable bytes.
+inline void EncodeFixed64BE(char* p, uint64_t v) {
   for (int i = 7; i >= 0; --i) {
-    buf[i] = static_cast<char>(v & 0xff);
+    p[i] = static_cast<char>(v & 0xff);
     v >>= 8;
   }
+}
+
+inline void PutFixed64BE(std::string* dst, uint64_t v) {
+  char buf[8];
+  EncodeFixed64BE(buf, v);
   dst->append(buf, 8);
 }
 
@@ -44,15 +49,20 @@ inline uint32_t DecodeFixed32BE(const char* p) {
 
 // LEB128: seven bits per byte, least significant first, the high bit set on every byte but the
 // last. At most 10 bytes.
-inline void PutVarint64(std::string* dst, uint64_t v) {
-  char buf[10];
+// REQUIRES: p points at 10 writable bytes. Returns the bytes written.
+inline size_t EncodeVarint64(char* p, uint64_t v) {
   size_t n = 0;
   while (v >= 0x80) {
-    buf[n++] = static_cast<char>((v & 0x7f) | 0x80);
+    p[n++] = static_cast<char>((v & 0x7f) | 0x80);
     v >>= 7;
   }
-  buf[n++] = static_cast<char>(v);
-  dst->append(buf, n);
+  p[n++] = static_cast<char>(v);
+  return n;
+}
+
+inline void PutVarint64(std::string* dst, uint64_t v) {
+  char buf[10];
+  dst->append(buf, EncodeVarint64(buf, v));
 }
 
 // Decodes a varint at the start of `in`; returns the bytes it took, or 0 when `in` ends inside
