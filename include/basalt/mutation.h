@@ -5,10 +5,12 @@
 #ifndef BASALT_MUTATION_H_
 #define BASALT_MUTATION_H_
 
+#include <concepts>
 #include <cstdint>
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -16,17 +18,24 @@
 
 namespace basalt {
 
+// What a cell's family, qualifier or value may be given as: anything a std::string is built
+// from (std::string, string_view, a literal).
+template <class T>
+concept StringArg = std::constructible_from<std::string, T>;
+
 // Writes cells to one row. A cell without a timestamp (kLatestTimestamp) gets the store's clock
 // when the Put is applied; every cell of one Put then gets the same time.
 class Put {
  public:
   struct Entry {
-    // Takes the strings over: Add builds each cell in place from its arguments.
-    Entry(std::string&& family, std::string&& qualifier, int64_t timestamp, std::string&& value)
-        : family(std::move(family)),
-          qualifier(std::move(qualifier)),
+    // Builds each string from its argument: a cell added from literals or borrowed strings is
+    // constructed once, in place, instead of into a temporary that is then moved.
+    template <class F, class Q, class V>
+    Entry(F&& family, Q&& qualifier, int64_t timestamp, V&& value)
+        : family(std::forward<F>(family)),
+          qualifier(std::forward<Q>(qualifier)),
           timestamp(timestamp),
-          value(std::move(value)) {}
+          value(std::forward<V>(value)) {}
 
     std::string family;
     std::string qualifier;
@@ -38,22 +47,33 @@ class Put {
   explicit Put(std::string row, int64_t timestamp = kLatestTimestamp)
       : row_(std::move(row)), timestamp_(timestamp) {}
 
+  // Family, qualifier and value may be anything a std::string is made from (a std::string,
+  // moved or copied, a string_view, a literal).
+  //
   // The builders come in pairs: on a temporary (`Put(row).Add(...)`) they return it as an
   // rvalue, so handing the result to a container or Table moves it instead of copying every
   // cell value.
-  Put& Add(std::string family, std::string qualifier, std::string value) & {
-    AddEntry(std::move(family), std::move(qualifier), kLatestTimestamp, std::move(value));
+  template <StringArg F, StringArg Q, StringArg V>
+  Put& Add(F&& family, Q&& qualifier, V&& value) & {
+    AddEntry(std::forward<F>(family), std::forward<Q>(qualifier), kLatestTimestamp,
+             std::forward<V>(value));
     return *this;
   }
-  Put&& Add(std::string family, std::string qualifier, std::string value) && {
-    return std::move(Add(std::move(family), std::move(qualifier), std::move(value)));
+  template <StringArg F, StringArg Q, StringArg V>
+  Put&& Add(F&& family, Q&& qualifier, V&& value) && {
+    return std::move(
+        Add(std::forward<F>(family), std::forward<Q>(qualifier), std::forward<V>(value)));
   }
-  Put& Add(std::string family, std::string qualifier, int64_t timestamp, std::string value) & {
-    AddEntry(std::move(family), std::move(qualifier), timestamp, std::move(value));
+  template <StringArg F, StringArg Q, StringArg V>
+  Put& Add(F&& family, Q&& qualifier, int64_t timestamp, V&& value) & {
+    AddEntry(std::forward<F>(family), std::forward<Q>(qualifier), timestamp,
+             std::forward<V>(value));
     return *this;
   }
-  Put&& Add(std::string family, std::string qualifier, int64_t timestamp, std::string value) && {
-    return std::move(Add(std::move(family), std::move(qualifier), timestamp, std::move(value)));
+  template <StringArg F, StringArg Q, StringArg V>
+  Put&& Add(F&& family, Q&& qualifier, int64_t timestamp, V&& value) && {
+    return std::move(Add(std::forward<F>(family), std::forward<Q>(qualifier), timestamp,
+                         std::forward<V>(value)));
   }
   Put& SetDurability(Durability d) & {
     durability_ = d;
@@ -76,10 +96,11 @@ class Put {
   // vector (a batch of single-cell Puts then allocates nothing per row for its cell list).
   // The cell is built in place from the arguments: a batch of small Puts spends a measurable
   // part of its time moving strings.
-  void AddEntry(std::string&& family, std::string&& qualifier, int64_t timestamp,
-                std::string&& value) {
+  template <class F, class Q, class V>
+  void AddEntry(F&& family, Q&& qualifier, int64_t timestamp, V&& value) {
     if (!first_.has_value() && more_.empty()) {
-      first_.emplace(std::move(family), std::move(qualifier), timestamp, std::move(value));
+      first_.emplace(std::forward<F>(family), std::forward<Q>(qualifier), timestamp,
+                     std::forward<V>(value));
       return;
     }
     if (first_.has_value()) {
@@ -87,7 +108,8 @@ class Put {
       more_.push_back(std::move(*first_));
       first_.reset();
     }
-    more_.emplace_back(std::move(family), std::move(qualifier), timestamp, std::move(value));
+    more_.emplace_back(std::forward<F>(family), std::forward<Q>(qualifier), timestamp,
+                       std::forward<V>(value));
   }
 
   std::string row_;

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -64,6 +65,23 @@ TEST(PutTest, ChainingOnATemporaryMovesTheValue) {
   ASSERT_EQ(put.entries().size(), 1u);
   // The buffer handed in is the one the batch holds: no copy on the way.
   EXPECT_EQ(put.entries()[0].value.data(), data);
+}
+
+TEST(PutTest, TakesCellsFromLiteralsViewsAndStringsAlikeAndMovesAValueHandedOver) {
+  const std::string family = "f";
+  std::string_view qualifier = "q";
+  std::string value(4096, 'v');
+  const char* data = value.data();
+  Put p("r");
+  p.Add(family, qualifier, std::move(value)).Add("g", std::string("w"), 5, std::string_view("x"));
+  ASSERT_EQ(p.entries().size(), 2u);
+  EXPECT_EQ(p.entries()[0].family, "f");
+  EXPECT_EQ(p.entries()[0].qualifier, "q");
+  EXPECT_EQ(p.entries()[0].value.data(), data);  // built in place from the moved string
+  EXPECT_EQ(p.entries()[1].family, "g");
+  EXPECT_EQ(p.entries()[1].qualifier, "w");
+  EXPECT_EQ(p.entries()[1].timestamp, 5);
+  EXPECT_EQ(p.entries()[1].value, "x");
 }
 
 }  // namespace
