@@ -53,8 +53,8 @@ inline uint64_t StripeHash(std::string_view s, uint64_t seed) {
     h = (h ^ word) * kMul;
     h ^= h >> 32;
   }
-  uint64_t tail = 0;
-  if (i < s.size()) std::memcpy(&tail, s.data() + i, s.size() - i);
+  uint64_t tail = 0;  // byte by byte: a memcpy of a variable length is a call
+  for (size_t j = s.size(); j > i; --j) tail = (tail << 8) | static_cast<uint8_t>(s[j - 1]);
   h = (h ^ tail) * kMul;
   h ^= h >> 33;
   h *= 0xc4ceb9fe1a85ec53ull;

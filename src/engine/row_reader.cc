@@ -2,6 +2,8 @@
 
 #include <rocksdb/iterator.h>
 
+#include <iterator>
+
 #include "engine/key_format.h"
 #include "engine/rocksdb_status.h"
 #include "util/coding.h"
@@ -175,6 +177,12 @@ bool FamilyRowReader::NextColumn() {
       return false;
     }
     column_prefix_.assign(key.data(), key.size() - kKeySuffixSize);
+    // Rows of one table mostly repeat the same column names: unescape only a new one.
+    const std::string_view escaped = std::string_view(column_prefix_).substr(row_prefix_.size());
+    if (escaped != escaped_qualifier_) {
+      escaped_qualifier_.assign(escaped);
+      UnescapeInto(escaped, &qualifier_);
+    }
   } else {
     while (true) {
       if (next_qualifier_ == qualifiers_->end() || !valid_) return false;
@@ -189,12 +197,9 @@ bool FamilyRowReader::NextColumn() {
       if (StartsWith(key_, column_prefix_)) break;
       if (!InRow()) return false;  // past the row: no selected column remains
     }
-  }
-  // Rows of one table mostly repeat the same column names: unescape only a new one.
-  const std::string_view escaped = std::string_view(column_prefix_).substr(row_prefix_.size());
-  if (escaped != escaped_qualifier_) {
-    escaped_qualifier_.assign(escaped);
-    UnescapeInto(escaped, &qualifier_);
+    // A selected column's name is known: no need to unescape it from the key.
+    qualifier_.assign(*std::prev(next_qualifier_));
+    escaped_qualifier_.clear();
   }
   column_delete_seq_ = 0;
   version_delete_ts_ = -1;
