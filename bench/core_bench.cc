@@ -345,11 +345,12 @@ Outcome FillBatch100(const Config& cfg) {
   RawStore rs(cfg.dir + "/fill-raw");
   uint64_t next_b = 0, next_r = 0;
   auto basalt_op = [&] {
-    // HBase's Table.put(List<Put>): a batch of Puts, nothing else.
+    // HBase's Table.put(List<Put>): a batch of Puts, nothing else. Each Put is built in its
+    // place in the batch, as table.h advises; moving in a temporary Put cost about 2% more.
     std::vector<basalt::Put> batch;
     batch.reserve(100);
     for (int i = 0; i < 100; ++i) {
-      batch.push_back(basalt::Put(UserRow(next_b++)).Add("f", "q", kValue));
+      batch.emplace_back(UserRow(next_b++)).Add("f", "q", kValue);
     }
     Check(bs.table().Put(batch), "basalt batch");
   };
