@@ -334,7 +334,7 @@ Outcome Compare(const Config& cfg, std::string name, std::string unit, int batch
   for (size_t i = 0; i < b.size(); ++i) ratios.push_back(b[i] / r[i]);
   Outcome o{std::move(name), std::move(unit), basalt::bench::Median(b), basalt::bench::Median(r),
             basalt::bench::Median(ratios)};
-  std::printf("%-14s basalt %10.0f %s/s   raw %10.0f %s/s   ratio %.2fx\n", o.name.c_str(),
+  std::printf("%-14s basalt %10.0f %s/s   raw %10.0f %s/s   ratio %.3fx\n", o.name.c_str(),
               o.basalt_ops, o.unit.c_str(), o.raw_ops, o.unit.c_str(), o.ratio);
   std::fflush(stdout);
   return o;

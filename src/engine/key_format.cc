@@ -154,6 +154,14 @@ std::string Unescape(std::string_view escaped) {
 
 void UnescapeInto(std::string_view escaped, std::string* dst) {
   std::string& out = *dst;
+  const void* first_zero = std::memchr(escaped.data(), 0, escaped.size());
+  if (first_zero != nullptr &&
+      static_cast<const char*>(first_zero) + 2 == escaped.data() + escaped.size() &&
+      escaped.back() == kTerminator) {
+    // No escaped zero: the bytes before the terminator, in one copy (once per row of a scan).
+    out.assign(escaped.data(), escaped.size() - 2);
+    return;
+  }
   out.clear();
   out.reserve(escaped.size());
   size_t pos = 0;

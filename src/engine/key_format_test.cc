@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <random>
+#include <string>
 #include <tuple>
+#include <vector>
 
 namespace basalt::engine {
 namespace {
@@ -104,6 +106,31 @@ TEST(KeyFormatTest, ParseKeyRoundTrips) {
   EXPECT_TRUE(pk.family_marker);
   EXPECT_EQ(pk.type, CellType::kDeleteFamilyVersion);
   EXPECT_EQ(RowFromPrefix(pk.row_prefix), row);
+}
+
+// Rows and qualifiers without a zero byte take a one-copy path both ways; the others are
+// escaped byte by byte. Every shape must come back as it went in, into a reused buffer too.
+TEST(KeyFormatTest, EscapeAndUnescapeRoundTripWithAndWithoutZeroBytes) {
+  const std::vector<std::string> inputs = {"",
+                                           "plain",
+                                           std::string("\0", 1),
+                                           std::string("\0\0", 2),
+                                           std::string("a\0", 2),
+                                           std::string("\0a", 2),
+                                           std::string("a\0b\0\0c", 7),
+                                           std::string("\xff\x01\0\x01", 4)};
+  std::string reused = "left over from an earlier, longer row";
+  for (const auto& in : inputs) {
+    std::string escaped = "prefix";
+    AppendEscaped(&escaped, in);
+    const std::string_view own = std::string_view(escaped).substr(6);
+    EXPECT_EQ(own.size(),
+              in.size() + 2 + static_cast<size_t>(std::count(in.begin(), in.end(), '\0')));
+    EXPECT_EQ(own.substr(own.size() - 2), std::string_view("\0\x01", 2));
+    UnescapeInto(own, &reused);
+    EXPECT_EQ(reused, in);
+    EXPECT_EQ(Unescape(own), in);
+  }
 }
 
 TEST(KeyFormatTest, ParseKeyRejectsMalformedKeys) {
