@@ -488,7 +488,7 @@ void WriteMarkdown(const std::string& path, const std::vector<Outcome>& outcomes
   out << "| workload | basalt | raw RocksDB | ratio |\n| --- | ---: | ---: | ---: |\n";
   for (const auto& o : outcomes) {
     char line[256];
-    std::snprintf(line, sizeof(line), "| %s | %.0f %s/s | %.0f %s/s | %.2fx |\n", o.name.c_str(),
+    std::snprintf(line, sizeof(line), "| %s | %.0f %s/s | %.0f %s/s | %.3fx |\n", o.name.c_str(),
                   o.basalt_ops, o.unit.c_str(), o.raw_ops, o.unit.c_str(), o.ratio);
     out << line;
   }
