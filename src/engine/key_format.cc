@@ -154,7 +154,8 @@ std::string Unescape(std::string_view escaped) {
 
 void UnescapeInto(std::string_view escaped, std::string* dst) {
   std::string& out = *dst;
-  const void* first_zero = std::memchr(escaped.data(), 0, escaped.size());
+  const void* first_zero =
+      escaped.empty() ? nullptr : std::memchr(escaped.data(), 0, escaped.size());
   if (first_zero != nullptr &&
       static_cast<const char*>(first_zero) + 2 == escaped.data() + escaped.size() &&
       escaped.back() == kTerminator) {

@@ -131,6 +131,8 @@ TEST(KeyFormatTest, EscapeAndUnescapeRoundTripWithAndWithoutZeroBytes) {
     EXPECT_EQ(reused, in);
     EXPECT_EQ(Unescape(own), in);
   }
+  UnescapeInto(std::string_view(), &reused);  // no terminator at all: nothing, and no crash
+  EXPECT_EQ(reused, "");
 }
 
 TEST(KeyFormatTest, ParseKeyRejectsMalformedKeys) {
