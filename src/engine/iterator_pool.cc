@@ -1,5 +1,7 @@
 #include "engine/iterator_pool.h"
 
+#include <mutex>
+
 #include <rocksdb/db.h>
 #include <rocksdb/iterator.h>
 
@@ -25,7 +27,7 @@ Result<PooledIterator> IteratorPool::Acquire(rocksdb::ColumnFamilyHandle* cf, It
   std::unique_ptr<rocksdb::Iterator> it;
   std::vector<std::unique_ptr<rocksdb::Iterator>> garbage;
   {
-    std::lock_guard<std::mutex> l(mu_);
+    std::lock_guard<util::FutexMutex> l(mu_);
     TrimLocked(&garbage);
     auto found = idle_.find({cf, kind});
     if (found != idle_.end() && !found->second.empty()) {
@@ -60,7 +62,7 @@ void IteratorPool::Release(rocksdb::ColumnFamilyHandle* cf, IteratorKind kind, u
   const bool failed = !it->Valid() && !it->status().ok();
   std::vector<std::unique_ptr<rocksdb::Iterator>> garbage;
   {
-    std::lock_guard<std::mutex> l(mu_);
+    std::lock_guard<util::FutexMutex> l(mu_);
     TrimLocked(&garbage);
     if (closed_ || failed || epoch != trimmed_epoch_) {
       garbage.push_back(std::move(it));
@@ -90,7 +92,7 @@ void IteratorPool::TrimLocked(std::vector<std::unique_ptr<rocksdb::Iterator>>* g
 
 void IteratorPool::Drop(rocksdb::ColumnFamilyHandle* cf) {
   std::vector<std::unique_ptr<rocksdb::Iterator>> garbage;
-  std::lock_guard<std::mutex> l(mu_);
+  std::lock_guard<util::FutexMutex> l(mu_);
   for (IteratorKind kind : {IteratorKind::kRow, IteratorKind::kScan}) {
     auto found = idle_.find({cf, kind});
     if (found == idle_.end()) continue;
@@ -100,14 +102,14 @@ void IteratorPool::Drop(rocksdb::ColumnFamilyHandle* cf) {
 }
 
 size_t IteratorPool::IdleCount() {
-  std::lock_guard<std::mutex> l(mu_);
+  std::lock_guard<util::FutexMutex> l(mu_);
   size_t n = 0;
   for (const auto& [key, idle] : idle_) n += idle.size();
   return n;
 }
 
 void IteratorPool::Clear() {
-  std::lock_guard<std::mutex> l(mu_);
+  std::lock_guard<util::FutexMutex> l(mu_);
   closed_ = true;
   idle_.clear();
 }

@@ -19,13 +19,13 @@
 #include <cstdint>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <utility>
 #include <vector>
 
 #include <rocksdb/iterator.h>
 
 #include "basalt/status.h"
+#include "util/futex_mutex.h"
 
 namespace rocksdb {
 class ColumnFamilyHandle;
@@ -103,7 +103,7 @@ class IteratorPool {
 
   rocksdb::DB* const db_;
   const std::shared_ptr<const std::atomic<uint64_t>> epoch_;
-  std::mutex mu_;
+  util::FutexMutex mu_;
   bool closed_ = false;
   uint64_t trimmed_epoch_ = 0;
   std::map<Key, std::vector<Idle>> idle_;

@@ -8,37 +8,15 @@
 
 #include <algorithm>
 #include <array>
-#include <atomic>
 #include <bit>
 #include <cstdint>
 #include <cstring>
 #include <string_view>
 #include <vector>
 
+#include "util/futex_mutex.h"
+
 namespace basalt::engine {
-
-// A mutex in four bytes: 0 free, 1 held, 2 held and maybe waited for (the futex mutex of
-// Drepper's "Futexes Are Tricky"; std::atomic::wait is the futex wait). std::mutex takes 40
-// bytes: a batch of 100 rows locks 100 random stripes, and 4096 of them in 16 KiB stay in the
-// cache where 160 KiB did not (row locks were 3% of a batched put).
-class StripeLock {
- public:
-  void lock() {
-    uint32_t state = 0;
-    if (state_.compare_exchange_strong(state, 1, std::memory_order_acquire)) return;
-    if (state != 2) state = state_.exchange(2, std::memory_order_acquire);
-    while (state != 0) {
-      state_.wait(2, std::memory_order_relaxed);
-      state = state_.exchange(2, std::memory_order_acquire);
-    }
-  }
-  void unlock() {
-    if (state_.exchange(0, std::memory_order_release) == 2) state_.notify_one();
-  }
-
- private:
-  std::atomic<uint32_t> state_{0};
-};
 
 // Spreads rows over stripes: eight bytes at a time, then MurmurHash3's final mix so that every
 // input bit reaches the low bits the stripe is taken from. Inline, where std::hash is a call
@@ -107,7 +85,7 @@ class RowLocks {
   };
 
  private:
-  std::array<StripeLock, kStripes> mu_;
+  std::array<util::FutexMutex, kStripes> mu_;  // 4 bytes each (see futex_mutex.h)
 };
 
 }  // namespace basalt::engine
