@@ -10,42 +10,23 @@
 #include <array>
 #include <bit>
 #include <cstdint>
-#include <cstring>
 #include <string_view>
 #include <vector>
+
+#include <xxhash.h>
 
 #include "util/futex_mutex.h"
 
 namespace basalt::engine {
 
-// Spreads rows over stripes: eight bytes at a time, then MurmurHash3's final mix so that every
-// input bit reaches the low bits the stripe is taken from. Inline, where std::hash is a call
-// into libstdc++ and was a quarter of a batched put's locking time.
-inline uint64_t StripeHash(std::string_view s, uint64_t seed) {
-  constexpr uint64_t kMul = 0xff51afd7ed558ccdull;
-  uint64_t h = (seed * 0x9E3779B97F4A7C15ull) ^ s.size();
-  size_t i = 0;
-  for (; i + 8 <= s.size(); i += 8) {
-    uint64_t word;
-    std::memcpy(&word, s.data() + i, 8);
-    h = (h ^ word) * kMul;
-    h ^= h >> 32;
-  }
-  uint64_t tail = 0;  // byte by byte: a memcpy of a variable length is a call
-  for (size_t j = s.size(); j > i; --j) tail = (tail << 8) | static_cast<uint8_t>(s[j - 1]);
-  h = (h ^ tail) * kMul;
-  h ^= h >> 33;
-  h *= 0xc4ceb9fe1a85ec53ull;
-  h ^= h >> 33;
-  return h;
-}
-
 class RowLocks {
  public:
   static constexpr size_t kStripes = 4096;
 
+  // XXH3, as the keys layer hashes rows: its short-input path is a few multiplies, where
+  // std::hash was a quarter of a batched put's locking time.
   size_t StripeOf(uint64_t table_id, std::string_view row) const {
-    return static_cast<size_t>(StripeHash(row, table_id) % kStripes);
+    return static_cast<size_t>(XXH3_64bits_withSeed(row.data(), row.size(), table_id) % kStripes);
   }
 
   // Holds the stripes of a set of rows until destroyed.
