@@ -321,9 +321,12 @@ Status Engine::Close() {
   }
   closed_ = true;
   {
-    std::lock_guard<std::mutex> sl(scanners_mu_);
-    for (Scanner* s : scanners_) s->ReleaseIterators();
-    scanners_.clear();
+    std::lock_guard<util::FutexMutex> sl(scanners_mu_);
+    while (scanners_ != nullptr) {
+      Scanner* s = scanners_;
+      s->ReleaseIterators();
+      UnregisterScannerLocked(s);
+    }
   }
   if (iterator_pool_) iterator_pool_->Clear();
   // Writes made with SKIP_WAL live only in memtables: flush so that a clean close keeps them.
@@ -792,13 +795,29 @@ Status Engine::MajorCompact(const TableName& name) {
 }
 
 void Engine::RegisterScanner(Scanner* s) {
-  std::lock_guard<std::mutex> l(scanners_mu_);
-  scanners_.insert(s);
+  std::lock_guard<util::FutexMutex> l(scanners_mu_);
+  s->registered_ = true;
+  s->registry_prev_ = nullptr;
+  s->registry_next_ = scanners_;
+  if (scanners_ != nullptr) scanners_->registry_prev_ = s;
+  scanners_ = s;
 }
 
 void Engine::UnregisterScanner(Scanner* s) {
-  std::lock_guard<std::mutex> l(scanners_mu_);
-  scanners_.erase(s);
+  std::lock_guard<util::FutexMutex> l(scanners_mu_);
+  UnregisterScannerLocked(s);
+}
+
+void Engine::UnregisterScannerLocked(Scanner* s) {
+  if (!s->registered_) return;  // Close() unlinked it already
+  if (s->registry_prev_ != nullptr) {
+    s->registry_prev_->registry_next_ = s->registry_next_;
+  } else {
+    scanners_ = s->registry_next_;
+  }
+  if (s->registry_next_ != nullptr) s->registry_next_->registry_prev_ = s->registry_prev_;
+  s->registry_prev_ = s->registry_next_ = nullptr;
+  s->registered_ = false;
 }
 
 }  // namespace basalt::engine

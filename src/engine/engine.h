@@ -15,7 +15,6 @@
 #include <map>
 #include <memory>
 #include <mutex>
-#include <set>
 #include <shared_mutex>
 #include <span>
 #include <string>
@@ -39,6 +38,7 @@
 #include "engine/iterator_pool.h"
 #include "engine/row_locks.h"
 #include "engine/sequence.h"
+#include "util/futex_mutex.h"
 
 namespace rocksdb {
 class Cache;
@@ -169,6 +169,7 @@ class Engine : public std::enable_shared_from_this<Engine> {
   // Scanner registration, so that Close() can release their iterators.
   void RegisterScanner(Scanner* s);
   void UnregisterScanner(Scanner* s);
+  void UnregisterScannerLocked(Scanner* s) /* REQUIRES: scanners_mu_ held */;
 
   const std::string path_;
   const ConnectionOptions options_;
@@ -197,8 +198,10 @@ class Engine : public std::enable_shared_from_this<Engine> {
   std::mutex settings_mu_;
   std::map<uint64_t, std::shared_ptr<FamilySettingsCell>> settings_cells_;
 
-  std::mutex scanners_mu_;
-  std::set<Scanner*> scanners_;
+  // The open scanners, linked through their registry_prev_/registry_next_ (no allocation per
+  // scan).
+  util::FutexMutex scanners_mu_;
+  Scanner* scanners_ = nullptr;
 
   std::unique_ptr<SequenceAllocator> sequence_;
   RowLocks row_locks_;

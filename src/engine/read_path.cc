@@ -134,7 +134,7 @@ Result<RowResult> Engine::Get(const TableState& table, const basalt::Get& get) {
   std::string& row_prefix = scratch.row_prefix;
   row_prefix.clear();
   AppendEscaped(&row_prefix, get.row());  // RowPrefix(row), into the reused buffer
-  std::vector<Cell> cells;
+  CellBuffer cells;
   auto read_family = [&](rocksdb::Iterator* it, size_t i) {
     const FamilyHandle& family = *families[i];
     it->Seek(row_prefix);
@@ -164,12 +164,13 @@ Result<RowResult> Engine::Get(const TableState& table, const basalt::Get& get) {
       BASALT_RETURN_IF_ERROR(read_family(iters[i].get(), i));
     }
   }
+  std::vector<Cell>& row_cells = cells.Trim();
   if (filter != nullptr && filter->HasFilterRow()) {
-    filter->FilterRowCells(&cells);
-    if (!cells.empty() && filter->FilterRow()) cells.clear();
+    filter->FilterRowCells(&row_cells);
+    if (!row_cells.empty() && filter->FilterRow()) row_cells.clear();
   }
-  if (cells.empty()) return RowResult();
-  return RowResult(get.row(), std::move(cells));
+  if (row_cells.empty()) return RowResult();
+  return RowResult(get.row(), std::move(row_cells));
 }
 
 Result<std::vector<RowResult>> Engine::MultiGet(const TableState& table,

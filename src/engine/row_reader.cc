@@ -31,21 +31,6 @@ void DecodeSuffix(const rocksdb::Slice& key, int64_t* ts, uint8_t* type_code) {
 
 }  // namespace
 
-void CellRecycler::Reclaim(std::vector<Cell>* cells) {
-  for (Cell& c : *cells) {
-    if (bin_.size() >= kMaxCells) break;
-    if (c.value.capacity() <= kMaxValueCapacity) bin_.push_back(std::move(c));
-  }
-  cells->clear();
-}
-
-Cell& CellRecycler::Append(std::vector<Cell>* out) {
-  if (bin_.empty()) return out->emplace_back();
-  Cell& c = out->emplace_back(std::move(bin_.back()));
-  bin_.pop_back();
-  return c;
-}
-
 FamilyRowReader::FamilyRowReader(rocksdb::Iterator* it, const std::string& family_name,
                                  const FamilySettings& settings, const ReadSpec& spec,
                                  const std::set<std::string>* qualifiers)
@@ -93,7 +78,7 @@ void FamilyRowReader::Fail(Status s) {
   stage_ = Stage::kDone;
 }
 
-bool FamilyRowReader::Read(std::vector<Cell>* out, size_t budget) {
+bool FamilyRowReader::Read(CellBuffer* out, size_t budget) {
   const size_t start = out->size();
   while (status_.ok() && stage_ != Stage::kDone) {
     switch (stage_) {
@@ -124,7 +109,7 @@ bool FamilyRowReader::Read(std::vector<Cell>* out, size_t budget) {
   return true;
 }
 
-void FamilyRowReader::ReadFamilyMarkers(std::vector<Cell>* out) {
+void FamilyRowReader::ReadFamilyMarkers(CellBuffer* out) {
   const size_t marker_key_size = row_prefix_.size() + 2 + kKeySuffixSize;
   while (InRow()) {
     const rocksdb::Slice key = key_;
@@ -209,7 +194,7 @@ bool FamilyRowReader::NextColumn() {
   return true;
 }
 
-bool FamilyRowReader::ReadColumn(std::vector<Cell>* out, size_t budget) {
+bool FamilyRowReader::ReadColumn(CellBuffer* out, size_t budget) {
   const size_t start = out->size();
   const size_t key_size = column_prefix_.size() + kKeySuffixSize;
   const TimeRange& range = spec_.time_range;
@@ -277,7 +262,7 @@ bool FamilyRowReader::ReadColumn(std::vector<Cell>* out, size_t budget) {
   return true;
 }
 
-bool FamilyRowReader::TakeVersion(std::vector<Cell>* out, int64_t ts, CellType type,
+bool FamilyRowReader::TakeVersion(CellBuffer* out, int64_t ts, CellType type,
                                   std::string_view payload, bool* emitted) {
   const size_t before = out->size();
   bool counted;
@@ -347,7 +332,7 @@ bool FamilyRowReader::TakeFamilySlot() {
          index < spec_.row_offset_per_family + spec_.max_results_per_family;
 }
 
-FamilyRowReader::After FamilyRowReader::Offer(std::vector<Cell>* out, int64_t ts, CellType type,
+FamilyRowReader::After FamilyRowReader::Offer(CellBuffer* out, int64_t ts, CellType type,
                                               std::string_view payload, bool* counted) {
   filter::FilterState* filter = spec_.filter;
   if (filter == nullptr) {
@@ -362,7 +347,7 @@ FamilyRowReader::After FamilyRowReader::Offer(std::vector<Cell>* out, int64_t ts
   if (*counted && TakeFamilySlot()) {
     filter->TransformCell(&cell);
   } else {
-    out->pop_back();
+    out->PopBack();
   }
   // A filter that is done with the whole scan (ColumnCountGetFilter, WhileMatchFilter) is also
   // done with this row: the caller stops reading the row's other families too.
@@ -407,9 +392,8 @@ void FamilyRowReader::Follow(After after) {
   }
 }
 
-Cell& FamilyRowReader::Emit(std::vector<Cell>* out, int64_t ts, CellType type,
-                            std::string_view payload) {
-  Cell& c = recycler_ != nullptr ? recycler_->Append(out) : out->emplace_back();
+Cell& FamilyRowReader::Emit(CellBuffer* out, int64_t ts, CellType type, std::string_view payload) {
+  Cell& c = out->Append();
   c.row = *row_;
   c.family = family_;
   c.qualifier = qualifier_;

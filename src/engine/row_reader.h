@@ -29,6 +29,7 @@
 #include "basalt/cell.h"
 #include "basalt/status.h"
 #include "basalt/types.h"
+#include "engine/cell_buffer.h"
 #include "engine/family_settings.h"
 #include "filter/filter_state.h"
 
@@ -47,23 +48,6 @@ struct ReadSpec {
   int32_t row_offset_per_family = 0;
   // The read's filter, shared by every family of the row; nullptr: none. Not owned.
   filter::FilterState* filter = nullptr;
-};
-
-// Cells of rows the caller is done with, kept so that later rows reuse their string buffers
-// instead of allocating new ones (a scan returning many small rows otherwise allocates a row,
-// a value and a vector per row). Bounded, so a huge row or value is not kept alive.
-class CellRecycler {
- public:
-  // Takes the cells out of `*cells`, leaving it empty with its capacity.
-  void Reclaim(std::vector<Cell>* cells);
-  // Appends a cell to `*out`, made from a reclaimed one when there is one. Its fields hold
-  // stale data: the caller assigns every one.
-  Cell& Append(std::vector<Cell>* out);
-
- private:
-  static constexpr size_t kMaxCells = 256;
-  static constexpr size_t kMaxValueCapacity = 4096;
-  std::vector<Cell> bin_;
 };
 
 class FamilyRowReader {
@@ -94,7 +78,7 @@ class FamilyRowReader {
 
   // Appends up to `budget` cells (0: no limit) to `out`. Returns true when the family has no
   // more cells for this row. REQUIRES: only the reader has moved the iterator since StartRow.
-  bool Read(std::vector<Cell>* out, size_t budget);
+  bool Read(CellBuffer* out, size_t budget);
 
   // Leaves the iterator at the first key after the row (Read may stop early).
   void SkipToRowEnd();
@@ -102,9 +86,6 @@ class FamilyRowReader {
   // Exchanges the reader's buffer for column keys with `*buffer`: a caller making a reader per
   // read lends it a buffer that has grown before, and takes it back when the read is done.
   void SwapColumnBuffer(std::string* buffer) { column_prefix_.swap(*buffer); }
-
-  // Emitted cells reuse the buffers of `recycler`'s cells (nullptr: none). Not owned.
-  void set_recycler(CellRecycler* recycler) { recycler_ = recycler; }
 
   // Non-OK when a stored key or value did not decode, or the iterator failed.
   const Status& status() const { return status_; }
@@ -125,11 +106,11 @@ class FamilyRowReader {
   bool InRow() const;
   void Step();
   void SeekTo(std::string_view target);
-  void ReadFamilyMarkers(std::vector<Cell>* out);
+  void ReadFamilyMarkers(CellBuffer* out);
   // Positions on the next column to read; false when the row has no more selected columns.
   bool NextColumn();
   // Reads the current column until it ends or the budget is used; true when the column is done.
-  bool ReadColumn(std::vector<Cell>* out, size_t budget);
+  bool ReadColumn(CellBuffer* out, size_t budget);
   void SkipColumn();
   bool MaskedByFamily(int64_t ts, uint64_t seq) const;
   bool IgnoreMarker(int64_t marker_ts) const;
@@ -137,15 +118,14 @@ class FamilyRowReader {
   bool TakeFamilySlot();
   // Offers a version in the read's time range to the filter and the limits, and moves on as
   // they say; true when the column is done.
-  bool TakeVersion(std::vector<Cell>* out, int64_t ts, CellType type, std::string_view payload,
+  bool TakeVersion(CellBuffer* out, int64_t ts, CellType type, std::string_view payload,
                    bool* emitted);
   // Emits the cell unless the filter (or the per-family offset and limit) leaves it out.
   // `*counted`: the filter kept it, so it counts against the read's max versions.
-  After Offer(std::vector<Cell>* out, int64_t ts, CellType type, std::string_view payload,
-              bool* counted);
+  After Offer(CellBuffer* out, int64_t ts, CellType type, std::string_view payload, bool* counted);
   // Acts on a filter's After other than kNextVersion.
   void Follow(After after);
-  Cell& Emit(std::vector<Cell>* out, int64_t ts, CellType type, std::string_view payload);
+  Cell& Emit(CellBuffer* out, int64_t ts, CellType type, std::string_view payload);
   void Fail(Status s);
 
   rocksdb::Iterator* it_;
@@ -157,7 +137,6 @@ class FamilyRowReader {
   const FamilySettings& settings_;
   ReadSpec spec_;
   const std::set<std::string>* qualifiers_;
-  CellRecycler* recycler_ = nullptr;
 
   Stage stage_ = Stage::kDone;
   std::string_view row_prefix_;  // the caller's; see StartRow

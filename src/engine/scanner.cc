@@ -41,10 +41,12 @@ ScanBounds ComputeScanBounds(const Scan& scan) {
     }
   }
   if (!scan.row_prefix().empty()) {
-    std::string escaped = RowPrefix(scan.row_prefix());
-    escaped.resize(escaped.size() - 2);  // E(prefix) without the terminator
-    std::string successor = util::PrefixSuccessor(escaped);
-    Raise(&b.lower, RowPrefix(scan.row_prefix()));
+    std::string start = RowPrefix(scan.row_prefix());
+    // Every row starting with the prefix has keys starting with E(prefix), the start without
+    // its terminator.
+    std::string successor =
+        util::PrefixSuccessor(std::string_view(start).substr(0, start.size() - 2));
+    Raise(&b.lower, std::move(start));
     if (!successor.empty()) Lower(&b.upper, std::move(successor));
   }
   b.empty = !b.lower.empty() && !b.upper.empty() && b.lower >= b.upper;
@@ -121,7 +123,6 @@ Status Scanner::Init() {
     const std::set<std::string>* qualifiers = sel == columns.end() ? nullptr : &sel->second;
     c.reader = std::make_unique<FamilyRowReader>(c.it.get(), c.family->name(), c.family->settings,
                                                  spec_, qualifiers);
-    c.reader->set_recycler(&recycler_);
     ++steps_;
     if (scan_.reversed()) {
       if (bounds_.upper.empty()) {
@@ -291,7 +292,6 @@ bool Scanner::Next(RowResult* out) {
   if (done_) return false;
   if (engine_->closed_) return Fail(Status::Aborted("the store is closed"));
   const size_t budget = scan_.batch() > 0 ? static_cast<size_t>(scan_.batch()) : 0;
-  std::vector<Cell> cells = std::move(spare_cells_);
   while (true) {
     if (!in_row_) {
       if (scan_.limit() > 0 && rows_returned_ >= scan_.limit()) {
@@ -303,20 +303,20 @@ bool Scanner::Next(RowResult* out) {
         return false;
       }
     }
-    cells.clear();
+    cells_.Clear();
     bool row_done = true;
     for (; next_cursor_ < cursors_.size(); ++next_cursor_) {
       Cursor& c = cursors_[next_cursor_];
       if (!c.in_row) continue;
       size_t remaining = 0;
       if (budget != 0) {
-        if (cells.size() >= budget) {
+        if (cells_.size() >= budget) {
           row_done = false;
           break;
         }
-        remaining = budget - cells.size();
+        remaining = budget - cells_.size();
       }
-      bool family_done = c.reader->Read(&cells, remaining);
+      bool family_done = c.reader->Read(&cells_, remaining);
       if (!c.reader->status().ok()) return Fail(c.reader->status());
       if (!family_done) {
         row_done = false;
@@ -325,6 +325,7 @@ bool Scanner::Next(RowResult* out) {
       // A filter done with the scan is done with the rest of this row too.
       if (filter_ != nullptr && filter_->FilterAllRemaining()) break;
     }
+    std::vector<Cell>& cells = cells_.Trim();
     if (row_done) {
       FinishRow();
       FilterWholeRow(&cells);
@@ -334,12 +335,11 @@ bool Scanner::Next(RowResult* out) {
       row_returned_ = true;
       ++rows_returned_;
     }
-    // The caller is done with the row in *out: its cells and their vector lend their buffers
-    // to the rows that follow.
-    std::vector<Cell>& previous = out->mutable_cells();
-    recycler_.Reclaim(&previous);
-    spare_cells_ = std::move(previous);
+    // The caller is done with the row in *out: its cells become the spares the next row is
+    // read into.
+    std::vector<Cell> spares = std::move(out->mutable_cells());
     out->Assign(row_, std::move(cells), !row_done);
+    cells = std::move(spares);
     return true;
   }
 }

@@ -92,12 +92,19 @@ class Scanner : public ResultScanner {
   size_t next_cursor_ = 0;
   std::string row_prefix_;
   std::string row_;
-  CellRecycler recycler_;          // the cells of rows handed out earlier, for their buffers
-  std::vector<Cell> spare_cells_;  // empty; its capacity is reused by the next row
+  // The row being read. Its spares are the cells of the row handed out before the last one,
+  // which the caller gave back by asking for the next row.
+  CellBuffer cells_;
   int64_t rows_returned_ = 0;
   int64_t rows_scanned_ = 0;
   int64_t steps_ = 0;  // the scanner's own iterator steps; the readers count theirs
   Status status_;
+
+  // The engine's list of open scanners; guarded by Engine::scanners_mu_.
+  friend class Engine;
+  bool registered_ = false;
+  Scanner* registry_prev_ = nullptr;
+  Scanner* registry_next_ = nullptr;
 };
 
 }  // namespace basalt::engine

@@ -365,12 +365,12 @@ Result<std::optional<Cell>> WriteTxn::ReadLatest(const FamilyHandle& family, con
   std::set<std::string> columns{qualifier};
   FamilyRowReader reader(it.get(), family.name(), family.settings, spec, &columns);
   reader.StartRow(prefix, row);
-  std::vector<Cell> cells;
+  CellBuffer cells;
   reader.Read(&cells, 0);
   BASALT_RETURN_IF_ERROR(reader.status());
   BASALT_RETURN_IF_ERROR(FromRocks(it->status()));
   if (cells.empty()) return std::optional<Cell>();
-  return std::optional<Cell>(std::move(cells.front()));
+  return std::optional<Cell>(std::move(cells.Trim().front()));
 }
 
 Status WriteTxn::Commit(Durability durability) {

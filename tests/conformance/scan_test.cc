@@ -58,35 +58,43 @@ TEST_P(ScanTest, ReversedScanReturnsEachRowsCellsInNormalOrder) {
 }
 
 // The engine's scanner reuses the buffers of the row the caller hands back; nothing of the
-// previous row may show through, whatever the sizes and shapes of the rows.
+// previous row may show through, whatever the sizes and shapes of the rows, and whether or not a
+// filter takes back cells it was offered.
 TEST_P(ScanTest, OneRowResultReusedAcrossNextCallsHoldsExactlyEachRow) {
   Table& t = store().CreateTable("shapes", {"f"});
   const std::string long_value(3000, 'L');
+  ASSERT_OK(t.Put(Put("r1").Add("f", "huge", 4, std::string(100 << 10, 'U'))));
   ASSERT_OK(
       t.Put(Put("row-with-a-long-key-0001").Add("f", "a", 5, long_value).Add("f", "b", 5, "")));
   ASSERT_OK(t.Put(Put("r2").Add("f", "c", 6, "short")));
   ASSERT_OK(t.Put(Put("r3").Add("f", std::string("q\0z", 3), 7, std::string(5000, 'H'))));
   ASSERT_OK(t.Put(Put("r4").Add("f", "a", 8, "x").Add("f", "b", 8, "yy").Add("f", "c", 8, "zzz")));
+  ASSERT_OK(t.Put(Put("s1").Add("f", "z", 9, "fewer cells than two rows back")));
   auto shape = [](const RowResult& r) {
     Strings cells = Describe(r);
     for (const Cell& c : r.cells()) cells.push_back("row=" + c.row);
     cells.push_back("result=" + r.row());
     return cells;
   };
-  std::vector<Strings> expected;
-  for (const char* row : {"r2", "r3", "r4", "row-with-a-long-key-0001"}) {
-    auto got = t.Get(Get(row));
-    ASSERT_OK(got.status());
-    expected.push_back(shape(*got));
+  for (FilterPtr filter : {FilterPtr(), FilterPtr(std::make_shared<ValueFilter>(
+                                            CompareOp::kNotEqual, ByteComparator::Binary("yy")))}) {
+    SCOPED_TRACE(filter == nullptr ? "no filter" : "a filter dropping r4's b");
+    std::vector<Strings> expected;
+    for (const char* row : {"r1", "r2", "r3", "r4", "row-with-a-long-key-0001", "s1"}) {
+      auto got = t.Get(Get(row).SetFilter(filter));
+      ASSERT_OK(got.status());
+      expected.push_back(shape(*got));
+    }
+    ASSERT_EQ(expected[1], (Strings{"f:c@6=short", "row=r2", "result=r2"}));
+    ASSERT_EQ(expected[3].size(), filter == nullptr ? 7u : 5u);
+    auto scanner = t.GetScanner(Scan().SetFilter(filter));
+    ASSERT_OK(scanner.status());
+    RowResult r;
+    std::vector<Strings> seen;
+    while ((*scanner)->Next(&r)) seen.push_back(shape(r));
+    ASSERT_OK((*scanner)->status());
+    EXPECT_EQ(seen, expected);
   }
-  ASSERT_EQ(expected[0], (Strings{"f:c@6=short", "row=r2", "result=r2"}));
-  auto scanner = t.GetScanner(Scan());
-  ASSERT_OK(scanner.status());
-  RowResult r;
-  std::vector<Strings> seen;
-  while ((*scanner)->Next(&r)) seen.push_back(shape(r));
-  ASSERT_OK((*scanner)->status());
-  EXPECT_EQ(seen, expected);
 }
 
 TEST_P(ScanTest, LimitCapsRows) {
@@ -153,6 +161,33 @@ TEST_P(ScanTest, ScannerStreamsAndEndsWithOkStatusAndCanBeClosedEarly) {
   EXPECT_EQ(n, 5);
   EXPECT_OK((*all)->status());
   EXPECT_FALSE((*all)->Next(&r));
+}
+
+// Closing the store ends the scanners still open, wherever they stand: Next() then returns
+// false with an Aborted status. Scanners closed or destroyed before, and those left after, can
+// be closed and destroyed in any order.
+TEST_P(ScanTest, ClosingTheStoreEndsOpenScannersWithAnAbortedStatus) {
+  if (IsRemote(GetParam())) GTEST_SKIP() << "closing a client does not close the server's store";
+  Table& t = store().table("t");
+  std::vector<std::unique_ptr<ResultScanner>> scanners;
+  for (int i = 0; i < 5; ++i) {
+    auto s = t.GetScanner(Scan());
+    ASSERT_OK(s.status());
+    scanners.push_back(std::move(*s));
+  }
+  RowResult r;
+  ASSERT_TRUE(scanners[1]->Next(&r));
+  scanners[2]->Close();
+  scanners[3].reset();  // neither the first nor the last one opened
+  ASSERT_OK(store().conn().Close());
+  for (int i : {0, 1, 4}) {
+    EXPECT_FALSE(scanners[i]->Next(&r)) << i;
+    EXPECT_TRUE(scanners[i]->status().IsAborted()) << i << ": " << scanners[i]->status().ToString();
+  }
+  EXPECT_FALSE(scanners[2]->Next(&r));
+  EXPECT_OK(scanners[2]->status());
+  scanners[0]->Close();
+  scanners.clear();
 }
 
 TEST_P(ScanTest, ManyRowsAcrossFlushesComeBackInOrder) {

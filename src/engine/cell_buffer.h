@@ -1,0 +1,67 @@
+// CellBuffer: the cells a read fills, overwriting cells it was lent instead of building new ones.
+//
+// A scan hands out row after row through one RowResult. Each row's cells are strings; built
+// afresh, a row of small cells costs a vector, a value and often a row key in allocations. A
+// scanner swaps each row it hands out for the caller's previous row (the caller is done with it
+// when it asks for the next), and the buffer overwrites those cells in place: their strings keep
+// their capacity, so rows of similar shape are read without allocating and without moving cells
+// about.
+//
+// Cells past size() are spares: constructed, holding stale data, never seen by anyone.
+
+#ifndef BASALT_ENGINE_CELL_BUFFER_H_
+#define BASALT_ENGINE_CELL_BUFFER_H_
+
+#include <cstddef>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "basalt/cell.h"
+
+namespace basalt::engine {
+
+class CellBuffer {
+ public:
+  CellBuffer() = default;
+
+  size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  Cell& back() { return cells_[size_ - 1]; }
+
+  // A cell after the others, whose fields hold stale data: the caller assigns every one.
+  Cell& Append() {
+    if (size_ == cells_.size()) {
+      ++size_;
+      return cells_.emplace_back();
+    }
+    Cell& c = cells_[size_++];
+    // A huge value's buffer is not carried on into the many small values that may follow.
+    if (c.value.capacity() > kMaxReusedValueCapacity) std::string().swap(c.value);
+    return c;
+  }
+
+  // Takes back the last cell appended; it becomes a spare.
+  void PopBack() { --size_; }
+
+  // Empties the buffer; every cell becomes a spare.
+  void Clear() { size_ = 0; }
+
+  // Drops the spares and returns the vector of exactly the cells appended. The caller may edit
+  // it, move it out, or swap it with a vector of cells it is done with (which become spares);
+  // the next call on the buffer must then be Clear().
+  std::vector<Cell>& Trim() {
+    cells_.resize(size_);
+    return cells_;
+  }
+
+ private:
+  static constexpr size_t kMaxReusedValueCapacity = 64 << 10;
+
+  std::vector<Cell> cells_;
+  size_t size_ = 0;
+};
+
+}  // namespace basalt::engine
+
+#endif  // BASALT_ENGINE_CELL_BUFFER_H_
