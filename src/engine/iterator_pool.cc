@@ -13,7 +13,7 @@ void IteratorReturner::operator()(rocksdb::Iterator* it) const {
   if (pool_ == nullptr) {
     delete it;
   } else {
-    pool_->Release(cf_, kind_, epoch_, it);
+    pool_->Release(cf_, kind_, epoch_, seq_, it);
   }
 }
 
@@ -24,7 +24,9 @@ IteratorPool::~IteratorPool() {
 Result<PooledIterator> IteratorPool::Acquire(rocksdb::ColumnFamilyHandle* cf, IteratorKind kind) {
   // Read before refreshing: an iterator is never labelled newer than the data it pins.
   const uint64_t epoch = epoch_->load(std::memory_order_acquire);
+  const uint64_t seq = db_->GetLatestSequenceNumber();
   std::unique_ptr<rocksdb::Iterator> it;
+  uint64_t it_seq = 0;
   std::vector<std::unique_ptr<rocksdb::Iterator>> garbage;
   {
     std::lock_guard<util::FutexMutex> l(mu_);
@@ -32,13 +34,18 @@ Result<PooledIterator> IteratorPool::Acquire(rocksdb::ColumnFamilyHandle* cf, It
     auto found = idle_.find({cf, kind});
     if (found != idle_.end() && !found->second.empty()) {
       it = std::move(found->second.back().it);
+      it_seq = found->second.back().seq;
       found->second.pop_back();
     }
   }
   garbage.clear();
   if (it != nullptr) {
+    // Refreshed at `seq` and nothing written since: it sees what a new iterator would.
+    if (it_seq == seq) {
+      return PooledIterator(it.release(), IteratorReturner(this, cf, kind, epoch, seq));
+    }
     Status s = FromRocks(it->Refresh());
-    if (s.ok()) return PooledIterator(it.release(), IteratorReturner(this, cf, kind, epoch));
+    if (s.ok()) return PooledIterator(it.release(), IteratorReturner(this, cf, kind, epoch, seq));
     it.reset();  // not refreshable: fall back to a new one
   }
   rocksdb::ReadOptions ro;
@@ -51,11 +58,11 @@ Result<PooledIterator> IteratorPool::Acquire(rocksdb::ColumnFamilyHandle* cf, It
   }
   it.reset(db_->NewIterator(ro, cf));
   BASALT_RETURN_IF_ERROR(FromRocks(it->status()));
-  return PooledIterator(it.release(), IteratorReturner(this, cf, kind, epoch));
+  return PooledIterator(it.release(), IteratorReturner(this, cf, kind, epoch, seq));
 }
 
 void IteratorPool::Release(rocksdb::ColumnFamilyHandle* cf, IteratorKind kind, uint64_t epoch,
-                           rocksdb::Iterator* raw) {
+                           uint64_t seq, rocksdb::Iterator* raw) {
   std::unique_ptr<rocksdb::Iterator> it(raw);
   // A valid iterator has an OK status (RocksDB's contract), and asking a valid one walks every
   // merged child: only an invalid one is asked.
@@ -69,7 +76,7 @@ void IteratorPool::Release(rocksdb::ColumnFamilyHandle* cf, IteratorKind kind, u
     } else {
       auto& idle = idle_[{cf, kind}];
       if (idle.size() < kMaxIdlePerKey) {
-        idle.push_back({std::move(it), epoch});
+        idle.push_back({std::move(it), epoch, seq});
       } else {
         garbage.push_back(std::move(it));
       }

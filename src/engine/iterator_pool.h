@@ -6,6 +6,10 @@
 // family's memtables and files are unchanged, and rebuilds the iterator after a flush or a
 // compaction. A refreshed iterator sees every write acknowledged before Acquire() returned.
 //
+// When no write has been made since an idle iterator was last brought up to date (the store's
+// latest sequence number is the one it was refreshed at), it is handed out as it is: it sees
+// exactly what a fresh one would, and a read-mostly store saves the refresh.
+//
 // An idle iterator pins the memtables and files it last saw. Every flush and compaction bumps
 // a shared epoch (the engine's event listener does); the next Acquire or Release destroys idle
 // iterators older than it, so obsolete files outlive a compaction by at most one read.
@@ -45,10 +49,11 @@ class IteratorPool;
 class IteratorReturner {
  public:
   IteratorReturner() = default;
-  // `epoch`: the storage epoch read before the iterator was last refreshed.
+  // `epoch` and `seq`: the storage epoch and the store's latest sequence number, both read
+  // before the iterator was last refreshed.
   IteratorReturner(IteratorPool* pool, rocksdb::ColumnFamilyHandle* cf, IteratorKind kind,
-                   uint64_t epoch)
-      : pool_(pool), cf_(cf), kind_(kind), epoch_(epoch) {}
+                   uint64_t epoch, uint64_t seq)
+      : pool_(pool), cf_(cf), kind_(kind), epoch_(epoch), seq_(seq) {}
   void operator()(rocksdb::Iterator* it) const;
 
  private:
@@ -56,6 +61,7 @@ class IteratorReturner {
   rocksdb::ColumnFamilyHandle* cf_ = nullptr;
   IteratorKind kind_ = IteratorKind::kScan;
   uint64_t epoch_ = 0;
+  uint64_t seq_ = 0;
 };
 
 using PooledIterator = std::unique_ptr<rocksdb::Iterator, IteratorReturner>;
@@ -89,10 +95,11 @@ class IteratorPool {
   struct Idle {
     std::unique_ptr<rocksdb::Iterator> it;
     uint64_t epoch;
+    uint64_t seq;  // see IteratorReturner
   };
   using Key = std::pair<rocksdb::ColumnFamilyHandle*, IteratorKind>;
 
-  void Release(rocksdb::ColumnFamilyHandle* cf, IteratorKind kind, uint64_t epoch,
+  void Release(rocksdb::ColumnFamilyHandle* cf, IteratorKind kind, uint64_t epoch, uint64_t seq,
                rocksdb::Iterator* it);
   // Moves idle iterators older than the current epoch into `*garbage` (deleted by the caller
   // outside the lock). REQUIRES: mu_ held.
