@@ -383,11 +383,15 @@ Outcome ReadRandom(const Config& cfg) {
   bs.Compact();
   rs.Compact();
   std::mt19937_64 rng_b(1), rng_r(1);
+  // Each side reads into one result it reuses: raw RocksDB into a string, basalt into a
+  // RowResult (Table::GetInto).
   std::string value;
+  basalt::RowResult row;
   auto basalt_op = [&] {
     // A point get of one cell, as the raw side's key names row and column.
-    auto row = bs.table().Get(basalt::Get(UserRow(rng_b() % rows)).AddColumn("f", "q"));
-    if (!row.ok() || row->empty()) Die("basalt get missed");
+    basalt::Status s =
+        bs.table().GetInto(basalt::Get(UserRow(rng_b() % rows)).AddColumn("f", "q"), &row);
+    if (!s.ok() || row.empty()) Die("basalt get missed");
   };
   auto raw_op = [&] {
     auto s = rs.db()->Get(RawReadOptions(), UserRow(rng_r() % rows) + RawColumn(), &value);

@@ -78,6 +78,12 @@ class Table {
   // The row's cells selected by `get`; an empty RowResult when there are none.
   virtual Result<RowResult> Get(const basalt::Get& get) = 0;
 
+  // Get(get) into `*out`, whose row the caller is done with: the embedded backend overwrites its
+  // cells in place, so a loop of point reads through one RowResult allocates little (as a
+  // scanner's Next does). `*out` is empty when the row has none of the cells, or on error.
+  // The default goes through Get(get).
+  virtual Status GetInto(const basalt::Get& get, RowResult* out);
+
   // One RowResult per Get, in order.
   virtual Result<std::vector<RowResult>> Get(const std::vector<basalt::Get>& gets) = 0;
 

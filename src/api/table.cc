@@ -24,6 +24,16 @@ Status Table::Put(const std::vector<basalt::Put>& puts) {
   return Batch(mutations).status();
 }
 
+Status Table::GetInto(const basalt::Get& get, RowResult* out) {
+  Result<RowResult> r = Get(get);
+  if (!r.ok()) {
+    *out = RowResult();
+    return r.status();
+  }
+  *out = std::move(*r);
+  return Status::OK();
+}
+
 Result<int64_t> Table::IncrementColumnValue(std::string row, std::string family,
                                             std::string qualifier, int64_t amount,
                                             Durability durability) {

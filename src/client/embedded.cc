@@ -118,6 +118,15 @@ class EmbeddedTable : public Table {
     return engine_->Get(*state, get);
   }
 
+  Status GetInto(const basalt::Get& get, RowResult* out) override {
+    auto state = State();
+    if (!state.ok()) {
+      *out = RowResult();
+      return state.status();
+    }
+    return engine_->GetInto(**state, get, out);
+  }
+
   Result<std::vector<RowResult>> Get(const std::vector<basalt::Get>& gets) override {
     BASALT_ASSIGN_OR_RETURN(auto state, State());
     return engine_->MultiGet(*state, gets);

@@ -41,6 +41,14 @@ class CellBuffer {
     return c;
   }
 
+  // Empties the buffer and takes the cells of `*done`, which their owner no longer needs, as
+  // spares; `*done` is left empty.
+  void TakeSpares(std::vector<Cell>* done) {
+    cells_.swap(*done);
+    done->clear();
+    size_ = 0;
+  }
+
   // Takes back the last cell appended; it becomes a spare.
   void PopBack() { --size_; }
 

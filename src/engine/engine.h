@@ -130,6 +130,9 @@ class Engine : public std::enable_shared_from_this<Engine> {
                std::vector<RowResult>* results);
   Result<bool> CheckAndMutate(const TableState& table, const basalt::CheckAndMutate& cam);
   Result<RowResult> Get(const TableState& table, const basalt::Get& get);
+  // Get into `*out`, overwriting the cells it holds (see Table::GetInto); `*out` is empty on
+  // error.
+  Status GetInto(const TableState& table, const basalt::Get& get, RowResult* out);
   Result<std::vector<RowResult>> MultiGet(const TableState& table,
                                           const std::vector<basalt::Get>& gets);
   Result<std::unique_ptr<ResultScanner>> NewScanner(std::shared_ptr<const TableState> table,
@@ -164,6 +167,7 @@ class Engine : public std::enable_shared_from_this<Engine> {
   Status DropColumnFamilies(const std::vector<FamilyHandle>& families);
   Result<std::shared_ptr<const TableState>> FindTableLocked(const TableName& name);
   Status CheckOpen() const;
+  Status ReadRowInto(const TableState& table, const basalt::Get& get, RowResult* out);
   std::shared_ptr<FamilySettingsCell> SettingsCell(uint64_t family_id);
 
   // Scanner registration, so that Close() can release their iterators.

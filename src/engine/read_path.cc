@@ -85,6 +85,12 @@ int64_t ReadTime(const std::vector<const FamilyHandle*>& families) {
   return 0;
 }
 
+// Leaves *out as a Get that found nothing leaves it: no row, no cells.
+Status NothingFound(RowResult* out) {
+  out->Assign({}, {});
+  return Status::OK();
+}
+
 Status CheckReadable(const TableState& table) {
   if (!table.record.enabled) {
     return Status::FailedPrecondition("table '" + table.name().ToString() + "' is disabled");
@@ -95,6 +101,18 @@ Status CheckReadable(const TableState& table) {
 }  // namespace
 
 Result<RowResult> Engine::Get(const TableState& table, const basalt::Get& get) {
+  RowResult row;
+  BASALT_RETURN_IF_ERROR(GetInto(table, get, &row));
+  return row;
+}
+
+Status Engine::GetInto(const TableState& table, const basalt::Get& get, RowResult* out) {
+  Status s = ReadRowInto(table, get, out);
+  if (!s.ok()) out->Assign({}, {});
+  return s;
+}
+
+Status Engine::ReadRowInto(const TableState& table, const basalt::Get& get, RowResult* out) {
   std::shared_lock<std::shared_mutex> life(lifecycle_mu_);
   BASALT_RETURN_IF_ERROR(CheckOpen());
   BASALT_RETURN_IF_ERROR(CheckReadable(table));
@@ -121,11 +139,11 @@ Result<RowResult> Engine::Get(const TableState& table, const basalt::Get& get) {
   std::unique_ptr<filter::FilterState> filter;
   if (get.filter() != nullptr) {
     BASALT_ASSIGN_OR_RETURN(filter, filter::Compile(*get.filter(), /*reversed=*/false));
-    if (filter->FilterAllRemaining()) return RowResult();
+    if (filter->FilterAllRemaining()) return NothingFound(out);
     filter->Reset();
     filter::RowHint hint;
     if (filter->FilterRowKey(get.row(), &hint) != filter::RowVerdict::kInclude) {
-      return RowResult();
+      return NothingFound(out);
     }
     spec.filter = filter.get();
   }
@@ -134,7 +152,9 @@ Result<RowResult> Engine::Get(const TableState& table, const basalt::Get& get) {
   std::string& row_prefix = scratch.row_prefix;
   row_prefix.clear();
   AppendEscaped(&row_prefix, get.row());  // RowPrefix(row), into the reused buffer
+  // The caller is done with the row in *out: the read overwrites its cells.
   CellBuffer cells;
+  cells.TakeSpares(&out->mutable_cells());
   auto read_family = [&](rocksdb::Iterator* it, size_t i) {
     const FamilyHandle& family = *families[i];
     it->Seek(row_prefix);
@@ -169,8 +189,9 @@ Result<RowResult> Engine::Get(const TableState& table, const basalt::Get& get) {
     filter->FilterRowCells(&row_cells);
     if (!row_cells.empty() && filter->FilterRow()) row_cells.clear();
   }
-  if (row_cells.empty()) return RowResult();
-  return RowResult(get.row(), std::move(row_cells));
+  if (row_cells.empty()) return NothingFound(out);
+  out->Assign(get.row(), std::move(row_cells));
+  return Status::OK();
 }
 
 Result<std::vector<RowResult>> Engine::MultiGet(const TableState& table,
