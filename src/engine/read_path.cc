@@ -158,11 +158,10 @@ Status Engine::ReadRowInto(const TableState& table, const basalt::Get& get, RowR
   auto read_family = [&](rocksdb::Iterator* it, size_t i) {
     const FamilyHandle& family = *families[i];
     it->Seek(row_prefix);
-    FamilyRowReader reader(it, family.name(), family.settings, spec, qualifiers[i]);
-    reader.SwapColumnBuffer(&scratch.column_buffer);
+    FamilyRowReader reader(it, family.name(), family.settings, spec, qualifiers[i],
+                           &scratch.column_buffer);
     reader.StartRow(row_prefix, get.row());
     reader.Read(&cells, 0);
-    reader.SwapColumnBuffer(&scratch.column_buffer);
     return reader.status();  // an iterator failure included
   };
   if (families.size() == 1) {

@@ -33,12 +33,14 @@ void DecodeSuffix(const rocksdb::Slice& key, int64_t* ts, uint8_t* type_code) {
 
 FamilyRowReader::FamilyRowReader(rocksdb::Iterator* it, const std::string& family_name,
                                  const FamilySettings& settings, const ReadSpec& spec,
-                                 const std::set<std::string>* qualifiers)
+                                 const std::set<std::string>* qualifiers,
+                                 std::string* column_buffer)
     : it_(it),
       family_(family_name),
       settings_(settings),
       spec_(spec),
-      qualifiers_(qualifiers != nullptr && !qualifiers->empty() ? qualifiers : nullptr) {
+      qualifiers_(qualifiers != nullptr && !qualifiers->empty() ? qualifiers : nullptr),
+      column_prefix_(column_buffer != nullptr ? *column_buffer : own_column_buffer_) {
   Sync();
 }
 

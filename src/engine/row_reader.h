@@ -57,9 +57,12 @@ class FamilyRowReader {
   //
   // The reader keeps its own view of the iterator's position (see Sync): whoever moves the
   // iterator other than through the reader calls Sync() before using the reader again.
+  //
+  // `column_buffer`, when given, is where the reader builds column keys: a caller making a reader
+  // per read lends it one that has grown before. It must outlive the reader.
   FamilyRowReader(rocksdb::Iterator* it, const std::string& family_name,
                   const FamilySettings& settings, const ReadSpec& spec,
-                  const std::set<std::string>* qualifiers);
+                  const std::set<std::string>* qualifiers, std::string* column_buffer = nullptr);
 
   // Re-reads the iterator's position after it was moved from outside the reader.
   void Sync();
@@ -82,10 +85,6 @@ class FamilyRowReader {
 
   // Leaves the iterator at the first key after the row (Read may stop early).
   void SkipToRowEnd();
-
-  // Exchanges the reader's buffer for column keys with `*buffer`: a caller making a reader per
-  // read lends it a buffer that has grown before, and takes it back when the read is done.
-  void SwapColumnBuffer(std::string* buffer) { column_prefix_.swap(*buffer); }
 
   // Non-OK when a stored key or value did not decode, or the iterator failed.
   const Status& status() const { return status_; }
@@ -146,8 +145,9 @@ class FamilyRowReader {
   std::set<std::string>::const_iterator next_qualifier_;
   int32_t family_cells_seen_ = 0;  // for the per-family offset/limit
 
-  // The column being read.
-  std::string column_prefix_;
+  // The column being read. Its key prefix is built in the caller's buffer, or in the reader's.
+  std::string own_column_buffer_;
+  std::string& column_prefix_;
   std::string qualifier_;
   std::string escaped_qualifier_;   // E(qualifier_) 00 01, or empty
   uint64_t column_delete_seq_ = 0;  // max seq of DeleteColumn markers seen in this column
