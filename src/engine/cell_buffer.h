@@ -27,7 +27,6 @@ class CellBuffer {
 
   size_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
-  Cell& back() { return cells_[size_ - 1]; }
 
   // A cell after the others, whose fields hold stale data: the caller assigns every one.
   Cell& Append() {
@@ -56,8 +55,7 @@ class CellBuffer {
   void Clear() { size_ = 0; }
 
   // Drops the spares and returns the vector of exactly the cells appended. The caller may edit
-  // it, move it out, or swap it with a vector of cells it is done with (which become spares);
-  // the next call on the buffer must then be Clear().
+  // it or move it out; the next call on the buffer must then be Clear() or TakeSpares().
   std::vector<Cell>& Trim() {
     cells_.resize(size_);
     return cells_;

@@ -796,7 +796,6 @@ Status Engine::MajorCompact(const TableName& name) {
 
 void Engine::RegisterScanner(Scanner* s) {
   std::lock_guard<util::FutexMutex> l(scanners_mu_);
-  s->registered_ = true;
   s->registry_prev_ = nullptr;
   s->registry_next_ = scanners_;
   if (scanners_ != nullptr) scanners_->registry_prev_ = s;
@@ -809,7 +808,8 @@ void Engine::UnregisterScanner(Scanner* s) {
 }
 
 void Engine::UnregisterScannerLocked(Scanner* s) {
-  if (!s->registered_) return;  // Close() unlinked it already
+  // Only the head has no predecessor: any other such scanner was unlinked by Close() already.
+  if (s->registry_prev_ == nullptr && scanners_ != s) return;
   if (s->registry_prev_ != nullptr) {
     s->registry_prev_->registry_next_ = s->registry_next_;
   } else {
@@ -817,7 +817,6 @@ void Engine::UnregisterScannerLocked(Scanner* s) {
   }
   if (s->registry_next_ != nullptr) s->registry_next_->registry_prev_ = s->registry_prev_;
   s->registry_prev_ = s->registry_next_ = nullptr;
-  s->registered_ = false;
 }
 
 }  // namespace basalt::engine

@@ -87,7 +87,7 @@ int64_t ReadTime(const std::vector<const FamilyHandle*>& families) {
 
 // Leaves *out as a Get that found nothing leaves it: no row, no cells.
 Status NothingFound(RowResult* out) {
-  out->Assign({}, {});
+  *out = RowResult();
   return Status::OK();
 }
 
@@ -108,7 +108,7 @@ Result<RowResult> Engine::Get(const TableState& table, const basalt::Get& get) {
 
 Status Engine::GetInto(const TableState& table, const basalt::Get& get, RowResult* out) {
   Status s = ReadRowInto(table, get, out);
-  if (!s.ok()) out->Assign({}, {});
+  if (!s.ok()) *out = RowResult();
   return s;
 }
 

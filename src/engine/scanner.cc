@@ -337,9 +337,9 @@ bool Scanner::Next(RowResult* out) {
     }
     // The caller is done with the row in *out: its cells become the spares the next row is
     // read into.
-    std::vector<Cell> spares = std::move(out->mutable_cells());
-    out->Assign(row_, std::move(cells), !row_done);
-    cells = std::move(spares);
+    std::vector<Cell> row_cells = std::move(cells);
+    cells_.TakeSpares(&out->mutable_cells());
+    out->Assign(row_, std::move(row_cells), !row_done);
     return true;
   }
 }

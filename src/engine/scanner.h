@@ -102,7 +102,6 @@ class Scanner : public ResultScanner {
 
   // The engine's list of open scanners; guarded by Engine::scanners_mu_.
   friend class Engine;
-  bool registered_ = false;
   Scanner* registry_prev_ = nullptr;
   Scanner* registry_next_ = nullptr;
 };
