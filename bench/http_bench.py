@@ -87,7 +87,7 @@ def load(url, rows):
 
 
 def demo_users(scale):
-    # As src/server/demo_data.cc scales the demo's 200 users (at least 2).
+    # As src/app/demo_data.cc scales the demo's 200 users (at least 2).
     return max(2, round(200 * scale))
 
 

@@ -15,6 +15,10 @@ namespace basalt {
 // the mutation is applied". It is never stored.
 inline constexpr int64_t kLatestTimestamp = std::numeric_limits<int64_t>::max();
 
+// The system clock in milliseconds since the Unix epoch: "now" as a cell timestamp. It may go
+// backwards when the system clock is stepped back; the store's own timestamps never do.
+int64_t SystemWallMillis();
+
 // Limits that HBase also enforces.
 inline constexpr size_t kMaxRowKeyLength = 32767;  // HConstants.MAX_ROW_LENGTH
 

@@ -16,11 +16,11 @@
 #include <string>
 #include <vector>
 
+#include "app/serve.h"
 #include "basalt/basalt.h"
 #include "basalt/filter_language.h"
 #include "basalt/recipes/demo.h"
 #include "cli/output.h"
-#include "server/serve.h"
 #include "shell/repl.h"
 #include "util/bytes_format.h"
 
@@ -706,7 +706,7 @@ int Main(int argc, char** argv) {
     if (serve_fast_hash) serve_config.password_hash_cost = "minimum";
     if (serve_demo) serve_config.demo = true;
     if (serve_demo_scale) serve_config.demo_scale = *serve_demo_scale;
-    if (st.ok()) st = server::Serve(serve_config);
+    if (st.ok()) st = app::Serve(serve_config);
     if (!st.ok()) {
       std::cerr << "error: " << st.ToString() << "\n";
       return 1;

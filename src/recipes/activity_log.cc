@@ -65,7 +65,7 @@ class LogBase : public ActivityLog {
 
   Result<EventId> Record(std::string_view user, std::string_view name, std::string_view payload,
                          int64_t time_ms) override {
-    if (time_ms == -1) time_ms = NowMillis();
+    if (time_ms == -1) time_ms = SystemWallMillis();
     if (time_ms < 0) return Status::InvalidArgument("activity log: negative event time");
     // The counter is the store's, so it is unique across threads, processes and restarts.
     BASALT_ASSIGN_OR_RETURN(

@@ -95,7 +95,7 @@ class Counters final : public ClickCounters {
         by_item_(std::move(by_item)),
         by_minute_(std::move(by_minute)),
         totals_(std::move(totals)) {
-    if (!options_.clock) options_.clock = NowMillis;
+    if (!options_.clock) options_.clock = SystemWallMillis;
   }
   ~Counters() override { Stop(); }
 

@@ -120,7 +120,7 @@ Result<DemoSummary> LoadDemo(Connection& conn, const DemoOptions& o, const DemoP
   BASALT_RETURN_IF_ERROR(workers.Drain(std::chrono::minutes(10)));
   workers.Stop();
 
-  const int64_t now = NowMillis();
+  const int64_t now = SystemWallMillis();
   std::uniform_int_distribution<int64_t> when(now - kWeekMs, now);
   ActivityLogOptions log_options;
   log_options.name_space = o.name_space;

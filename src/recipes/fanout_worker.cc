@@ -12,15 +12,9 @@ namespace {
 
 namespace fl = feed_layout;
 
-int64_t NowMs() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
-
 // The lease cell's value: "<expiry ms>|<worker id>".
 std::string LeaseValue(std::string_view worker_id, int64_t lease_ms) {
-  return std::to_string(NowMs() + lease_ms) + "|" + std::string(worker_id);
+  return std::to_string(SystemWallMillis() + lease_ms) + "|" + std::string(worker_id);
 }
 
 // True when `lease` (a lease value, or nullopt) no longer holds anyone's claim.
@@ -33,7 +27,7 @@ bool LeaseFree(const std::optional<std::string_view>& lease) {
     if (c < '0' || c > '9') return true;
     expiry = expiry * 10 + (c - '0');
   }
-  return expiry < NowMs();
+  return expiry < SystemWallMillis();
 }
 
 std::string RandomId() {

@@ -8,23 +8,17 @@
 #include <utility>
 
 #include "basalt/admin.h"
+#include "basalt/base64.h"
 #include "basalt/check_and_mutate.h"
 #include "basalt/filter.h"
 #include "basalt/keys.h"
 #include "basalt/paging.h"
-#include "keys/base64url.h"
 #include "recipes/feed_layout.h"
 
 namespace basalt::recipes {
 namespace {
 
 namespace fl = feed_layout;
-
-int64_t NowMs() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
 
 std::string EncodeBe64(int64_t v) {
   std::string out(8, '\0');
@@ -64,11 +58,11 @@ Result<PostView> ToPostView(const RowResult& row, std::string_view post_id) {
 // The home-timeline cursor: base64url of BE64(posts returned so far) + the timeline key of the
 // last post returned.
 std::string EncodeHomeCursor(int64_t returned, std::string_view last_key) {
-  return keys::Base64UrlEncode(EncodeBe64(returned) + std::string(last_key));
+  return Base64UrlEncode(EncodeBe64(returned) + std::string(last_key));
 }
 
 Status DecodeHomeCursor(std::string_view cursor, int64_t* returned, std::string* last_key) {
-  auto bytes = keys::Base64UrlDecode(cursor);
+  auto bytes = Base64UrlDecode(cursor);
   if (!bytes || bytes->size() < 8) return Status::InvalidArgument("feed: malformed home cursor");
   *returned = DecodeBe64(*bytes);
   *last_key = bytes->substr(8);
@@ -117,7 +111,7 @@ Result<std::string> Feed::Post(std::string_view author, std::string_view text) {
     BASALT_ASSIGN_OR_RETURN(int64_t followers, graph_.FollowerCount(author));
     high = followers > options_.fanout_threshold;
   }
-  fl::PostId id{std::string(author), NowMs(), sequence_.fetch_add(1)};
+  fl::PostId id{std::string(author), SystemWallMillis(), sequence_.fetch_add(1)};
   std::string post_id = fl::EncodePostId(id);
   basalt::Put post(fl::PostRow(post_id), id.timestamp_ms);
   post.Add(std::string(fl::kPostFamily), "a", std::string(author))
@@ -144,7 +138,8 @@ Result<std::string> Feed::Post(std::string_view author, std::string_view text) {
   // acknowledged); after 2, a job that delivers the post once the lease expires.
   const std::string job_row = fl::JobRow(post_id, fl::kFanoutJob);
   const std::string job_family(fl::kJobFamily);
-  const std::string poster_lease = std::to_string(NowMs() + options_.post_lease_ms) + "|post";
+  const std::string poster_lease =
+      std::to_string(SystemWallMillis() + options_.post_lease_ms) + "|post";
   auto job = [&](std::string_view lease) {
     return basalt::Put(job_row)
         .Add(job_family, "a", std::string(author))

@@ -54,10 +54,4 @@ Result<std::vector<std::string>> EvenFirstByteSplits(int regions, int first_byte
   return splits;
 }
 
-int64_t NowMillis() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
-
 }  // namespace basalt::recipes

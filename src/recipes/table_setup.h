@@ -38,9 +38,6 @@ Status EnsureTable(Admin& admin, const TableDescriptor& desc,
 Result<std::vector<std::string>> EvenFirstByteSplits(int regions, int first_byte_values,
                                                      std::string_view option);
 
-// Wall-clock milliseconds since the epoch: the recipes' default event time.
-int64_t NowMillis();
-
 }  // namespace basalt::recipes
 
 #endif  // BASALT_RECIPES_TABLE_SETUP_H_

@@ -40,12 +40,6 @@ Status InitSodium() {
   return Status::OK();
 }
 
-int64_t SystemNowMs() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
-
 Status CheckText(std::string_view what, std::string_view text, size_t min, size_t max,
                  bool allow_newline) {
   if (text.size() < min || text.size() > max) {
@@ -65,7 +59,7 @@ class UserStoreImpl : public UserStore {
   UserStoreImpl(std::unique_ptr<Table> users, std::unique_ptr<Table> sessions,
                 UserStoreOptions options)
       : users_(std::move(users)), sessions_(std::move(sessions)), options_(std::move(options)) {
-    if (!options_.now_ms) options_.now_ms = SystemNowMs;
+    if (!options_.now_ms) options_.now_ms = SystemWallMillis;
     if (options_.hash_cost == UserStoreOptions::HashCost::kMinimum) {
       ops_limit_ = crypto_pwhash_OPSLIMIT_MIN;
       mem_limit_ = crypto_pwhash_MEMLIMIT_MIN;

@@ -3,13 +3,17 @@
 #include <atomic>
 #include <chrono>
 
-namespace basalt::util {
+namespace basalt {
 
 int64_t SystemWallMillis() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(
              std::chrono::system_clock::now().time_since_epoch())
       .count();
 }
+
+}  // namespace basalt
+
+namespace basalt::util {
 
 int64_t MonotonicWallMillis() {
   static std::atomic<int64_t> last{0};

@@ -5,6 +5,8 @@
 
 #include <cstdint>
 
+#include "basalt/types.h"
+
 namespace basalt::util {
 
 // Milliseconds since the Unix epoch, never less than a value this function returned before in
@@ -12,8 +14,7 @@ namespace basalt::util {
 // Thread-safe.
 int64_t MonotonicWallMillis();
 
-// The raw system clock in milliseconds since the Unix epoch; may go backwards.
-int64_t SystemWallMillis();
+// The raw clock is basalt::SystemWallMillis (basalt/types.h), part of the public API.
 
 }  // namespace basalt::util
 

@@ -18,11 +18,11 @@
 #include <thread>
 #include <vector>
 
+#include "basalt/base64.h"
 #include "server/http/access_log.h"
 #include "server/http/http_server.h"
 #include "server/http/metrics.h"
 #include "server/http/router.h"
-#include "server/rest/base64.h"
 #include "server/rest/rest_service.h"
 #include "server/rest/scanners.h"
 #include "support/test_store.h"

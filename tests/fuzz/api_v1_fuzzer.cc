@@ -21,10 +21,10 @@
 #include <string>
 #include <string_view>
 
+#include "app/api_v1/api_response.h"
+#include "app/api_v1/api_v1_service.h"
+#include "app/api_v1/app_services.h"
 #include "basalt/connection.h"
-#include "server/api_v1/api_response.h"
-#include "server/api_v1/api_v1_service.h"
-#include "server/api_v1/app_services.h"
 #include "server/http/router.h"
 #include "server/http/url.h"
 

@@ -13,9 +13,9 @@
 #include <string>
 #include <string_view>
 
+#include "basalt/base64.h"
 #include "basalt/filter_language.h"
 #include "server/http/url.h"
-#include "server/rest/base64.h"
 #include "server/rest/filter_json.h"
 
 namespace {
@@ -52,13 +52,13 @@ void FuzzQuery(std::string_view text) {
 }
 
 void FuzzBase64(std::string_view text) {
-  auto decoded = basalt::server::rest::Base64Decode(std::string(text), "fuzz");
+  auto decoded = basalt::Base64Decode(std::string(text), "fuzz");
   if (!decoded.ok()) {
     Check(decoded.status().IsInvalidArgument());
     return;
   }
-  const std::string encoded = basalt::server::rest::Base64Encode(*decoded);
-  auto again = basalt::server::rest::Base64Decode(encoded, "fuzz");
+  const std::string encoded = basalt::Base64Encode(*decoded);
+  auto again = basalt::Base64Decode(encoded, "fuzz");
   Check(again.ok() && *again == *decoded);
 }
 

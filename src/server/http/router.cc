@@ -40,6 +40,17 @@ void Router::WrapRoutes(const std::function<bool(Verb, const std::string&)>& sel
   }
 }
 
+void Router::Add(Verb method, std::string pattern, ResultHandler handler,
+                 ErrorRenderer render_error) {
+  Add(method, std::move(pattern),
+      [handler = std::move(handler),
+       render_error = std::move(render_error)](const RequestContext& ctx) -> Response {
+        Result<Response> response = handler(ctx);
+        if (!response.ok()) return render_error(ctx.request, response.status());
+        return std::move(*response);
+      });
+}
+
 std::vector<std::pair<Verb, std::string>> Router::Routes() const {
   std::vector<std::pair<Verb, std::string>> out;
   for (const Route& route : routes_) out.emplace_back(route.method, route.pattern);

@@ -14,6 +14,10 @@
 // ("/{table}/{row}") never answers them, and the namespace's fallback handler answers what no
 // route of the namespace matches (so that API keeps its own error format for 404 and 405).
 //
+// Errors are translated once, here: a route added with a ResultHandler returns its failures as a
+// Status, and the router answers them in the API's error format (its ErrorRenderer: HBase REST's
+// is ErrorResponse in status_mapping.h), so no handler turns a Status into a response by hand.
+//
 // Thread safety: Add, AddNamespace and WrapRoutes before serving; Find may then be called from
 // many threads.
 
@@ -26,9 +30,17 @@
 #include <string_view>
 #include <vector>
 
+#include "basalt/status.h"
 #include "server/http/http_types.h"
 
 namespace basalt::server::http {
+
+// A handler that reports failure as a Status (BASALT_ASSIGN_OR_RETURN works in it). It may still
+// return an error response itself where no Status says it (a 401 with its own message, ...).
+using ResultHandler = std::function<Result<Response>(const RequestContext&)>;
+
+// An API's error format: the response for a failed `status`. REQUIRES: !status.ok().
+using ErrorRenderer = std::function<Response(const Request&, const Status&)>;
 
 class Router {
  public:
@@ -40,6 +52,8 @@ class Router {
   };
 
   void Add(Verb method, std::string pattern, Handler handler);
+  // A route whose failures `render_error` answers.
+  void Add(Verb method, std::string pattern, ResultHandler handler, ErrorRenderer render_error);
 
   // Reserves the paths equal to `prefix` ("/api/v1") or below it (see the file comment).
   // `fallback` answers a path of the namespace that no route of the namespace matches for this

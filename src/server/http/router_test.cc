@@ -107,4 +107,28 @@ TEST(RouterTest, WrapRoutesReplacesOnlySelectedHandlers) {
   EXPECT_EQ(r.Routes()[1].second, "/{table}");
 }
 
+TEST(RouterTest, ResultRouteAnswersAFailedStatusInTheApisErrorFormat) {
+  Router r;
+  r.Add(
+      Verb::get, "/{table}",
+      [](const RequestContext& ctx) -> Result<Response> {
+        if (ctx.Param("table") == "missing") return Status::NotFound("no table 'missing'");
+        return MakeResponse(ctx.request, boost::beast::http::status::ok, "text/plain", "found");
+      },
+      [](const Request& request, const Status& status) {
+        return MakeResponse(request, boost::beast::http::status::gone, "text/plain",
+                            "rendered: " + status.message());
+      });
+  auto found = r.Find(Verb::get, "/t1");
+  ASSERT_NE(found.handler, nullptr);
+  EXPECT_EQ(Call(found), "found");
+  auto missing = r.Find(Verb::get, "/missing");
+  ASSERT_NE(missing.handler, nullptr);
+  Request req;
+  RequestContext ctx{req, missing.params, {}, ""};
+  Response res = (*missing.handler)(ctx);
+  EXPECT_EQ(res.result(), boost::beast::http::status::gone);
+  EXPECT_EQ(res.body(), "rendered: no table 'missing'");
+}
+
 }  // namespace basalt::server::http

@@ -2,7 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "server/rest/base64.h"
+#include "basalt/base64.h"
 
 namespace basalt::server::rest {
 

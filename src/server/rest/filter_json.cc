@@ -3,8 +3,8 @@
 #include <charconv>
 #include <nlohmann/json.hpp>
 
+#include "basalt/base64.h"
 #include "basalt/filter_language.h"
-#include "server/rest/base64.h"
 
 namespace basalt::server::rest {
 namespace {

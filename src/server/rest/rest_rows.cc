@@ -3,8 +3,8 @@
 
 #include <climits>
 
+#include "basalt/base64.h"
 #include "basalt/filter_language.h"
-#include "server/rest/base64.h"
 #include "server/rest/cell_set.h"
 #include "server/rest/rest_service.h"
 #include "server/rest/rest_util.h"

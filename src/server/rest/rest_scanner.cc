@@ -3,7 +3,7 @@
 #include <climits>
 #include <nlohmann/json.hpp>
 
-#include "server/rest/base64.h"
+#include "basalt/base64.h"
 #include "server/rest/cell_set.h"
 #include "server/rest/filter_json.h"
 #include "server/rest/rest_service.h"

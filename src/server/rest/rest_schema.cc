@@ -2,7 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "server/rest/base64.h"
+#include "basalt/base64.h"
 #include "server/rest/rest_service.h"
 #include "server/rest/rest_util.h"
 #include "util/bytes_format.h"

@@ -5,7 +5,7 @@
 #include <chrono>
 #include <nlohmann/json.hpp>
 
-#include "server/rest/base64.h"
+#include "basalt/base64.h"
 #include "server/rest/rest_util.h"
 
 namespace basalt::server::rest {
@@ -18,9 +18,7 @@ RestService::RestService(Connection& conn, ScannerRegistry& scanners, std::strin
     : conn_(conn),
       scanners_(scanners),
       listen_address_(std::move(listen_address)),
-      start_ms_(std::chrono::duration_cast<std::chrono::milliseconds>(
-                    std::chrono::system_clock::now().time_since_epoch())
-                    .count()) {}
+      start_ms_(SystemWallMillis()) {}
 
 void RestService::RegisterRoutes(http::Router* router) {
   auto add = [&](Verb verb, const char* pattern, Response (RestService::*method)(const Ctx&)) {

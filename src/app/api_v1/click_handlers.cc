@@ -1,0 +1,125 @@
+// /api/v1 click counters (docs/api-v1.md, "Clicks").
+
+#include <algorithm>
+
+#include "app/api_v1/api_response.h"
+#include "app/api_v1/api_v1_service.h"
+#include "app/api_v1/validation.h"
+
+namespace basalt::app::api_v1 {
+
+using nlohmann::json;
+
+namespace {
+
+// The last millisecond of year 9999: times beyond it are input errors, and sums of two times
+// stay far from overflowing.
+constexpr int64_t kMaxTimeMs = 253402300799999;
+constexpr int64_t kHourMs = 3600 * 1000;
+
+struct Window {
+  int64_t from_ms;
+  int64_t to_ms;
+};
+
+// ?from_ms=&to_ms=, by default the hour up to the end of the current minute (counts are by whole
+// minutes, rounded down, so a default ending at `now_ms` would leave out this minute's clicks).
+Result<Window> ReadWindow(const server::http::RequestContext& ctx, int64_t now_ms) {
+  const int64_t minute = recipes::ClickCounters::kMinuteMs;
+  const int64_t end_of_minute = (now_ms / minute + 1) * minute;
+  BASALT_ASSIGN_OR_RETURN(int64_t to_ms, IntQuery(ctx, "to_ms", end_of_minute, 0, kMaxTimeMs));
+  BASALT_ASSIGN_OR_RETURN(
+      int64_t from_ms,
+      IntQuery(ctx, "from_ms", std::max<int64_t>(0, to_ms - kHourMs), 0, kMaxTimeMs));
+  if (from_ms > to_ms) return Status::InvalidArgument("from_ms must not be after to_ms");
+  return Window{from_ms, to_ms};
+}
+
+Result<std::string> ItemParam(const server::http::RequestContext& ctx) {
+  BASALT_ASSIGN_OR_RETURN(std::string item, PathParam(ctx, "item"));
+  BASALT_RETURN_IF_ERROR(ValidateItem(item));
+  return item;
+}
+
+}  // namespace
+
+server::http::Response ApiV1Service::Click(const Ctx& ctx) {
+  auto session = RequireSession(ctx);
+  if (auto* error = std::get_if<Response>(&session)) return std::move(*error);
+  Result<std::string> item = ItemParam(ctx);
+  if (!item.ok()) return ApiError(ctx.request, item.status());
+  Result<json> body = ParseJsonObject(ctx.request.body(), /*empty_ok=*/true);
+  if (!body.ok()) return ApiError(ctx.request, body.status());
+  int64_t n = 1;
+  if (auto it = body->find("n"); it != body->end()) {
+    if (!it->is_number_integer() || it->get<int64_t>() < 1 ||
+        it->get<int64_t>() > kMaxClicksPerRequest) {
+      return ApiError(ctx.request, HttpStatus::bad_request,
+                      "field 'n' must be an integer in 1.." + std::to_string(kMaxClicksPerRequest));
+    }
+    n = it->get<int64_t>();
+  }
+  Status s = app_.clicks().Click(*item, n);
+  if (!s.ok()) return ApiError(ctx.request, s);
+  return NoContent(ctx.request);
+}
+
+server::http::Response ApiV1Service::ClickCounts(const Ctx& ctx) {
+  Result<std::string> item = ItemParam(ctx);
+  if (!item.ok()) return ApiError(ctx.request, item.status());
+  Result<Window> window = ReadWindow(ctx, NowMs());
+  if (!window.ok()) return ApiError(ctx.request, window.status());
+  Result<int64_t> total = app_.clicks().Total(*item);
+  if (!total.ok()) return ApiError(ctx.request, total.status());
+  Result<int64_t> count = app_.clicks().Count(*item, window->from_ms, window->to_ms);
+  if (!count.ok()) return ApiError(ctx.request, count.status());
+  Result<int64_t> week = app_.clicks().RollingWeek(*item);
+  if (!week.ok()) return ApiError(ctx.request, week.status());
+  return JsonResponse(ctx.request, HttpStatus::ok,
+                      json{{"item", *item},
+                           {"total", *total},
+                           {"count", *count},
+                           {"from_ms", window->from_ms},
+                           {"to_ms", window->to_ms},
+                           {"week", *week}});
+}
+
+server::http::Response ApiV1Service::ClickSeries(const Ctx& ctx) {
+  Result<std::string> item = ItemParam(ctx);
+  if (!item.ok()) return ApiError(ctx.request, item.status());
+  Result<Window> window = ReadWindow(ctx, NowMs());
+  if (!window.ok()) return ApiError(ctx.request, window.status());
+  Result<int64_t> step = IntQuery(ctx, "step_ms", recipes::ClickCounters::kMinuteMs,
+                                  recipes::ClickCounters::kMinuteMs, kMaxTimeMs);
+  if (!step.ok()) return ApiError(ctx.request, step.status());
+  int64_t points = (window->to_ms - window->from_ms + *step - 1) / *step;
+  if (points > kMaxSeriesPoints) {
+    return ApiError(ctx.request, HttpStatus::bad_request,
+                    "the series would have " + std::to_string(points) + " points; at most " +
+                        std::to_string(kMaxSeriesPoints) + " (raise step_ms)");
+  }
+  json out = json::array();
+  for (int64_t t = window->from_ms; t < window->to_ms; t += *step) {
+    Result<int64_t> count = app_.clicks().Count(*item, t, std::min(t + *step, window->to_ms));
+    if (!count.ok()) return ApiError(ctx.request, count.status());
+    out.push_back(json{{"t_ms", t}, {"count", *count}});
+  }
+  return JsonResponse(ctx.request, HttpStatus::ok,
+                      json{{"item", *item}, {"points", std::move(out)}});
+}
+
+server::http::Response ApiV1Service::TopClicks(const Ctx& ctx) {
+  Result<Window> window = ReadWindow(ctx, NowMs());
+  if (!window.ok()) return ApiError(ctx.request, window.status());
+  Result<int64_t> k = IntQuery(ctx, "k", 10, 1, kMaxPageLimit);
+  if (!k.ok()) return ApiError(ctx.request, k.status());
+  Result<std::vector<recipes::ItemCount>> top =
+      app_.clicks().TopK(window->from_ms, window->to_ms, static_cast<int32_t>(*k));
+  if (!top.ok()) return ApiError(ctx.request, top.status());
+  json items = json::array();
+  for (const recipes::ItemCount& c : *top)
+    items.push_back(json{{"item", c.item}, {"count", c.count}});
+  return JsonResponse(ctx.request, HttpStatus::ok, json{{"items", std::move(items)}});
+}
+
+}  // namespace basalt::app::api_v1

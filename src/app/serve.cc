@@ -1,0 +1,180 @@
+#include "app/serve.h"
+
+#include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <iostream>
+#include <mutex>
+#include <thread>
+
+#include "app/api_v1/api_v1_service.h"
+#include "app/api_v1/app_services.h"
+#include "app/api_v1/credentials.h"
+#include "app/demo_data.h"
+#include "app/web/web_ui.h"
+#include "basalt/connection.h"
+#include "server/engine_metrics.h"
+#include "server/http/access_log.h"
+#include "server/http/http_server.h"
+#include "server/http/metrics.h"
+#include "server/http/router.h"
+#include "server/rest/rest_service.h"
+#include "server/rest/scanners.h"
+#include "server/thrift2/thrift2_server.h"
+
+namespace basalt::app {
+
+Status Serve(const server::http::ServerConfig& config) {
+  if (config.data.empty()) return Status::InvalidArgument("serve needs --data DIR");
+  BASALT_ASSIGN_OR_RETURN(auto access_log, server::http::AccessLog::Open(config.access_log));
+  BASALT_ASSIGN_OR_RETURN(std::unique_ptr<Connection> conn, Connection::Open(config.data));
+  if (config.demo) {  // before listening, so that the first request sees the data
+    Result<std::string> demo = LoadDemoOnFirstStart(*conn, config.app_namespace, config.demo_scale);
+    if (!demo.ok()) conn->Close().PermitUncheckedError();
+    BASALT_RETURN_IF_ERROR(demo.status().WithContext("--demo"));
+    std::cerr << "basalt serve: demo data " << *demo << std::endl;
+  }
+
+  server::http::Router router;
+  server::http::Metrics metrics;
+  server::rest::ScannerRegistry scanners(std::chrono::seconds(config.scanner_ttl_seconds),
+                                         config.max_scanners);
+  server::http::HttpServer http_server(config, router, metrics, *access_log);
+  Status s = http_server.Listen();
+  if (!s.ok()) {
+    conn->Close().PermitUncheckedError();
+    return s;
+  }
+  std::string address = config.bind + ":" + std::to_string(http_server.port());
+
+  std::unique_ptr<server::Thrift2Server> thrift;
+  if (config.thrift) {
+    server::Thrift2ServerOptions options;
+    options.bind_address = config.bind;
+    options.port = config.thrift_port;
+    options.framed = config.thrift_framed;
+    options.compact = config.thrift_compact;
+    thrift = std::make_unique<server::Thrift2Server>(*conn, options);
+    s = thrift->Start();
+    if (!s.ok()) {
+      conn->Close().PermitUncheckedError();
+      return s.WithContext("thrift2 server");
+    }
+  }
+
+  // The recipes behind /api/v1.
+  api_v1::AppServicesOptions app_options;
+  app_options.name_space = config.app_namespace;
+  app_options.session_ttl_ms = int64_t{config.session_ttl_seconds} * 1000;
+  if (config.password_hash_cost == "minimum") {
+    app_options.hash_cost = recipes::UserStoreOptions::HashCost::kMinimum;
+  }
+  auto app = api_v1::AppServices::Open(*conn, app_options);
+  if (!app.ok()) {
+    if (thrift != nullptr) thrift->Stop();
+    conn->Close().PermitUncheckedError();
+    return app.status().WithContext("/api/v1 recipes");
+  }
+  if (config.admin_token.empty() && config.bind != "127.0.0.1" && config.bind != "::1" &&
+      config.bind != "localhost") {
+    std::cerr << "basalt serve: warning: no admin token, and listening on " << config.bind
+              << ": anyone who can reach it may change schemas and write (see --admin-token)"
+              << std::endl;
+  }
+
+  metrics.AddGauge("basalt_rest_open_scanners", "REST scanners open now.",
+                   [&scanners] { return scanners.size(); });
+  recipes::Feed& feed = (*app)->feed();
+  recipes::FanoutWorkerPool& fanout = (*app)->fanout();
+  metrics.AddGauge("basalt_fanout_pending_jobs", "Fan-out and retract jobs not finished yet.",
+                   [&feed] {
+                     Result<int64_t> pending = feed.PendingJobs();
+                     return pending.ok() ? *pending : int64_t{-1};
+                   });
+  metrics.AddGauge("basalt_fanout_lag_milliseconds",
+                   "How long the oldest unfinished fan-out job has waited (0: none).", [&feed] {
+                     Result<recipes::Feed::Backlog> backlog = feed.FanoutBacklog();
+                     if (!backlog.ok()) return int64_t{-1};
+                     if (backlog->jobs == 0) return int64_t{0};
+                     return std::max<int64_t>(0, SystemWallMillis() - backlog->oldest_job_ms);
+                   });
+  metrics.AddCounter("basalt_fanout_jobs_finished_total", "Fan-out jobs this server finished.",
+                     [&fanout] { return fanout.stats().jobs_finished; });
+  metrics.AddCounter("basalt_fanout_inbox_writes_total",
+                     "Inbox entries this server's fan-out delivered or retracted.",
+                     [&fanout] { return fanout.stats().inbox_writes; });
+  server::RegisterEngineMetrics(*conn, &metrics);
+  router.Add(server::http::Verb::get, "/metrics",
+             [&metrics](const server::http::RequestContext& ctx) {
+               return server::http::MakeResponse(ctx.request, boost::beast::http::status::ok,
+                                                 "text/plain; version=0.0.4", metrics.Render());
+             });
+  server::rest::RestService rest(*conn, scanners, address);
+  // The web UI before REST: of two routes with one pattern the first wins, and the UI's `GET /`
+  // answers browsers and passes every other client on to REST's table list.
+  web::WebUi web_ui(web::EmbeddedAssets());
+  for (auto& route : web_ui.Routes(
+           [&rest](const server::http::RequestContext& ctx) { return rest.ListTables(ctx); })) {
+    router.Add(server::http::Verb::get, route.pattern, std::move(route.handler));
+  }
+  rest.RegisterRoutes(&router);
+  if (!config.admin_token.empty()) {
+    // REST writes and schema changes need the token; reads (GET, and scanners, which are reads
+    // created with PUT/POST) stay open.
+    router.WrapRoutes(
+        [](server::http::Verb verb, const std::string& pattern) {
+          return verb != server::http::Verb::get && pattern.find("/scanner") == std::string::npos;
+        },
+        [&config](server::http::Handler inner) {
+          return server::http::RequireAdminToken(config.admin_token, std::move(inner));
+        });
+  }
+  api_v1::ApiV1Options api_options;
+  api_options.session_ttl_seconds = config.session_ttl_seconds;
+  api_options.admin_token = config.admin_token;
+  api_v1::ApiV1Service api(**app, &metrics, std::move(api_options));
+  api.RegisterRoutes(&router);
+
+  // Idle scanners expire in the background.
+  std::mutex mu;
+  std::condition_variable cv;
+  bool done = false;
+  std::thread expirer([&] {
+    std::unique_lock<std::mutex> lock(mu);
+    while (!cv.wait_for(lock, std::chrono::seconds(1), [&] { return done; })) {
+      scanners.Expire();
+    }
+  });
+
+  if (thrift != nullptr) {
+    std::cout << "basalt serve: thrift2 on " << config.bind << ":" << thrift->port()
+              << (config.thrift_framed ? " (framed" : " (buffered")
+              << (config.thrift_compact ? ", compact)" : ", binary)") << std::endl;
+  }
+  std::cout << "basalt serve: listening on http://" << address << std::endl;
+  http_server.Run();
+  // HTTP has drained; Thrift2 calls in flight finish before the store closes.
+  if (thrift != nullptr) thrift->Stop();
+  // Fan-out jobs left when the drain times out stay queued in their table and resume on the
+  // next start.
+  Status drained = (*app)->Shutdown(std::chrono::seconds(config.shutdown_timeout_seconds));
+  if (!drained.ok()) {
+    std::cerr << "basalt serve: fan-out queue not drained (" << drained.ToString()
+              << "); the jobs resume on the next start" << std::endl;
+  }
+  app->reset();
+
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    done = true;
+  }
+  cv.notify_all();
+  expirer.join();
+  scanners.Clear();  // scanners hold Tables, which must go before the Connection
+  access_log->Flush();
+  BASALT_RETURN_IF_ERROR(conn->Close());
+  std::cout << "basalt serve: stopped" << std::endl;
+  return Status::OK();
+}
+
+}  // namespace basalt::app
