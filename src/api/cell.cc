@@ -2,6 +2,12 @@
 
 namespace basalt {
 
+ColumnName ParseColumnName(std::string_view text) {
+  const size_t colon = text.find(':');
+  if (colon == std::string_view::npos) return {std::string(text), std::nullopt};
+  return {std::string(text.substr(0, colon)), std::string(text.substr(colon + 1))};
+}
+
 int CompareCells(const Cell& a, const Cell& b) {
   if (int c = a.row.compare(b.row); c != 0) return c;
   if (int c = a.family.compare(b.family); c != 0) return c;

@@ -74,15 +74,10 @@ Result<TimeRange> ParseTimeRange(const std::string& text) {
 }
 
 // "family" or "family:qualifier"; the qualifier may hold \xHH escapes (and ':' after the first).
-struct ColumnSpec {
-  std::string family;
-  std::optional<std::string> qualifier;
-};
-
-ColumnSpec ParseColumn(const std::string& text) {
-  auto colon = text.find(':');
-  if (colon == std::string::npos) return {text, std::nullopt};
-  return {text.substr(0, colon), FromStringBinary(text.substr(colon + 1))};
+ColumnName ParseColumn(const std::string& text) {
+  ColumnName column = ParseColumnName(text);
+  if (column.qualifier) column.qualifier = FromStringBinary(*column.qualifier);
+  return column;
 }
 
 // Applies "opt=value,..." to a family descriptor.
@@ -293,7 +288,7 @@ class Cli {
     }
     basalt::Put put(FromStringBinary(args_.row), args_.ts.value_or(kLatestTimestamp));
     for (size_t i = 0; i < args_.positional.size(); i += 2) {
-      ColumnSpec col = ParseColumn(args_.positional[i]);
+      ColumnName col = ParseColumn(args_.positional[i]);
       if (!col.qualifier) {
         return Status::InvalidArgument("put needs FAMILY:QUALIFIER, not '" + args_.positional[i] +
                                        "'");
@@ -311,7 +306,7 @@ class Cli {
     basalt::Get get(FromStringBinary(args_.row));
     if (filter) get.SetFilter(std::move(filter));
     for (const auto& c : args_.positional) {
-      ColumnSpec col = ParseColumn(c);
+      ColumnName col = ParseColumn(c);
       if (col.qualifier) {
         get.AddColumn(col.family, *col.qualifier);
       } else {
@@ -342,7 +337,7 @@ class Cli {
     while (pos < args_.columns.size()) {
       size_t end = args_.columns.find(',', pos);
       if (end == std::string::npos) end = args_.columns.size();
-      ColumnSpec col = ParseColumn(args_.columns.substr(pos, end - pos));
+      ColumnName col = ParseColumn(args_.columns.substr(pos, end - pos));
       if (col.qualifier) {
         scan.AddColumn(col.family, *col.qualifier);
       } else {
@@ -374,7 +369,7 @@ class Cli {
       return Status::InvalidArgument("delete takes at most one FAMILY[:QUALIFIER]");
     }
     if (!args_.positional.empty()) {
-      ColumnSpec col = ParseColumn(args_.positional[0]);
+      ColumnName col = ParseColumn(args_.positional[0]);
       if (!col.qualifier) {
         if (args_.version) return Status::InvalidArgument("--version needs FAMILY:QUALIFIER");
         del.AddFamily(col.family, ts);
@@ -396,7 +391,7 @@ class Cli {
     if (args_.positional.empty() || args_.positional.size() > 2) {
       return Status::InvalidArgument("incr needs FAMILY:QUALIFIER [AMOUNT]");
     }
-    ColumnSpec col = ParseColumn(args_.positional[0]);
+    ColumnName col = ParseColumn(args_.positional[0]);
     if (!col.qualifier) return Status::InvalidArgument("incr needs FAMILY:QUALIFIER");
     int64_t amount = 1;
     if (args_.positional.size() == 2) {

@@ -359,6 +359,19 @@ Status Engine::CheckOpen() const {
   return Status::OK();
 }
 
+Result<Engine::SchemaChangeLocks> Engine::LockForSchemaChange() {
+  std::shared_lock<std::shared_mutex> life(lifecycle_mu_);
+  BASALT_RETURN_IF_ERROR(CheckOpen());
+  return SchemaChangeLocks{std::move(life), std::unique_lock<std::mutex>(schema_mu_)};
+}
+
+Status Engine::ReplaceTableRecord(const TableState& current, const TableRecord& record) {
+  BASALT_RETURN_IF_ERROR(PutTableRecord(record));
+  BASALT_ASSIGN_OR_RETURN(auto state, BuildState(record, current.families));
+  InstallTable(std::move(state));
+  return Status::OK();
+}
+
 Result<uint64_t> Engine::NextId() {
   // REQUIRES: schema_mu_ held.
   std::string v;
@@ -462,9 +475,7 @@ Result<std::shared_ptr<const TableState>> Engine::FindTable(const TableName& nam
 
 Status Engine::CreateNamespace(const NamespaceDescriptor& ns) {
   BASALT_RETURN_IF_ERROR(ValidateNamespaceName(ns.name));
-  std::shared_lock<std::shared_mutex> life(lifecycle_mu_);
-  BASALT_RETURN_IF_ERROR(CheckOpen());
-  std::lock_guard<std::mutex> l(schema_mu_);
+  BASALT_ASSIGN_OR_RETURN(SchemaChangeLocks locks, LockForSchemaChange());
   {
     std::shared_lock<std::shared_mutex> tl(tables_mu_);
     if (namespaces_.count(ns.name)) {
@@ -537,9 +548,7 @@ Status Engine::CreateTable(const TableDescriptor& desc,
       return Status::InvalidArgument("split keys must be distinct");
     }
   }
-  std::shared_lock<std::shared_mutex> life(lifecycle_mu_);
-  BASALT_RETURN_IF_ERROR(CheckOpen());
-  std::lock_guard<std::mutex> l(schema_mu_);
+  BASALT_ASSIGN_OR_RETURN(SchemaChangeLocks locks, LockForSchemaChange());
   {
     std::shared_lock<std::shared_mutex> tl(tables_mu_);
     if (!namespaces_.count(desc.name.ns)) {
@@ -591,9 +600,7 @@ Result<TableInfo> Engine::DescribeTable(const TableName& name) {
 
 Status Engine::AddFamily(const TableName& table, const FamilyDescriptor& family) {
   BASALT_RETURN_IF_ERROR(family.Validate());
-  std::shared_lock<std::shared_mutex> life(lifecycle_mu_);
-  BASALT_RETURN_IF_ERROR(CheckOpen());
-  std::lock_guard<std::mutex> l(schema_mu_);
+  BASALT_ASSIGN_OR_RETURN(SchemaChangeLocks locks, LockForSchemaChange());
   BASALT_ASSIGN_OR_RETURN(auto current, FindTableLocked(table));
   if (current->FindFamily(family.name) != nullptr) {
     return Status::AlreadyExists("family '" + family.name + "' already exists in table '" +
@@ -618,9 +625,7 @@ Status Engine::AddFamily(const TableName& table, const FamilyDescriptor& family)
 Status Engine::ModifyFamily(const TableName& table, const FamilyDescriptor& family) {
   BASALT_RETURN_IF_ERROR(family.Validate());
   BASALT_RETURN_IF_ERROR(CheckCompressionSupported(family.compression));
-  std::shared_lock<std::shared_mutex> life(lifecycle_mu_);
-  BASALT_RETURN_IF_ERROR(CheckOpen());
-  std::lock_guard<std::mutex> l(schema_mu_);
+  BASALT_ASSIGN_OR_RETURN(SchemaChangeLocks locks, LockForSchemaChange());
   BASALT_ASSIGN_OR_RETURN(auto current, FindTableLocked(table));
   const FamilyHandle* old = current->FindFamily(family.name);
   if (old == nullptr) {
@@ -666,9 +671,7 @@ Status Engine::ModifyFamily(const TableName& table, const FamilyDescriptor& fami
 }
 
 Status Engine::DeleteFamily(const TableName& table, const std::string& family) {
-  std::shared_lock<std::shared_mutex> life(lifecycle_mu_);
-  BASALT_RETURN_IF_ERROR(CheckOpen());
-  std::lock_guard<std::mutex> l(schema_mu_);
+  BASALT_ASSIGN_OR_RETURN(SchemaChangeLocks locks, LockForSchemaChange());
   BASALT_ASSIGN_OR_RETURN(auto current, FindTableLocked(table));
   const FamilyHandle* old = current->FindFamily(family);
   if (old == nullptr) {
@@ -694,22 +697,15 @@ Status Engine::DeleteFamily(const TableName& table, const std::string& family) {
 }
 
 Status Engine::SetDurability(const TableName& table, Durability durability) {
-  std::shared_lock<std::shared_mutex> life(lifecycle_mu_);
-  BASALT_RETURN_IF_ERROR(CheckOpen());
-  std::lock_guard<std::mutex> l(schema_mu_);
+  BASALT_ASSIGN_OR_RETURN(SchemaChangeLocks locks, LockForSchemaChange());
   BASALT_ASSIGN_OR_RETURN(auto current, FindTableLocked(table));
   TableRecord record = current->record;
   record.durability = durability;
-  BASALT_RETURN_IF_ERROR(PutTableRecord(record));
-  BASALT_ASSIGN_OR_RETURN(auto state, BuildState(record, current->families));
-  InstallTable(std::move(state));
-  return Status::OK();
+  return ReplaceTableRecord(*current, record);
 }
 
 Status Engine::SetEnabled(const TableName& name, bool enabled) {
-  std::shared_lock<std::shared_mutex> life(lifecycle_mu_);
-  BASALT_RETURN_IF_ERROR(CheckOpen());
-  std::lock_guard<std::mutex> l(schema_mu_);
+  BASALT_ASSIGN_OR_RETURN(SchemaChangeLocks locks, LockForSchemaChange());
   BASALT_ASSIGN_OR_RETURN(auto current, FindTableLocked(name));
   if (current->record.enabled == enabled) {
     return Status::FailedPrecondition("table '" + name.ToString() + "' is already " +
@@ -717,16 +713,11 @@ Status Engine::SetEnabled(const TableName& name, bool enabled) {
   }
   TableRecord record = current->record;
   record.enabled = enabled;
-  BASALT_RETURN_IF_ERROR(PutTableRecord(record));
-  BASALT_ASSIGN_OR_RETURN(auto state, BuildState(record, current->families));
-  InstallTable(std::move(state));
-  return Status::OK();
+  return ReplaceTableRecord(*current, record);
 }
 
 Status Engine::TruncateTable(const TableName& name, bool preserve_splits) {
-  std::shared_lock<std::shared_mutex> life(lifecycle_mu_);
-  BASALT_RETURN_IF_ERROR(CheckOpen());
-  std::lock_guard<std::mutex> l(schema_mu_);
+  BASALT_ASSIGN_OR_RETURN(SchemaChangeLocks locks, LockForSchemaChange());
   BASALT_ASSIGN_OR_RETURN(auto current, FindTableLocked(name));
   if (current->record.enabled) {
     return Status::FailedPrecondition("table '" + name.ToString() +
@@ -750,9 +741,7 @@ Status Engine::TruncateTable(const TableName& name, bool preserve_splits) {
 }
 
 Status Engine::DeleteTable(const TableName& name) {
-  std::shared_lock<std::shared_mutex> life(lifecycle_mu_);
-  BASALT_RETURN_IF_ERROR(CheckOpen());
-  std::lock_guard<std::mutex> l(schema_mu_);
+  BASALT_ASSIGN_OR_RETURN(SchemaChangeLocks locks, LockForSchemaChange());
   BASALT_ASSIGN_OR_RETURN(auto current, FindTableLocked(name));
   if (current->record.enabled) {
     return Status::FailedPrecondition("table '" + name.ToString() +

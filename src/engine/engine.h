@@ -167,6 +167,18 @@ class Engine : public std::enable_shared_from_this<Engine> {
   Status DropColumnFamilies(const std::vector<FamilyHandle>& families);
   Result<std::shared_ptr<const TableState>> FindTableLocked(const TableName& name);
   Status CheckOpen() const;
+
+  // What every schema change holds: the store kept open (lifecycle_mu_ shared) and the other
+  // schema changes kept out (schema_mu_).
+  struct SchemaChangeLocks {
+    std::shared_lock<std::shared_mutex> life;
+    std::unique_lock<std::mutex> schema;
+  };
+  // Takes them, failing (before taking schema_mu_) when the store is closed.
+  Result<SchemaChangeLocks> LockForSchemaChange();
+  // Writes `record`, the new catalog record of `current`, and installs the table state built from
+  // it on `current`'s column families. REQUIRES: schema_mu_ held.
+  Status ReplaceTableRecord(const TableState& current, const TableRecord& record);
   Status ReadRowInto(const TableState& table, const basalt::Get& get, RowResult* out);
   std::shared_ptr<FamilySettingsCell> SettingsCell(uint64_t family_id);
 

@@ -14,35 +14,24 @@
 #include "basalt/keys.h"
 #include "basalt/paging.h"
 #include "recipes/feed_layout.h"
+#include "recipes/table_setup.h"
 
 namespace basalt::recipes {
 namespace {
 
 namespace fl = feed_layout;
 
-std::string EncodeBe64(int64_t v) {
-  std::string out(8, '\0');
-  for (int i = 7; i >= 0; --i) {
-    out[i] = static_cast<char>(v & 0xFF);
-    v >>= 8;
-  }
-  return out;
+// HBase's Bytes.toBytes(long): eight bytes, big-endian two's complement, which is what the key
+// codec writes for a uint64 field.
+std::string LongBytes(int64_t v) {
+  return KeyBuilder().AddUint64(static_cast<uint64_t>(v)).Build();
 }
 
-int64_t DecodeBe64(std::string_view b) {
+// The long of the first eight bytes of `b`. REQUIRES: b.size() >= 8.
+int64_t LongFromBytes(std::string_view b) {
   uint64_t v = 0;
-  for (unsigned char c : b.substr(0, 8)) v = (v << 8) | c;
+  KeyParser(b).ReadUint64(&v).PermitUncheckedError();  // eight bytes are there
   return static_cast<int64_t>(v);
-}
-
-Status EnsureTable(Admin& admin, const TableName& name, const std::vector<std::string>& families) {
-  BASALT_ASSIGN_OR_RETURN(bool exists, admin.TableExists(name));
-  if (exists) return Status::OK();
-  TableDescriptor desc(name);
-  for (const auto& f : families) desc.AddFamily(FamilyDescriptor(f));
-  Status s = admin.CreateTable(desc);
-  if (s.IsAlreadyExists()) return Status::OK();  // created by a concurrent Open
-  return s;
 }
 
 Result<PostView> ToPostView(const RowResult& row, std::string_view post_id) {
@@ -52,19 +41,20 @@ Result<PostView> ToPostView(const RowResult& row, std::string_view post_id) {
   if (!author || !text || !ts || ts->size() != 8) {
     return Status::Corruption("feed: post row without author, text or time");
   }
-  return PostView{std::string(post_id), std::string(*author), DecodeBe64(*ts), std::string(*text)};
+  return PostView{std::string(post_id), std::string(*author), LongFromBytes(*ts),
+                  std::string(*text)};
 }
 
 // The home-timeline cursor: base64url of BE64(posts returned so far) + the timeline key of the
 // last post returned.
 std::string EncodeHomeCursor(int64_t returned, std::string_view last_key) {
-  return Base64UrlEncode(EncodeBe64(returned) + std::string(last_key));
+  return Base64UrlEncode(LongBytes(returned) + std::string(last_key));
 }
 
 Status DecodeHomeCursor(std::string_view cursor, int64_t* returned, std::string* last_key) {
   auto bytes = Base64UrlDecode(cursor);
   if (!bytes || bytes->size() < 8) return Status::InvalidArgument("feed: malformed home cursor");
-  *returned = DecodeBe64(*bytes);
+  *returned = LongFromBytes(*bytes);
   *last_key = bytes->substr(8);
   if (*returned < 1 || !fl::DecodeTimelineKey(*last_key, nullptr).ok()) {
     return Status::InvalidArgument("feed: malformed home cursor");
@@ -116,7 +106,7 @@ Result<std::string> Feed::Post(std::string_view author, std::string_view text) {
   basalt::Put post(fl::PostRow(post_id), id.timestamp_ms);
   post.Add(std::string(fl::kPostFamily), "a", std::string(author))
       .Add(std::string(fl::kPostFamily), "t", std::string(text))
-      .Add(std::string(fl::kPostFamily), "s", EncodeBe64(id.timestamp_ms));
+      .Add(std::string(fl::kPostFamily), "s", LongBytes(id.timestamp_ms));
   if (high) {
     // The mark first: it is sticky and right on its own (the author is above the threshold).
     BASALT_RETURN_IF_ERROR(

@@ -103,17 +103,15 @@ Status CheckArgCount(const std::vector<Value>& args, size_t min, size_t max,
                                  " argument(s), got " + std::to_string(args.size()));
 }
 
-ColumnName SplitColumn(std::string_view text) {
-  ColumnName c;
-  size_t colon = text.find(':');
-  if (colon == std::string_view::npos) {
-    c.family = std::string(text);
-    return c;
+Result<std::optional<std::regex>> NamePatternArg(const std::vector<Value>& args) {
+  if (args.empty()) return std::optional<std::regex>();
+  BASALT_ASSIGN_OR_RETURN(std::string text, AsBytes(args[0], "the pattern"));
+  try {
+    return std::optional<std::regex>(std::regex(text));
+  } catch (const std::regex_error& e) {
+    return Status::InvalidArgument("invalid regular expression '" + util::ToStringBinary(text) +
+                                   "': " + e.what());
   }
-  c.family = std::string(text.substr(0, colon));
-  c.qualifier = std::string(text.substr(colon + 1));
-  c.has_qualifier = true;
-  return c;
 }
 
 std::string KeyName(const Value& key) {

@@ -6,6 +6,8 @@
 #define BASALT_SHELL_ARGUMENTS_H_
 
 #include <cstdint>
+#include <optional>
+#include <regex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -37,13 +39,10 @@ Result<TableName> AsTableName(const Value& v);
 Status CheckArgCount(const std::vector<Value>& args, size_t min, size_t max,
                      std::string_view command);
 
-// "family" or "family:qualifier" (split at the first ':').
-struct ColumnName {
-  std::string family;
-  std::string qualifier;
-  bool has_qualifier = false;
-};
-ColumnName SplitColumn(std::string_view text);
+// The optional first argument of `list` and `list_namespace`: a regular expression that must
+// match a whole name, as in HBase's shell. nullopt without arguments; InvalidArgument naming the
+// expression when it does not compile.
+Result<std::optional<std::regex>> NamePatternArg(const std::vector<Value>& args);
 
 // The options of a hash argument (`{KEY => value}`), each taken at most once; keys are
 // constants or strings. Finish() rejects the keys nobody took, listing the accepted ones.

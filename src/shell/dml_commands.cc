@@ -3,6 +3,7 @@
 #include <memory>
 #include <string>
 
+#include "basalt/cell.h"
 #include "basalt/filter_language.h"
 #include "basalt/table.h"
 #include "shell/arguments.h"
@@ -35,20 +36,21 @@ template <class Read>
 Status AddColumns(const Value& v, Read* read, ColumnFormats* formats) {
   BASALT_ASSIGN_OR_RETURN(auto columns, AsStringList(v, "a column"));
   for (const auto& text : columns) {
-    ColumnName c = SplitColumn(text);
-    if (!c.has_qualifier) {
+    ColumnName c = ParseColumnName(text);
+    if (!c.qualifier) {
       read->AddFamily(c.family);
       continue;
     }
-    size_t last = c.qualifier.rfind(':');
+    std::string& qualifier = *c.qualifier;
+    size_t last = qualifier.rfind(':');
     if (last != std::string::npos) {
-      Result<ValueFormat> format = ParseValueFormat(std::string_view(c.qualifier).substr(last + 1));
+      Result<ValueFormat> format = ParseValueFormat(std::string_view(qualifier).substr(last + 1));
       if (format.ok()) {
-        c.qualifier.resize(last);
-        (*formats)[{c.family, c.qualifier}] = *format;
+        qualifier.resize(last);
+        (*formats)[{c.family, qualifier}] = *format;
       }
     }
-    read->AddColumn(c.family, c.qualifier);
+    read->AddColumn(c.family, qualifier);
   }
   return Status::OK();
 }
@@ -85,9 +87,10 @@ Status ApplyReadOptions(Options& options, Read* read, ColumnFormats* formats) {
   return Status::OK();
 }
 
+// "f:q", or "f" alone: the family's empty qualifier for a write, the whole family for deleteall.
 Result<ColumnName> WriteColumn(const Value& v) {
   BASALT_ASSIGN_OR_RETURN(std::string text, AsBytes(v, "the column"));
-  return SplitColumn(text);
+  return ParseColumnName(text);
 }
 
 Status PutCommand(CommandContext& ctx, const std::vector<Value>& args) {
@@ -107,7 +110,7 @@ Status PutCommand(CommandContext& ctx, const std::vector<Value>& args) {
   BASALT_ASSIGN_OR_RETURN(ColumnName column, WriteColumn(args[2]));
   BASALT_ASSIGN_OR_RETURN(std::string value, AsBytes(args[3], "the value"));
   basalt::Put put(row, ts);
-  put.Add(column.family, column.qualifier, value);
+  put.Add(column.family, column.qualifier.value_or(""), value);
   return table->Put(put);
 }
 
@@ -200,7 +203,7 @@ Status DeleteCommand(CommandContext& ctx, const std::vector<Value>& args) {
   }
   BASALT_ASSIGN_OR_RETURN(auto table, OpenTable(ctx, args[0]));
   basalt::Delete del(row);
-  del.AddColumn(column.family, column.qualifier, ts);
+  del.AddColumn(column.family, column.qualifier.value_or(""), ts);
   return table->Delete(del);
 }
 
@@ -208,8 +211,8 @@ Status DeleteCommand(CommandContext& ctx, const std::vector<Value>& args) {
 // or before ts.
 basalt::Delete DeleteAllOf(std::string row, const std::optional<ColumnName>& column, int64_t ts) {
   basalt::Delete del(std::move(row), ts);
-  if (column && column->has_qualifier) {
-    del.AddColumns(column->family, column->qualifier, ts);
+  if (column && column->qualifier) {
+    del.AddColumns(column->family, *column->qualifier, ts);
   } else if (column) {
     del.AddFamily(column->family, ts);
   }
@@ -272,7 +275,8 @@ Status IncrCommand(CommandContext& ctx, const std::vector<Value>& args) {
   }
   BASALT_ASSIGN_OR_RETURN(auto table, OpenTable(ctx, args[0]));
   BASALT_ASSIGN_OR_RETURN(
-      int64_t value, table->IncrementColumnValue(row, column.family, column.qualifier, amount));
+      int64_t value,
+      table->IncrementColumnValue(row, column.family, column.qualifier.value_or(""), amount));
   ctx.out << "COUNTER VALUE = " << value << "\n";
   return Status::OK();
 }
@@ -285,9 +289,9 @@ Status AppendCommand(CommandContext& ctx, const std::vector<Value>& args) {
   BASALT_ASSIGN_OR_RETURN(std::string value, AsBytes(args[3], "the value"));
   BASALT_ASSIGN_OR_RETURN(auto table, OpenTable(ctx, args[0]));
   basalt::Append append(row);
-  append.Add(column.family, column.qualifier, value);
+  append.Add(column.family, column.qualifier.value_or(""), value);
   BASALT_ASSIGN_OR_RETURN(RowResult result, table->Append(append));
-  auto current = result.Value(column.family, column.qualifier);
+  auto current = result.Value(column.family, column.qualifier.value_or(""));
   if (!current) return Status::Internal("append returned no value");
   ctx.out << "CURRENT VALUE = " << ToStringBinary(*current) << "\n";
   return Status::OK();
@@ -299,9 +303,9 @@ Status GetCounterCommand(CommandContext& ctx, const std::vector<Value>& args) {
   BASALT_ASSIGN_OR_RETURN(ColumnName column, WriteColumn(args[2]));
   BASALT_ASSIGN_OR_RETURN(auto table, OpenTable(ctx, args[0]));
   basalt::Get get(row);
-  get.AddColumn(column.family, column.qualifier);
+  get.AddColumn(column.family, column.qualifier.value_or(""));
   BASALT_ASSIGN_OR_RETURN(RowResult result, table->Get(get));
-  auto cell = result.Value(column.family, column.qualifier);
+  auto cell = result.Value(column.family, column.qualifier.value_or(""));
   if (!cell) {
     ctx.out << "No counter found at specified coordinates\n";
     return Status::OK();

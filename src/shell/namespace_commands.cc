@@ -52,16 +52,7 @@ Status DescribeNamespace(CommandContext& ctx, const std::vector<Value>& args) {
 
 Status ListNamespace(CommandContext& ctx, const std::vector<Value>& args) {
   BASALT_RETURN_IF_ERROR(CheckArgCount(args, 0, 1, "list_namespace"));
-  std::optional<std::regex> pattern;
-  if (!args.empty()) {
-    BASALT_ASSIGN_OR_RETURN(std::string text, AsBytes(args[0], "the pattern"));
-    try {
-      pattern.emplace(text);
-    } catch (const std::regex_error& e) {
-      return Status::InvalidArgument("invalid regular expression '" + ToStringBinary(text) +
-                                     "': " + e.what());
-    }
-  }
+  BASALT_ASSIGN_OR_RETURN(std::optional<std::regex> pattern, NamePatternArg(args));
   BASALT_ASSIGN_OR_RETURN(auto namespaces, ctx.conn.admin().ListNamespaces());
   std::vector<std::string> names;
   for (const auto& ns : namespaces) {

@@ -10,14 +10,14 @@ bool IsKeptPunctuation(char c) {
   return std::strchr(" `~!@#$%^&*()-_=+[]{}|;:'\",.<>/?", c) != nullptr && c != '\0';
 }
 
-int HexValue(char c) {
+}  // namespace
+
+int HexDigitValue(char c) {
   if (c >= '0' && c <= '9') return c - '0';
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;
   if (c >= 'A' && c <= 'F') return c - 'A' + 10;
   return -1;
 }
-
-}  // namespace
 
 std::string ToStringBinary(std::string_view bytes) {
   static constexpr char kHex[] = "0123456789ABCDEF";
@@ -41,8 +41,8 @@ std::string FromStringBinary(std::string_view text) {
   out.reserve(text.size());
   for (size_t i = 0; i < text.size(); ++i) {
     if (text[i] == '\\' && i + 3 < text.size() && text[i + 1] == 'x') {
-      int hi = HexValue(text[i + 2]);
-      int lo = HexValue(text[i + 3]);
+      int hi = HexDigitValue(text[i + 2]);
+      int lo = HexDigitValue(text[i + 3]);
       if (hi >= 0 && lo >= 0) {
         out.push_back(static_cast<char>(hi * 16 + lo));
         i += 3;

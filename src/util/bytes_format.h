@@ -17,6 +17,9 @@ std::string ToStringBinary(std::string_view bytes);
 // A backslash not followed by x and two hex digits is kept as is, as HBase does.
 std::string FromStringBinary(std::string_view text);
 
+// The value of hex digit `c` (0-9, a-f, A-F), or -1 when it is none.
+int HexDigitValue(char c);
+
 }  // namespace basalt::util
 
 #endif  // BASALT_UTIL_BYTES_FORMAT_H_

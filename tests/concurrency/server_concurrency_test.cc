@@ -33,7 +33,6 @@ namespace {
 namespace net = boost::asio;
 namespace beast = boost::beast;
 namespace bh = boost::beast::http;
-using server::rest::Base64Encode;
 
 constexpr int kClients = 8;
 constexpr int kRequestsPerClient = 30;

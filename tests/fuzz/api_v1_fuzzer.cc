@@ -31,8 +31,8 @@
 namespace {
 
 namespace bh = boost::beast::http;
-using basalt::server::api_v1::ApiV1Service;
-using basalt::server::api_v1::AppServices;
+using basalt::app::api_v1::ApiV1Service;
+using basalt::app::api_v1::AppServices;
 
 void Check(bool condition) {
   if (!condition) __builtin_trap();
@@ -49,11 +49,11 @@ struct World {
 std::unique_ptr<World> MakeWorld() {
   auto w = std::make_unique<World>();
   w->conn = std::move(*basalt::Connection::Open("mem:"));
-  basalt::server::api_v1::AppServicesOptions options;
+  basalt::app::api_v1::AppServicesOptions options;
   options.hash_cost = basalt::recipes::UserStoreOptions::HashCost::kMinimum;
   options.start_background_work = false;  // one thread: inputs must replay alike
   w->app = std::move(*AppServices::Open(*w->conn, options));
-  basalt::server::api_v1::ApiV1Options api_options;
+  basalt::app::api_v1::ApiV1Options api_options;
   // Log-ins never block, so that an input's answer does not depend on the ones before it.
   api_options.login_limits.max_failures = 1 << 30;
   w->api = std::make_unique<ApiV1Service>(*w->app, nullptr, api_options);
@@ -159,7 +159,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     Check(!body.is_discarded() && body.is_object() && body.size() == 1);
     const nlohmann::json& error = body["error"];
     Check(error.is_object() && error["code"].is_string() && error["message"].is_string());
-    Check(error["code"].get<std::string>() == basalt::server::api_v1::ErrorCodeFor(res.result()));
+    Check(error["code"].get<std::string>() == basalt::app::api_v1::ErrorCodeFor(res.result()));
     Check(!error["message"].get<std::string>().empty());
   } else if (status != 204) {
     Check(!nlohmann::json::parse(res.body(), nullptr, false).is_discarded());

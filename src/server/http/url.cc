@@ -1,16 +1,8 @@
 #include "server/http/url.h"
 
+#include "util/bytes_format.h"
+
 namespace basalt::server::http {
-namespace {
-
-int HexValue(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
-}  // namespace
 
 Result<std::string> PercentDecode(std::string_view text, bool plus_is_space) {
   std::string out;
@@ -18,8 +10,8 @@ Result<std::string> PercentDecode(std::string_view text, bool plus_is_space) {
   for (size_t i = 0; i < text.size(); ++i) {
     char c = text[i];
     if (c == '%') {
-      int hi = i + 2 < text.size() ? HexValue(text[i + 1]) : -1;
-      int lo = i + 2 < text.size() ? HexValue(text[i + 2]) : -1;
+      int hi = i + 2 < text.size() ? util::HexDigitValue(text[i + 1]) : -1;
+      int lo = i + 2 < text.size() ? util::HexDigitValue(text[i + 2]) : -1;
       if (hi < 0 || lo < 0) {
         return Status::InvalidArgument("bad percent-encoding in '" + std::string(text) + "'");
       }
