@@ -161,44 +161,46 @@ Result<std::vector<RowResult>> StatelessScan(Table& table, const std::string& pr
   return out;
 }
 
-// Writes to a store call this on errors: a family the table lacks is the client's mistake.
+// A write's failure as the client should see it (success passes through): a family the table
+// lacks is the client's mistake (400), not a missing resource (404).
 Status AsWriteError(const Status& s) {
   if (s.IsNotFound()) return Status::InvalidArgument(s.message());
   return s;
 }
+template <typename T>
+Result<T> AsWriteError(Result<T> r) {
+  if (r.ok()) return r;
+  return AsWriteError(r.status());
+}
 
 }  // namespace
 
-RestService::Response RestService::GetRows(const Ctx& ctx) {
+Result<http::Response> RestService::GetRows(const Ctx& ctx) {
   const auto& req = ctx.request;
   bool octet = WantsOctetStream(req);
   if (!octet && !AcceptsJson(req)) return NotAcceptable(req);
-  auto table = OpenTable(conn_, ctx);
-  if (!table.ok()) return Error(req, table.status());
-  auto spec = ParseRowSpec(ctx);
-  if (!spec.ok()) return Error(req, spec.status());
-  if (spec->kind == RowSpec::Kind::kPrefix && spec->columns.empty() && !spec->time) {
-    auto rows = StatelessScan(**table, spec->row, ctx);
-    if (!rows.ok()) return Error(req, rows.status());
-    return JsonOk(req, CellSetJson(*rows));
+  BASALT_ASSIGN_OR_RETURN(std::unique_ptr<Table> table, OpenTable(conn_, ctx));
+  BASALT_ASSIGN_OR_RETURN(RowSpec spec, ParseRowSpec(ctx));
+  if (spec.kind == RowSpec::Kind::kPrefix && spec.columns.empty() && !spec.time) {
+    BASALT_ASSIGN_OR_RETURN(std::vector<RowResult> rows, StatelessScan(*table, spec.row, ctx));
+    return JsonOk(req, CellSetJson(rows));
   }
-  if (octet && (spec->kind != RowSpec::Kind::kRow || spec->columns.size() != 1)) {
-    return Error(req, Status::InvalidArgument("Default 'GET' method only works if there is "
-                                              "exactly 1 column in the row spec"));
+  if (octet && (spec.kind != RowSpec::Kind::kRow || spec.columns.size() != 1)) {
+    return Status::InvalidArgument(
+        "Default 'GET' method only works if there is exactly 1 column in the row spec");
   }
-  auto rows = ReadRowSpec(**table, *spec);
-  if (!rows.ok()) return Error(req, rows.status());
-  if (rows->empty()) return NotFound(req);
+  BASALT_ASSIGN_OR_RETURN(std::vector<RowResult> rows, ReadRowSpec(*table, spec));
+  if (rows.empty()) return NotFound(req);
   if (octet) {
-    const Cell& cell = rows->front().cells().front();
+    const Cell& cell = rows.front().cells().front();
     auto res = http::MakeResponse(req, bh::status::ok, "application/octet-stream", cell.value);
     res.set("X-Timestamp", std::to_string(cell.timestamp));
     return res;
   }
-  return JsonOk(req, CellSetJson(*rows));
+  return JsonOk(req, CellSetJson(rows));
 }
 
-RestService::Response RestService::PutRows(const Ctx& ctx) {
+Result<http::Response> RestService::PutRows(const Ctx& ctx) {
   const auto& req = ctx.request;
   BodyType type = RequestBodyType(req);
   if (type == BodyType::kOther) {
@@ -206,22 +208,20 @@ RestService::Response RestService::PutRows(const Ctx& ctx) {
                               "Unsupported media type: send application/json or "
                               "application/octet-stream\r\n");
   }
-  auto table = OpenTable(conn_, ctx);
-  if (!table.ok()) return Error(req, table.status());
-  auto spec = ParseRowSpec(ctx);
-  if (!spec.ok()) return Error(req, spec.status());
-  if (spec->kind != RowSpec::Kind::kRow) {
-    return Error(req, Status::InvalidArgument("writes need a single row in the path"));
+  BASALT_ASSIGN_OR_RETURN(std::unique_ptr<Table> table, OpenTable(conn_, ctx));
+  BASALT_ASSIGN_OR_RETURN(RowSpec spec, ParseRowSpec(ctx));
+  if (spec.kind != RowSpec::Kind::kRow) {
+    return Status::InvalidArgument("writes need a single row in the path");
   }
-  if (spec->columns.size() > 1) {
-    return Error(req, Status::InvalidArgument("writes take at most one column in the path"));
+  if (spec.columns.size() > 1) {
+    return Status::InvalidArgument("writes take at most one column in the path");
   }
   std::optional<std::string> path_column;
-  if (!spec->columns.empty()) {
-    const ColumnName& c = spec->columns.front();
+  if (!spec.columns.empty()) {
+    const ColumnName& c = spec.columns.front();
     path_column = c.family + ":" + c.qualifier.value_or("");
   }
-  int64_t path_ts = spec->time ? spec->time->min : kLatestTimestamp;
+  int64_t path_ts = spec.time ? spec.time->min : kLatestTimestamp;
 
   std::vector<RowModel> rows;
   if (type == BodyType::kOctetStream) {
@@ -231,32 +231,29 @@ RestService::Response RestService::PutRows(const Ctx& ctx) {
       if (it == req.end()) return std::nullopt;
       return std::string(it->value());
     };
-    row.key = header("X-Row").value_or(spec->row);
+    row.key = header("X-Row").value_or(spec.row);
     CellModel cell;
     cell.column = header("X-Column");
     if (!cell.column) cell.column = path_column;
     if (auto ts = header("X-Timestamp")) {
-      auto v = ParseInt64(*ts, "X-Timestamp");
-      if (!v.ok()) return Error(req, v.status());
-      if (*v < 0) return Error(req, Status::InvalidArgument("X-Timestamp must not be negative"));
-      cell.timestamp = *v;
+      BASALT_ASSIGN_OR_RETURN(int64_t v, ParseInt64(*ts, "X-Timestamp"));
+      if (v < 0) return Status::InvalidArgument("X-Timestamp must not be negative");
+      cell.timestamp = v;
     }
     cell.value = req.body();
     row.cells.push_back(std::move(cell));
     rows.push_back(std::move(row));
   } else {
-    auto parsed = ParseCellSet(req.body());
-    if (!parsed.ok()) return Error(req, parsed.status());
-    rows = std::move(*parsed);
+    BASALT_ASSIGN_OR_RETURN(rows, ParseCellSet(req.body()));
   }
 
   // Resolve every row and column before writing anything.
   for (auto& row : rows) {
-    if (!row.key) row.key = spec->row;
-    if (row.key->empty()) return Error(req, Status::InvalidArgument("empty row key"));
+    if (!row.key) row.key = spec.row;
+    if (row.key->empty()) return Status::InvalidArgument("empty row key");
     for (auto& cell : row.cells) {
       if (!cell.column) cell.column = path_column;
-      if (!cell.column) return Error(req, Status::InvalidArgument("a cell without a column"));
+      if (!cell.column) return Status::InvalidArgument("a cell without a column");
       if (!cell.timestamp && path_ts != kLatestTimestamp) cell.timestamp = path_ts;
     }
   }
@@ -266,7 +263,7 @@ RestService::Response RestService::PutRows(const Ctx& ctx) {
     // Newer HBase: one Row; each Cell names a column and holds the amount (a decimal string)
     // or the bytes to append. returnResult=true answers the new values (304 when none).
     if (rows.size() != 1 || rows[0].cells.empty()) {
-      return Error(req, Status::InvalidArgument("check=" + *check + " takes exactly one Row"));
+      return Status::InvalidArgument("check=" + *check + " takes exactly one Row");
     }
     const RowModel& row = rows[0];
     bool return_result = ctx.Query("returnResult").value_or("false") == "true";
@@ -275,12 +272,11 @@ RestService::Response RestService::PutRows(const Ctx& ctx) {
       Increment inc(*row.key);
       for (const auto& c : row.cells) {
         ColumnName col = SplitColumn(*c.column);
-        auto amount = ParseInt64(c.value, "increment amount");
-        if (!amount.ok()) return Error(req, amount.status());
-        inc.AddColumn(col.family, col.qualifier.value_or(""), *amount);
+        BASALT_ASSIGN_OR_RETURN(int64_t amount, ParseInt64(c.value, "increment amount"));
+        inc.AddColumn(col.family, col.qualifier.value_or(""), amount);
       }
       inc.SetReturnResults(return_result);
-      result = (*table)->Increment(inc);
+      result = table->Increment(inc);
     } else {
       Append app(*row.key);
       for (const auto& c : row.cells) {
@@ -288,16 +284,16 @@ RestService::Response RestService::PutRows(const Ctx& ctx) {
         app.Add(col.family, col.qualifier.value_or(""), c.value);
       }
       app.SetReturnResults(return_result);
-      result = (*table)->Append(app);
+      result = table->Append(app);
     }
-    if (!result.ok()) return Error(req, AsWriteError(result.status()));
+    BASALT_ASSIGN_OR_RETURN(RowResult values, AsWriteError(std::move(result)));
     if (!return_result) return Empty(req, bh::status::ok);
-    if (result->empty()) return Empty(req, bh::status::not_modified);
-    return JsonOk(req, CellSetJson({*result}));
+    if (values.empty()) return Empty(req, bh::status::not_modified);
+    return JsonOk(req, CellSetJson({values}));
   }
   if (check) {
     if (rows.size() != 1 || rows[0].cells.empty()) {
-      return Error(req, Status::InvalidArgument("check=" + *check + " takes exactly one Row"));
+      return Status::InvalidArgument("check=" + *check + " takes exactly one Row");
     }
     const RowModel& row = rows[0];
     const CellModel& check_cell = row.cells.back();
@@ -308,8 +304,9 @@ RestService::Response RestService::PutRows(const Ctx& ctx) {
     cam.IfMatches(check_col.family, check_col.qualifier.value_or(""), CompareOp::kEqual, expected);
     if (*check == "put") {
       if (row.cells.size() < 2) {
-        return Error(req, Status::InvalidArgument("check=put needs the cells to put and then "
-                                                  "the cell to check"));
+        return Status::InvalidArgument(
+            "check=put needs the cells to put and then the cell to "
+            "check");
       }
       Put put(*row.key);
       bool same_column = false;
@@ -321,7 +318,7 @@ RestService::Response RestService::PutRows(const Ctx& ctx) {
         if (*c.column == *check_cell.column) same_column = true;
       }
       if (!same_column) {
-        return Error(req, Status::InvalidArgument("The column to put and check do not match."));
+        return Status::InvalidArgument("The column to put and check do not match.");
       }
       cam.Then(std::move(put));
     } else if (*check == "delete") {
@@ -340,12 +337,11 @@ RestService::Response RestService::PutRows(const Ctx& ctx) {
       }
       cam.Then(std::move(del));
     } else {
-      return Error(req, Status::InvalidArgument("unsupported check '" + *check +
-                                                "' (put, delete, increment or append)"));
+      return Status::InvalidArgument("unsupported check '" + *check +
+                                     "' (put, delete, increment or append)");
     }
-    auto passed = (*table)->CheckAndMutate(cam);
-    if (!passed.ok()) return Error(req, AsWriteError(passed.status()));
-    return Empty(req, *passed ? bh::status::ok : bh::status::not_modified);
+    BASALT_ASSIGN_OR_RETURN(bool passed, AsWriteError(table->CheckAndMutate(cam)));
+    return Empty(req, passed ? bh::status::ok : bh::status::not_modified);
   }
 
   std::vector<Mutation> mutations;
@@ -359,53 +355,46 @@ RestService::Response RestService::PutRows(const Ctx& ctx) {
     }
     mutations.emplace_back(std::move(put));
   }
-  if (mutations.empty()) return Error(req, Status::InvalidArgument("no cells to write"));
-  auto written = (*table)->Batch(mutations);
-  if (!written.ok()) return Error(req, AsWriteError(written.status()));
+  if (mutations.empty()) return Status::InvalidArgument("no cells to write");
+  BASALT_RETURN_IF_ERROR(AsWriteError(table->Batch(mutations).status()));
   return Empty(req, bh::status::ok);
 }
 
-RestService::Response RestService::DeleteRows(const Ctx& ctx) {
+Result<http::Response> RestService::DeleteRows(const Ctx& ctx) {
   const auto& req = ctx.request;
-  auto table = OpenTable(conn_, ctx);
-  if (!table.ok()) return Error(req, table.status());
-  auto spec = ParseRowSpec(ctx);
-  if (!spec.ok()) return Error(req, spec.status());
-  if (spec->kind != RowSpec::Kind::kRow) {
-    return Error(req, Status::InvalidArgument("deletes need a single row in the path"));
+  BASALT_ASSIGN_OR_RETURN(std::unique_ptr<Table> table, OpenTable(conn_, ctx));
+  BASALT_ASSIGN_OR_RETURN(RowSpec spec, ParseRowSpec(ctx));
+  if (spec.kind != RowSpec::Kind::kRow) {
+    return Status::InvalidArgument("deletes need a single row in the path");
   }
-  int64_t ts = spec->time ? spec->time->min : kLatestTimestamp;
-  Delete del(spec->row, ts);
-  for (const auto& c : spec->columns) {
+  int64_t ts = spec.time ? spec.time->min : kLatestTimestamp;
+  Delete del(spec.row, ts);
+  for (const auto& c : spec.columns) {
     if (c.qualifier) {
       del.AddColumns(c.family, *c.qualifier, ts);
     } else {
       del.AddFamily(c.family, ts);
     }
   }
-  Status s = (*table)->Delete(del);
-  if (!s.ok()) return Error(req, AsWriteError(s));
+  BASALT_RETURN_IF_ERROR(AsWriteError(table->Delete(del)));
   return Empty(req, bh::status::ok);
 }
 
-RestService::Response RestService::MultiGet(const Ctx& ctx) {
+Result<http::Response> RestService::MultiGet(const Ctx& ctx) {
   const auto& req = ctx.request;
   if (!AcceptsJson(req)) return NotAcceptable(req);
-  auto table = OpenTable(conn_, ctx);
-  if (!table.ok()) return Error(req, table.status());
+  BASALT_ASSIGN_OR_RETURN(std::unique_ptr<Table> table, OpenTable(conn_, ctx));
   std::vector<ColumnName> columns;
   auto cols = ctx.params.find("columns");
   if (cols != ctx.params.end()) {
-    auto names = SplitDecoded(cols->second);
-    if (!names.ok()) return Error(req, names.status());
-    for (const auto& n : *names) columns.push_back(SplitColumn(n));
+    BASALT_ASSIGN_OR_RETURN(std::vector<std::string> names, SplitDecoded(cols->second));
+    for (const auto& n : names) columns.push_back(SplitColumn(n));
   }
   int32_t versions = 1;
   if (auto v = ctx.Query("v")) {
-    auto n = ParseInt64(*v, "v");
-    if (!n.ok()) return Error(req, n.status());
-    if (*n < 1 || *n > INT32_MAX) return Error(req, Status::InvalidArgument("bad v"));
-    versions = static_cast<int32_t>(*n);
+    BASALT_ASSIGN_OR_RETURN(int64_t n, ParseInt64(*v, "v"));
+    if (n < 1 || n > INT32_MAX) return Status::InvalidArgument("bad v");
+    versions = static_cast<int32_t>(n);
   }
   std::vector<Get> gets;
   for (const auto& row : ctx.QueryAll("row")) {
@@ -414,12 +403,11 @@ RestService::Response RestService::MultiGet(const Ctx& ctx) {
     get.ReadVersions(versions);
     gets.push_back(std::move(get));
   }
-  if (gets.empty()) return Error(req, Status::InvalidArgument("multiget needs ?row=..."));
-  auto rows = (*table)->Get(gets);
-  if (!rows.ok()) return Error(req, rows.status());
-  std::erase_if(*rows, [](const RowResult& r) { return r.empty(); });
-  if (rows->empty()) return NotFound(req, "No rows found.");
-  return JsonOk(req, CellSetJson(*rows));
+  if (gets.empty()) return Status::InvalidArgument("multiget needs ?row=...");
+  BASALT_ASSIGN_OR_RETURN(std::vector<RowResult> rows, table->Get(gets));
+  std::erase_if(rows, [](const RowResult& r) { return r.empty(); });
+  if (rows.empty()) return NotFound(req, "No rows found.");
+  return JsonOk(req, CellSetJson(rows));
 }
 
 }  // namespace basalt::server::rest

@@ -107,30 +107,27 @@ Result<ScannerModel> ParseScannerModel(const std::string& body) {
 
 }  // namespace
 
-RestService::Response RestService::CreateScanner(const Ctx& ctx) {
+Result<http::Response> RestService::CreateScanner(const Ctx& ctx) {
   const auto& req = ctx.request;
   if (RequestBodyType(req) != BodyType::kJson) {
     return http::MakeResponse(req, bh::status::unsupported_media_type, "text/plain",
                               "Unsupported media type: send application/json\r\n");
   }
-  auto table = OpenTable(conn_, ctx);
-  if (!table.ok()) return Error(req, table.status());
-  auto model = ParseScannerModel(req.body());
-  if (!model.ok()) return Error(req, model.status());
-  auto scanner = (*table)->GetScanner(model->scan);
-  if (!scanner.ok()) return Error(req, scanner.status());
-  auto id = scanners_.Add(
-      std::make_shared<RestScanner>(std::move(*table), std::move(*scanner), model->batch));
-  if (!id.ok()) return Error(req, id.status());
+  BASALT_ASSIGN_OR_RETURN(std::unique_ptr<Table> table, OpenTable(conn_, ctx));
+  BASALT_ASSIGN_OR_RETURN(ScannerModel model, ParseScannerModel(req.body()));
+  BASALT_ASSIGN_OR_RETURN(auto scanner, table->GetScanner(model.scan));
+  auto registered =
+      std::make_shared<RestScanner>(std::move(table), std::move(scanner), model.batch);
+  BASALT_ASSIGN_OR_RETURN(std::string id, scanners_.Add(std::move(registered)));
   auto res = Empty(req, bh::status::created);
   std::string host = listen_address_;
   auto it = req.find(bh::field::host);
   if (it != req.end()) host = std::string(it->value());
-  res.set(bh::field::location, "http://" + host + "/" + ctx.Param("table") + "/scanner/" + *id);
+  res.set(bh::field::location, "http://" + host + "/" + ctx.Param("table") + "/scanner/" + id);
   return res;
 }
 
-RestService::Response RestService::NextScannerChunk(const Ctx& ctx) {
+Result<http::Response> RestService::NextScannerChunk(const Ctx& ctx) {
   const auto& req = ctx.request;
   bool octet = WantsOctetStream(req);
   if (!octet && !AcceptsJson(req)) return NotAcceptable(req);
@@ -138,14 +135,10 @@ RestService::Response RestService::NextScannerChunk(const Ctx& ctx) {
   if (scanner == nullptr) return NotFound(req);
   int64_t cells = 0, rows = 0;
   if (auto c = ctx.Query("c")) {
-    auto v = ParseInt64(*c, "c");
-    if (!v.ok()) return Error(req, v.status());
-    cells = *v;
+    BASALT_ASSIGN_OR_RETURN(cells, ParseInt64(*c, "c"));
   }
   if (auto n = ctx.Query("n")) {
-    auto v = ParseInt64(*n, "n");
-    if (!v.ok()) return Error(req, v.status());
-    rows = *v;
+    BASALT_ASSIGN_OR_RETURN(rows, ParseInt64(*n, "n"));
   }
   if (octet) cells = rows = 1;
   auto chunk = scanner->NextChunk(cells, rows);
@@ -166,7 +159,7 @@ RestService::Response RestService::NextScannerChunk(const Ctx& ctx) {
   return JsonOk(req, CellSetJson(*chunk));
 }
 
-RestService::Response RestService::DeleteScanner(const Ctx& ctx) {
+Result<http::Response> RestService::DeleteScanner(const Ctx& ctx) {
   if (!scanners_.Remove(ctx.Param("id"))) return NotFound(ctx.request);
   return Empty(ctx.request, bh::status::ok);
 }

@@ -95,42 +95,36 @@ Result<std::vector<FamilyDescriptor>> ParseTableSchema(const std::string& body) 
 
 }  // namespace
 
-RestService::Response RestService::GetSchema(const Ctx& ctx) {
+Result<http::Response> RestService::GetSchema(const Ctx& ctx) {
   const auto& req = ctx.request;
   if (!AcceptsJson(req)) return NotAcceptable(req);
-  auto table = OpenTable(conn_, ctx);
-  if (!table.ok()) return Error(req, table.status());
-  auto info = conn_.admin().DescribeTable((*table)->name());
-  if (!info.ok()) return Error(req, info.status());
+  BASALT_ASSIGN_OR_RETURN(std::unique_ptr<Table> table, OpenTable(conn_, ctx));
+  BASALT_ASSIGN_OR_RETURN(TableInfo info, conn_.admin().DescribeTable(table->name()));
   json families = json::array();
-  for (const auto& f : info->descriptor.families) families.push_back(FamilyJson(f));
+  for (const auto& f : info.descriptor.families) families.push_back(FamilyJson(f));
   return JsonOk(req,
-                Dump(json{{"name", (*table)->name().ToString()},
+                Dump(json{{"name", table->name().ToString()},
                           {"IS_META", "false"},
-                          {"DURABILITY", std::string(DurabilityName(info->descriptor.durability))},
+                          {"DURABILITY", std::string(DurabilityName(info.descriptor.durability))},
                           {"ColumnSchema", families}}));
 }
 
-RestService::Response RestService::PutSchema(const Ctx& ctx, bool replace) {
+Result<http::Response> RestService::PutSchema(const Ctx& ctx, bool replace) {
   const auto& req = ctx.request;
   if (RequestBodyType(req) != BodyType::kJson) {
     return http::MakeResponse(req, bh::status::unsupported_media_type, "text/plain",
                               "Unsupported media type: send application/json\r\n");
   }
-  auto name_text = DecodeSegment(ctx.Param("table"));
-  if (!name_text.ok()) return Error(req, name_text.status());
-  auto name = TableName::Parse(*name_text);
-  if (!name.ok()) return Error(req, name.status());
-  auto families = ParseTableSchema(req.body());
-  if (!families.ok()) return Error(req, families.status());
+  BASALT_ASSIGN_OR_RETURN(std::string name_text, DecodeSegment(ctx.Param("table")));
+  BASALT_ASSIGN_OR_RETURN(TableName name, TableName::Parse(name_text));
+  BASALT_ASSIGN_OR_RETURN(std::vector<FamilyDescriptor> families, ParseTableSchema(req.body()));
   Admin& admin = conn_.admin();
-  auto info = admin.DescribeTable(*name);
-  if (!info.ok() && !info.status().IsNotFound()) return Error(req, info.status());
+  auto info = admin.DescribeTable(name);
+  if (!info.ok() && !info.status().IsNotFound()) return info.status();
   if (!info.ok()) {
-    TableDescriptor desc(*name);
-    for (auto& f : *families) desc.AddFamily(f);
-    Status s = admin.CreateTable(desc);
-    if (!s.ok()) return Error(req, s);
+    TableDescriptor desc(name);
+    for (auto& f : families) desc.AddFamily(f);
+    BASALT_RETURN_IF_ERROR(admin.CreateTable(desc));
     auto res = Empty(req, bh::status::created);
     auto host = req.find(bh::field::host);
     if (host != req.end()) {
@@ -141,7 +135,7 @@ RestService::Response RestService::PutSchema(const Ctx& ctx, bool replace) {
   }
   // Validate the whole change before applying any of it.
   TableDescriptor target = info->descriptor;
-  for (const auto& f : *families) {
+  for (const auto& f : families) {
     bool found = false;
     for (auto& existing : target.families) {
       if (existing.name == f.name) {
@@ -153,53 +147,47 @@ RestService::Response RestService::PutSchema(const Ctx& ctx, bool replace) {
   }
   if (replace) {
     std::erase_if(target.families, [&](const FamilyDescriptor& f) {
-      return std::none_of(families->begin(), families->end(),
+      return std::none_of(families.begin(), families.end(),
                           [&](const FamilyDescriptor& g) { return g.name == f.name; });
     });
   }
-  Status s = target.Validate();
-  if (!s.ok()) return Error(req, s);
+  BASALT_RETURN_IF_ERROR(target.Validate());
   for (const auto& f : target.families) {
     const FamilyDescriptor* old = info->descriptor.FindFamily(f.name);
     if (old == nullptr) {
-      s = admin.AddFamily(*name, f);
+      BASALT_RETURN_IF_ERROR(admin.AddFamily(name, f));
     } else if (!(*old == f)) {
-      s = admin.ModifyFamily(*name, f);
+      BASALT_RETURN_IF_ERROR(admin.ModifyFamily(name, f));
     }
-    if (!s.ok()) return Error(req, s);
   }
   for (const auto& f : info->descriptor.families) {
     if (target.FindFamily(f.name) == nullptr) {
-      s = admin.DeleteFamily(*name, f.name);
-      if (!s.ok()) return Error(req, s);
+      BASALT_RETURN_IF_ERROR(admin.DeleteFamily(name, f.name));
     }
   }
   return Empty(req, bh::status::ok);
 }
 
-RestService::Response RestService::DeleteSchema(const Ctx& ctx) {
+Result<http::Response> RestService::DeleteSchema(const Ctx& ctx) {
   const auto& req = ctx.request;
-  auto table = OpenTable(conn_, ctx);
-  if (!table.ok()) return Error(req, table.status());
-  TableName name = (*table)->name();
-  table->reset();
-  Status s = conn_.admin().DisableTable(name);
-  if (!s.ok() && !s.IsFailedPrecondition()) return Error(req, s);
-  s = conn_.admin().DeleteTable(name);
-  if (!s.ok()) return Error(req, s);
+  BASALT_ASSIGN_OR_RETURN(std::unique_ptr<Table> table, OpenTable(conn_, ctx));
+  TableName name = table->name();
+  table.reset();
+  // DeleteTable needs the table disabled; one disabled already (FailedPrecondition) will do.
+  Status disabled = conn_.admin().DisableTable(name);
+  if (!disabled.IsFailedPrecondition()) BASALT_RETURN_IF_ERROR(disabled);
+  BASALT_RETURN_IF_ERROR(conn_.admin().DeleteTable(name));
   return Empty(req, bh::status::ok);
 }
 
-RestService::Response RestService::Regions(const Ctx& ctx) {
+Result<http::Response> RestService::Regions(const Ctx& ctx) {
   const auto& req = ctx.request;
   if (!AcceptsJson(req)) return NotAcceptable(req);
-  auto table = OpenTable(conn_, ctx);
-  if (!table.ok()) return Error(req, table.status());
-  auto info = conn_.admin().DescribeTable((*table)->name());
-  if (!info.ok()) return Error(req, info.status());
-  std::string name = (*table)->name().ToString();
+  BASALT_ASSIGN_OR_RETURN(std::unique_ptr<Table> table, OpenTable(conn_, ctx));
+  BASALT_ASSIGN_OR_RETURN(TableInfo info, conn_.admin().DescribeTable(table->name()));
+  std::string name = table->name().ToString();
   std::vector<std::string> bounds = {""};
-  for (const auto& k : info->split_keys) bounds.push_back(k);
+  for (const auto& k : info.split_keys) bounds.push_back(k);
   bounds.push_back("");
   json regions = json::array();
   for (size_t i = 0; i + 1 < bounds.size(); ++i) {
@@ -214,9 +202,8 @@ RestService::Response RestService::Regions(const Ctx& ctx) {
   return JsonOk(req, Dump(json{{"name", name}, {"Region", regions}}));
 }
 
-RestService::Response RestService::Exists(const Ctx& ctx) {
-  auto table = OpenTable(conn_, ctx);
-  if (!table.ok()) return Error(ctx.request, table.status());
+Result<http::Response> RestService::Exists(const Ctx& ctx) {
+  BASALT_RETURN_IF_ERROR(OpenTable(conn_, ctx).status());
   return Empty(ctx.request, bh::status::ok);
 }
 

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "basalt/base64.h"
+#include "server/http/status_mapping.h"
 #include "server/rest/rest_util.h"
 
 namespace basalt::server::rest {
@@ -21,27 +22,32 @@ RestService::RestService(Connection& conn, ScannerRegistry& scanners, std::strin
       start_ms_(SystemWallMillis()) {}
 
 void RestService::RegisterRoutes(http::Router* router) {
-  auto add = [&](Verb verb, const char* pattern, Response (RestService::*method)(const Ctx&)) {
-    router->Add(verb, pattern, [this, method](const Ctx& ctx) { return (this->*method)(ctx); });
+  // The router answers every route's failed Status through the one mapping.
+  auto add_handler = [&](Verb verb, const char* pattern, http::ResultHandler handler) {
+    router->Add(verb, pattern, std::move(handler), http::ErrorResponse);
   };
-  add(Verb::get, "/", &RestService::ListTables);
+  auto add = [&](Verb verb, const char* pattern,
+                 Result<Response> (RestService::*method)(const Ctx&)) {
+    add_handler(verb, pattern, [this, method](const Ctx& ctx) { return (this->*method)(ctx); });
+  };
+  add(Verb::get, "/", &RestService::TableList);
   add(Verb::get, "/version", &RestService::Version);
   add(Verb::get, "/version/rest", &RestService::Version);
   add(Verb::get, "/version/cluster", &RestService::ClusterVersion);
   add(Verb::get, "/status/cluster", &RestService::ClusterStatus);
   add(Verb::get, "/namespaces", &RestService::ListNamespaces);
   add(Verb::get, "/namespaces/{ns}", &RestService::GetNamespace);
-  router->Add(Verb::post, "/namespaces/{ns}",
+  add_handler(Verb::post, "/namespaces/{ns}",
               [this](const Ctx& ctx) { return CreateOrUpdateNamespace(ctx, false); });
-  router->Add(Verb::put, "/namespaces/{ns}",
+  add_handler(Verb::put, "/namespaces/{ns}",
               [this](const Ctx& ctx) { return CreateOrUpdateNamespace(ctx, true); });
   add(Verb::delete_, "/namespaces/{ns}", &RestService::DeleteNamespace);
   add(Verb::get, "/namespaces/{ns}/tables", &RestService::NamespaceTables);
 
   add(Verb::get, "/{table}/schema", &RestService::GetSchema);
-  router->Add(Verb::put, "/{table}/schema",
+  add_handler(Verb::put, "/{table}/schema",
               [this](const Ctx& ctx) { return PutSchema(ctx, true); });
-  router->Add(Verb::post, "/{table}/schema",
+  add_handler(Verb::post, "/{table}/schema",
               [this](const Ctx& ctx) { return PutSchema(ctx, false); });
   add(Verb::delete_, "/{table}/schema", &RestService::DeleteSchema);
   add(Verb::get, "/{table}/regions", &RestService::Regions);
@@ -64,16 +70,22 @@ void RestService::RegisterRoutes(http::Router* router) {
   }
 }
 
-RestService::Response RestService::ListTables(const Ctx& ctx) {
+http::Response RestService::ListTables(const Ctx& ctx) {
+  // The web UI's route is a plain Handler, so this answers a failure as the router would.
+  Result<Response> response = TableList(ctx);
+  if (!response.ok()) return http::ErrorResponse(ctx.request, response.status());
+  return std::move(*response);
+}
+
+Result<http::Response> RestService::TableList(const Ctx& ctx) {
   if (!AcceptsJson(ctx.request)) return NotAcceptable(ctx.request);
-  auto tables = conn_.admin().ListTables("");
-  if (!tables.ok()) return Error(ctx.request, tables.status());
+  BASALT_ASSIGN_OR_RETURN(std::vector<TableName> tables, conn_.admin().ListTables(""));
   json list = json::array();
-  for (const TableName& t : *tables) list.push_back({{"name", t.ToString()}});
+  for (const TableName& t : tables) list.push_back({{"name", t.ToString()}});
   return JsonOk(ctx.request, Dump(json{{"table", list}}));
 }
 
-RestService::Response RestService::Version(const Ctx& ctx) {
+Result<http::Response> RestService::Version(const Ctx& ctx) {
   if (!AcceptsJson(ctx.request)) return NotAcceptable(ctx.request);
   struct utsname u {};
   std::string os = "unknown";
@@ -85,17 +97,16 @@ RestService::Response RestService::Version(const Ctx& ctx) {
                                        {"Jersey", "none"}}));
 }
 
-RestService::Response RestService::ClusterVersion(const Ctx& ctx) {
+Result<http::Response> RestService::ClusterVersion(const Ctx& ctx) {
   if (!AcceptsJson(ctx.request)) return NotAcceptable(ctx.request);
   return JsonOk(ctx.request, Dump(json{{"Version", "basalt-0.1.0"}}));
 }
 
-RestService::Response RestService::ClusterStatus(const Ctx& ctx) {
+Result<http::Response> RestService::ClusterStatus(const Ctx& ctx) {
   if (!AcceptsJson(ctx.request)) return NotAcceptable(ctx.request);
-  auto tables = conn_.admin().ListTables("");
-  if (!tables.ok()) return Error(ctx.request, tables.status());
+  BASALT_ASSIGN_OR_RETURN(std::vector<TableName> tables, conn_.admin().ListTables(""));
   json regions = json::array();
-  for (const TableName& t : *tables) {
+  for (const TableName& t : tables) {
     auto info = conn_.admin().DescribeTable(t);
     if (!info.ok()) continue;  // dropped meanwhile
     std::vector<std::string> bounds = {""};
@@ -122,31 +133,27 @@ RestService::Response RestService::ClusterStatus(const Ctx& ctx) {
                                        {"DeadNodes", json::array()}}));
 }
 
-RestService::Response RestService::ListNamespaces(const Ctx& ctx) {
+Result<http::Response> RestService::ListNamespaces(const Ctx& ctx) {
   if (!AcceptsJson(ctx.request)) return NotAcceptable(ctx.request);
-  auto namespaces = conn_.admin().ListNamespaces();
-  if (!namespaces.ok()) return Error(ctx.request, namespaces.status());
+  BASALT_ASSIGN_OR_RETURN(auto namespaces, conn_.admin().ListNamespaces());
   json list = json::array();
-  for (const auto& ns : *namespaces) list.push_back(ns.name);
+  for (const auto& ns : namespaces) list.push_back(ns.name);
   return JsonOk(ctx.request, Dump(json{{"Namespace", list}}));
 }
 
-RestService::Response RestService::GetNamespace(const Ctx& ctx) {
+Result<http::Response> RestService::GetNamespace(const Ctx& ctx) {
   if (!AcceptsJson(ctx.request)) return NotAcceptable(ctx.request);
-  auto name = DecodeSegment(ctx.Param("ns"));
-  if (!name.ok()) return Error(ctx.request, name.status());
-  auto ns = conn_.admin().GetNamespace(*name);
-  if (!ns.ok()) return Error(ctx.request, ns.status());
+  BASALT_ASSIGN_OR_RETURN(std::string name, DecodeSegment(ctx.Param("ns")));
+  BASALT_ASSIGN_OR_RETURN(NamespaceDescriptor ns, conn_.admin().GetNamespace(name));
   json props = json::object();
-  for (const auto& [k, v] : ns->configuration) props[k] = v;
+  for (const auto& [k, v] : ns.configuration) props[k] = v;
   return JsonOk(ctx.request, Dump(json{{"properties", props}}));
 }
 
-RestService::Response RestService::CreateOrUpdateNamespace(const Ctx& ctx, bool update_existing) {
+Result<http::Response> RestService::CreateOrUpdateNamespace(const Ctx& ctx, bool update_existing) {
   const auto& req = ctx.request;
-  auto name = DecodeSegment(ctx.Param("ns"));
-  if (!name.ok()) return Error(req, name.status());
-  NamespaceDescriptor desc{*name, {}};
+  BASALT_ASSIGN_OR_RETURN(std::string name, DecodeSegment(ctx.Param("ns")));
+  NamespaceDescriptor desc{name, {}};
   if (!req.body().empty()) {
     if (RequestBodyType(req) != BodyType::kJson) {
       return http::MakeResponse(req, bh::status::unsupported_media_type, "text/plain",
@@ -154,61 +161,56 @@ RestService::Response RestService::CreateOrUpdateNamespace(const Ctx& ctx, bool 
     }
     json j = json::parse(req.body(), nullptr, /*allow_exceptions=*/false);
     if (j.is_discarded() || !j.is_object()) {
-      return Error(req, Status::InvalidArgument("malformed JSON in the request body"));
+      return Status::InvalidArgument("malformed JSON in the request body");
     }
     if (j.contains("properties")) {
       if (!j["properties"].is_object()) {
-        return Error(req, Status::InvalidArgument("properties must be an object"));
+        return Status::InvalidArgument("properties must be an object");
       }
       for (const auto& [k, v] : j["properties"].items()) {
         if (!v.is_string()) {
-          return Error(req, Status::InvalidArgument("property values must be strings"));
+          return Status::InvalidArgument("property values must be strings");
         }
         desc.configuration[k] = v.get<std::string>();
       }
     }
   }
-  auto existing = conn_.admin().GetNamespace(*name);
-  if (!existing.ok() && !existing.status().IsNotFound()) return Error(req, existing.status());
+  auto existing = conn_.admin().GetNamespace(name);
+  if (!existing.ok() && !existing.status().IsNotFound()) return existing.status();
   bool exists = existing.ok();
   if (!update_existing && exists) {
     return http::MakeResponse(req, bh::status::forbidden, "text/plain",
-                              "Namespace '" + *name +
+                              "Namespace '" + name +
                                   "' already exists.  Use REST PUT to alter the existing "
                                   "namespace.\r\n");
   }
   if (update_existing && !exists) {
     return http::MakeResponse(
         req, bh::status::forbidden, "text/plain",
-        "Namespace '" + *name + "' does not exist. Use REST POST to create the namespace.\r\n");
+        "Namespace '" + name + "' does not exist. Use REST POST to create the namespace.\r\n");
   }
   if (exists) {
     if (existing->configuration == desc.configuration) return Empty(req, bh::status::ok);
-    return Error(req, Status::NotSupported("basalt cannot change a namespace's properties yet"));
+    return Status::NotSupported("basalt cannot change a namespace's properties yet");
   }
-  Status s = conn_.admin().CreateNamespace(desc);
-  if (!s.ok()) return Error(req, s);
+  BASALT_RETURN_IF_ERROR(conn_.admin().CreateNamespace(desc));
   return Empty(req, bh::status::created);
 }
 
-RestService::Response RestService::DeleteNamespace(const Ctx& ctx) {
-  auto name = DecodeSegment(ctx.Param("ns"));
-  if (!name.ok()) return Error(ctx.request, name.status());
-  Status s = conn_.admin().DeleteNamespace(*name);
-  if (!s.ok()) return Error(ctx.request, s);
+Result<http::Response> RestService::DeleteNamespace(const Ctx& ctx) {
+  BASALT_ASSIGN_OR_RETURN(std::string name, DecodeSegment(ctx.Param("ns")));
+  BASALT_RETURN_IF_ERROR(conn_.admin().DeleteNamespace(name));
   return Empty(ctx.request, bh::status::ok);
 }
 
-RestService::Response RestService::NamespaceTables(const Ctx& ctx) {
+Result<http::Response> RestService::NamespaceTables(const Ctx& ctx) {
   if (!AcceptsJson(ctx.request)) return NotAcceptable(ctx.request);
-  auto name = DecodeSegment(ctx.Param("ns"));
-  if (!name.ok()) return Error(ctx.request, name.status());
-  auto ns = conn_.admin().GetNamespace(*name);
-  if (!ns.ok()) return Error(ctx.request, ns.status());
-  auto tables = conn_.admin().ListTables(*name);
-  if (!tables.ok()) return Error(ctx.request, tables.status());
+  BASALT_ASSIGN_OR_RETURN(std::string name, DecodeSegment(ctx.Param("ns")));
+  // An unknown namespace is NotFound, not an empty list.
+  BASALT_RETURN_IF_ERROR(conn_.admin().GetNamespace(name).status());
+  BASALT_ASSIGN_OR_RETURN(std::vector<TableName> tables, conn_.admin().ListTables(name));
   json list = json::array();
-  for (const TableName& t : *tables) list.push_back({{"name", t.qualifier}});
+  for (const TableName& t : tables) list.push_back({{"name", t.qualifier}});
   return JsonOk(ctx.request, Dump(json{{"table", list}}));
 }
 

@@ -1,6 +1,11 @@
 // RestService: HBase's REST API (Stargate) over the public basalt API. It registers its routes
 // on a Router; every handler calls only Connection, Admin and Table.
 //
+// Handlers return their failures as a Status; the router answers them through the one Status ->
+// HTTP mapping (ErrorResponse in server/http/status_mapping.h), as HBase's REST server writes
+// errors. A handler returns an error response itself only where no Status says it (406, 415,
+// HBase's "Not found", 403 for a namespace that does or does not exist, 410 for a failed scanner).
+//
 // JSON only (application/json), plus application/octet-stream for single cells; a request that
 // accepts neither gets 406, a body of another type 415. See docs/rest.md for the endpoints and
 // where they differ from HBase.
@@ -27,41 +32,44 @@ class RestService {
 
   void RegisterRoutes(http::Router* router);
 
-  // GET /: the table list. Public because `GET /` is shared with the web UI, which answers
-  // browsers and hands every other client to this.
+  // GET /: the table list, a failure answered as the routes answer theirs. Public because `GET /`
+  // is shared with the web UI, which answers browsers and hands every other client to this.
   http::Response ListTables(const http::RequestContext& ctx);
 
  private:
   using Ctx = http::RequestContext;
   using Response = http::Response;
 
+  // The route behind ListTables.
+  Result<Response> TableList(const Ctx& ctx);
+
   // Cluster and namespaces (rest_service.cc).
-  Response Version(const Ctx& ctx);
-  Response ClusterVersion(const Ctx& ctx);
-  Response ClusterStatus(const Ctx& ctx);
-  Response ListNamespaces(const Ctx& ctx);
-  Response GetNamespace(const Ctx& ctx);
-  Response CreateOrUpdateNamespace(const Ctx& ctx, bool update_existing);
-  Response DeleteNamespace(const Ctx& ctx);
-  Response NamespaceTables(const Ctx& ctx);
+  Result<Response> Version(const Ctx& ctx);
+  Result<Response> ClusterVersion(const Ctx& ctx);
+  Result<Response> ClusterStatus(const Ctx& ctx);
+  Result<Response> ListNamespaces(const Ctx& ctx);
+  Result<Response> GetNamespace(const Ctx& ctx);
+  Result<Response> CreateOrUpdateNamespace(const Ctx& ctx, bool update_existing);
+  Result<Response> DeleteNamespace(const Ctx& ctx);
+  Result<Response> NamespaceTables(const Ctx& ctx);
 
   // Tables (rest_schema.cc).
-  Response GetSchema(const Ctx& ctx);
-  Response PutSchema(const Ctx& ctx, bool replace);
-  Response DeleteSchema(const Ctx& ctx);
-  Response Regions(const Ctx& ctx);
-  Response Exists(const Ctx& ctx);
+  Result<Response> GetSchema(const Ctx& ctx);
+  Result<Response> PutSchema(const Ctx& ctx, bool replace);
+  Result<Response> DeleteSchema(const Ctx& ctx);
+  Result<Response> Regions(const Ctx& ctx);
+  Result<Response> Exists(const Ctx& ctx);
 
   // Rows and cells (rest_rows.cc).
-  Response GetRows(const Ctx& ctx);
-  Response PutRows(const Ctx& ctx);
-  Response DeleteRows(const Ctx& ctx);
-  Response MultiGet(const Ctx& ctx);
+  Result<Response> GetRows(const Ctx& ctx);
+  Result<Response> PutRows(const Ctx& ctx);
+  Result<Response> DeleteRows(const Ctx& ctx);
+  Result<Response> MultiGet(const Ctx& ctx);
 
   // Scanners (rest_scanner.cc).
-  Response CreateScanner(const Ctx& ctx);
-  Response NextScannerChunk(const Ctx& ctx);
-  Response DeleteScanner(const Ctx& ctx);
+  Result<Response> CreateScanner(const Ctx& ctx);
+  Result<Response> NextScannerChunk(const Ctx& ctx);
+  Result<Response> DeleteScanner(const Ctx& ctx);
 
   Connection& conn_;
   ScannerRegistry& scanners_;

@@ -2,7 +2,6 @@
 
 #include <charconv>
 
-#include "server/http/status_mapping.h"
 #include "server/http/url.h"
 
 namespace basalt::server::rest {
@@ -19,10 +18,6 @@ http::Response JsonOk(const http::Request& req, std::string json) {
 
 http::Response Empty(const http::Request& req, bh::status status) {
   return http::MakeResponse(req, status, "", "");
-}
-
-http::Response Error(const http::Request& req, const Status& s) {
-  return http::ErrorResponse(req, s);
 }
 
 http::Response NotFound(const http::Request& req, const std::string& what) {

@@ -21,8 +21,6 @@ std::string Dump(const nlohmann::json& j);
 http::Response JsonOk(const http::Request& req, std::string json);
 // `status` with an empty body.
 http::Response Empty(const http::Request& req, boost::beast::http::status status);
-// The error response for `s` (through the one Status -> HTTP mapping).
-http::Response Error(const http::Request& req, const Status& s);
 // 404 "Not found", as HBase writes it.
 http::Response NotFound(const http::Request& req, const std::string& what = "Not found");
 
