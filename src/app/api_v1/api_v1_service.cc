@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <exception>
+#include <type_traits>
 
 #include "app/api_v1/api_response.h"
 #include "app/api_v1/credentials.h"
@@ -18,16 +19,23 @@ ApiV1Service::ApiV1Service(AppServices& app, const server::http::Metrics* metric
       login_limiter_(options_.login_limits) {}
 
 void ApiV1Service::RegisterRoutes(server::http::Router* router) {
-  auto add = [&](Verb verb, const std::string& path, Response (ApiV1Service::*method)(const Ctx&)) {
-    router->Add(verb, std::string(kApiPrefix) + path, [this, method](const Ctx& ctx) {
-      try {
-        return (this->*method)(ctx);
-      } catch (const std::exception&) {
-        // Handlers report errors as values; an exception is a bug, answered in the contract's
-        // shape without its text (which may name internals).
-        return ApiError(ctx.request, HttpStatus::internal_server_error, "internal error");
-      }
-    });
+  auto add = [&](Verb verb, const std::string& path, auto handler) {
+    router->Add(
+        verb, std::string(kApiPrefix) + path,
+        [this, handler](const Ctx& ctx) -> Result<Response> {
+          try {
+            if constexpr (std::is_same_v<decltype(handler), SessionHandler>) {
+              return WithSession(ctx, handler);
+            } else {
+              return (this->*handler)(ctx);
+            }
+          } catch (const std::exception&) {
+            // Handlers report errors as values; an exception is a bug, answered in the
+            // contract's shape without its text (which may name internals).
+            return Status::Internal("a handler threw");
+          }
+        },
+        [](const Request& request, const Status& status) { return ApiError(request, status); });
   };
   add(Verb::post, "/signup", &ApiV1Service::SignUp);
   add(Verb::post, "/login", &ApiV1Service::LogIn);
@@ -61,28 +69,23 @@ void ApiV1Service::RegisterRoutes(server::http::Router* router) {
   router->AddNamespace(std::string(kApiPrefix), [this](const Ctx& ctx) { return Fallback(ctx); });
 }
 
-std::variant<ApiV1Service::Caller, server::http::Response> ApiV1Service::RequireSession(
-    const Ctx& ctx) {
+Result<server::http::Response> ApiV1Service::WithSession(const Ctx& ctx, SessionHandler handler) {
+  // No Status maps to 401 in ApiError: those two answers are responses.
   std::optional<PresentedToken> token = SessionTokenOf(ctx.request);
   if (!token) {
     return ApiError(ctx.request, HttpStatus::unauthorized,
                     "log in first: this needs a session (cookie or bearer token)");
   }
   // CSRF before the session check, so a forged request learns nothing about the session.
-  if (NeedsCsrfHeader(ctx.request, *token) && !HasCsrfHeader(ctx.request)) {
-    return ApiError(ctx.request, HttpStatus::forbidden,
-                    "a write authenticated by the session cookie needs the header "
-                    "'X-Basalt-CSRF: 1'");
-  }
+  BASALT_RETURN_IF_ERROR(CheckCsrfHeader(ctx.request, *token));
   Result<std::string> user = app_.users().ValidateSession(token->token);
-  if (!user.ok()) {
-    if (user.status().code() == Status::Code::kNotFound) {
-      return ApiError(ctx.request, HttpStatus::unauthorized,
-                      "the session is unknown, logged out or expired; log in again");
-    }
-    return ApiError(ctx.request, user.status());
+  if (user.status().IsNotFound()) {
+    return ApiError(ctx.request, HttpStatus::unauthorized,
+                    "the session is unknown, logged out or expired; log in again");
   }
-  return Caller{std::move(*user), std::move(token->token), token->from_cookie};
+  BASALT_RETURN_IF_ERROR(user.status());
+  return (this->*handler)(ctx,
+                          Caller{std::move(*user), std::move(token->token), token->from_cookie});
 }
 
 std::optional<ApiV1Service::Caller> ApiV1Service::OptionalSession(const Ctx& ctx) {
@@ -91,6 +94,12 @@ std::optional<ApiV1Service::Caller> ApiV1Service::OptionalSession(const Ctx& ctx
   Result<std::string> user = app_.users().ValidateSession(token->token);
   if (!user.ok()) return std::nullopt;
   return Caller{std::move(*user), std::move(token->token), token->from_cookie};
+}
+
+Status ApiV1Service::CheckUserExists(const std::string& user) {
+  BASALT_ASSIGN_OR_RETURN(bool exists, app_.users().UserExists(user));
+  if (!exists) return Status::NotFound("no user '" + user + "'");
+  return Status::OK();
 }
 
 int64_t ApiV1Service::NowMs() const {
