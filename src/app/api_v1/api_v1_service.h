@@ -2,6 +2,9 @@
 // of a Router. One file per area holds the handlers: auth_handlers.cc (sign-up, log-in,
 // log-out, me), user_handlers.cc (profiles, follow graph), post_handlers.cc (posts, timelines),
 // activity_handlers.cc, click_handlers.cc, admin_handlers.cc (stats), openapi_handler.cc.
+// One table (Routes(), api_v1_service.cc) lists the routes with their handlers and OpenAPI
+// descriptions: RegisterRoutes adds them, and the served OpenAPI document is generated from it
+// (openapi_document.h).
 //
 // Authentication: a session token by bearer or cookie (credentials.h), checked against the
 // UserStore on every request; writes authenticated by the cookie need the CSRF header. Every
@@ -22,9 +25,12 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <variant>
+#include <vector>
 
 #include "app/api_v1/app_services.h"
 #include "app/api_v1/login_rate_limiter.h"
+#include "app/api_v1/openapi_document.h"
 #include "server/http/metrics.h"
 #include "server/http/router.h"
 
@@ -53,6 +59,10 @@ class ApiV1Service {
   // contract's 404 / 405 bodies).
   void RegisterRoutes(server::http::Router* router);
 
+  // The routes RegisterRoutes adds, in that order, each with its OpenAPI description (a route
+  // that needs a session documents the session and its 401, and the 403 of a cookie write).
+  static std::vector<DescribedRoute> DescribedRoutes();
+
  private:
   using Ctx = server::http::RequestContext;
   using Response = server::http::Response;
@@ -69,6 +79,18 @@ class ApiV1Service {
   // A handler of a route that needs a session: it runs only for a live session (else the 401,
   // or the 403 for a cookie write without the CSRF header) and gets the session's user.
   using SessionHandler = Result<Response> (ApiV1Service::*)(const Ctx&, const Caller&);
+
+  // A row of the route table that RegisterRoutes and DescribedRoutes read.
+  struct Endpoint {
+    server::http::Verb verb;
+    std::string_view path;  // below kApiPrefix
+    std::variant<Handler, SessionHandler> handler;
+  };
+  struct Route {
+    Endpoint endpoint;
+    OpenApiOperation operation;
+  };
+  static std::vector<Route> Routes();
 
   // Runs `handler` for the request's session, or answers why there is none.
   Result<Response> WithSession(const Ctx& ctx, SessionHandler handler);

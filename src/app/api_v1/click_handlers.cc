@@ -97,7 +97,7 @@ Result<server::http::Response> ApiV1Service::ClickSeries(const Ctx& ctx) {
 
 Result<server::http::Response> ApiV1Service::TopClicks(const Ctx& ctx) {
   BASALT_ASSIGN_OR_RETURN(Window window, ReadWindow(ctx, NowMs()));
-  BASALT_ASSIGN_OR_RETURN(int64_t k, IntQuery(ctx, "k", 10, 1, kMaxPageLimit));
+  BASALT_ASSIGN_OR_RETURN(int64_t k, IntQuery(ctx, "k", kDefaultTopItems, 1, kMaxPageLimit));
   BASALT_ASSIGN_OR_RETURN(
       std::vector<recipes::ItemCount> top,
       app_.clicks().TopK(window.from_ms, window.to_ms, static_cast<int32_t>(k)));
