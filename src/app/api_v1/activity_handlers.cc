@@ -20,49 +20,30 @@ json EventJson(const recipes::ActivityEvent& event) {
 
 }  // namespace
 
-server::http::Response ApiV1Service::RecordActivity(const Ctx& ctx) {
-  auto session = RequireSession(ctx);
-  if (auto* error = std::get_if<Response>(&session)) return std::move(*error);
-  const Caller& caller = std::get<Caller>(session);
-  Result<json> body = ParseJsonObject(ctx.request.body());
-  if (!body.ok()) return ApiError(ctx.request, body.status());
-  Result<std::string> name = StringField(*body, "name");
-  if (!name.ok()) return ApiError(ctx.request, name.status());
-  Result<std::optional<std::string>> payload = OptionalStringField(*body, "payload");
-  if (!payload.ok()) return ApiError(ctx.request, payload.status());
+Result<server::http::Response> ApiV1Service::RecordActivity(const Ctx& ctx, const Caller& caller) {
+  BASALT_ASSIGN_OR_RETURN(json body, ParseJsonObject(ctx.request.body()));
   recipes::ActivityEvent event;
   event.user = caller.user;
-  event.name = std::move(*name);
-  event.payload = payload->value_or("");
-  Status valid = ValidateActivityName(event.name);
-  if (valid.ok()) valid = ValidateActivityPayload(event.payload);
-  if (!valid.ok()) return ApiError(ctx.request, valid);
-  Result<recipes::EventId> id = app_.activity().Record(event.user, event.name, event.payload);
-  if (!id.ok()) return ApiError(ctx.request, id.status());
-  event.id = *id;
+  BASALT_ASSIGN_OR_RETURN(event.name, StringField(body, "name"));
+  BASALT_ASSIGN_OR_RETURN(std::optional<std::string> payload, OptionalStringField(body, "payload"));
+  event.payload = payload.value_or("");
+  BASALT_RETURN_IF_ERROR(ValidateActivityName(event.name));
+  BASALT_RETURN_IF_ERROR(ValidateActivityPayload(event.payload));
+  BASALT_ASSIGN_OR_RETURN(event.id, app_.activity().Record(event.user, event.name, event.payload));
   return JsonResponse(ctx.request, HttpStatus::created, EventJson(event));
 }
 
-server::http::Response ApiV1Service::UserActivity(const Ctx& ctx) {
-  auto session = RequireSession(ctx);
-  if (auto* error = std::get_if<Response>(&session)) return std::move(*error);
-  const Caller& caller = std::get<Caller>(session);
-  Result<std::string> user = UserParam(ctx);
-  if (!user.ok()) return ApiError(ctx.request, user.status());
-  if (*user != caller.user) {
-    return ApiError(ctx.request, HttpStatus::forbidden, "you can only read your own activity");
-  }
-  Result<int32_t> limit = PageLimit(ctx);
-  if (!limit.ok()) return ApiError(ctx.request, limit.status());
-  Result<std::string> cursor = PageCursor(ctx);
-  if (!cursor.ok()) return ApiError(ctx.request, cursor.status());
-  Result<recipes::ActivityPage> page = app_.activity().Page(*user, *limit, *cursor);
-  if (!page.ok()) return ApiError(ctx.request, page.status());
+Result<server::http::Response> ApiV1Service::UserActivity(const Ctx& ctx, const Caller& caller) {
+  BASALT_ASSIGN_OR_RETURN(std::string user, UserParam(ctx));
+  if (user != caller.user) return Status::FailedPrecondition("you can only read your own activity");
+  BASALT_ASSIGN_OR_RETURN(int32_t limit, PageLimit(ctx));
+  BASALT_ASSIGN_OR_RETURN(std::string cursor, PageCursor(ctx));
+  BASALT_ASSIGN_OR_RETURN(recipes::ActivityPage page, app_.activity().Page(user, limit, cursor));
   json items = json::array();
-  for (const recipes::ActivityEvent& event : page->events) items.push_back(EventJson(event));
+  for (const recipes::ActivityEvent& event : page.events) items.push_back(EventJson(event));
   return JsonResponse(
       ctx.request, HttpStatus::ok,
-      json{{"items", std::move(items)}, {"next_cursor", EncodeCursor(page->cursor)}});
+      json{{"items", std::move(items)}, {"next_cursor", EncodeCursor(page.cursor)}});
 }
 
 }  // namespace basalt::app::api_v1

@@ -9,7 +9,7 @@ namespace basalt::app::api_v1 {
 namespace bh = boost::beast::http;
 using nlohmann::json;
 
-server::http::Response ApiV1Service::AdminStats(const Ctx& ctx) {
+Result<server::http::Response> ApiV1Service::AdminStats(const Ctx& ctx) {
   if (!options_.admin_token.empty() &&
       !server::http::HasAdminToken(ctx.request, options_.admin_token)) {
     Response res = ApiError(ctx.request, HttpStatus::unauthorized,
@@ -18,12 +18,11 @@ server::http::Response ApiV1Service::AdminStats(const Ctx& ctx) {
     res.set(bh::field::www_authenticate, "Bearer");
     return res;
   }
-  Result<int64_t> pending = app_.feed().PendingJobs();
-  if (!pending.ok()) return ApiError(ctx.request, pending.status());
+  BASALT_ASSIGN_OR_RETURN(int64_t pending, app_.feed().PendingJobs());
   recipes::FanoutStats fanout = app_.fanout().stats();
   Status last_error = app_.fanout().last_error();
   json out = {{"fanout",
-               {{"pending_jobs", *pending},
+               {{"pending_jobs", pending},
                 {"jobs_finished", fanout.jobs_finished},
                 {"inbox_writes", fanout.inbox_writes},
                 {"last_error", last_error.ok() ? json(nullptr) : json(last_error.ToString())}}}};

@@ -1,28 +1,14 @@
 #include "app/api_v1/api_response.h"
 
+#include <iterator>
+
 namespace basalt::app::api_v1 {
 
 std::string_view ErrorCodeFor(HttpStatus status) {
-  switch (status) {
-    case HttpStatus::bad_request:
-      return "bad_request";
-    case HttpStatus::unauthorized:
-      return "unauthorized";
-    case HttpStatus::forbidden:
-      return "forbidden";
-    case HttpStatus::not_found:
-      return "not_found";
-    case HttpStatus::method_not_allowed:
-      return "method_not_allowed";
-    case HttpStatus::conflict:
-      return "conflict";
-    case HttpStatus::payload_too_large:
-      return "too_large";
-    case HttpStatus::too_many_requests:
-      return "rate_limited";
-    default:
-      return "internal";
+  for (const ApiErrorCode& e : kApiErrorCodes) {
+    if (e.status == status) return e.code;
   }
+  return kApiErrorCodes[std::size(kApiErrorCodes) - 1].code;  // "internal"
 }
 
 Response ApiError(const Request& request, HttpStatus status, std::string_view message) {

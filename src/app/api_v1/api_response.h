@@ -18,6 +18,24 @@ using server::http::Request;
 using server::http::Response;
 using HttpStatus = boost::beast::http::status;
 
+struct ApiErrorCode {
+  HttpStatus status;
+  std::string_view code;
+};
+// Every error code of the contract with its HTTP status; the last, "internal", also stands for
+// every status not listed.
+inline constexpr ApiErrorCode kApiErrorCodes[] = {
+    {HttpStatus::bad_request, "bad_request"},
+    {HttpStatus::unauthorized, "unauthorized"},
+    {HttpStatus::forbidden, "forbidden"},
+    {HttpStatus::not_found, "not_found"},
+    {HttpStatus::method_not_allowed, "method_not_allowed"},
+    {HttpStatus::conflict, "conflict"},
+    {HttpStatus::payload_too_large, "too_large"},
+    {HttpStatus::too_many_requests, "rate_limited"},
+    {HttpStatus::internal_server_error, "internal"},
+};
+
 // The error code of the contract for an HTTP status ("bad_request" for 400, ...).
 std::string_view ErrorCodeFor(HttpStatus status);
 

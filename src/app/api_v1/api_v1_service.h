@@ -2,11 +2,18 @@
 // of a Router. One file per area holds the handlers: auth_handlers.cc (sign-up, log-in,
 // log-out, me), user_handlers.cc (profiles, follow graph), post_handlers.cc (posts, timelines),
 // activity_handlers.cc, click_handlers.cc, admin_handlers.cc (stats), openapi_handler.cc.
+// One table (Routes(), api_v1_service.cc) lists the routes with their handlers and OpenAPI
+// descriptions: RegisterRoutes adds them, and the served OpenAPI document is generated from it
+// (openapi_document.h).
 //
 // Authentication: a session token by bearer or cookie (credentials.h), checked against the
 // UserStore on every request; writes authenticated by the cookie need the CSRF header. Every
 // write acts as the session's user only. Log-ins are rate-limited per user name and per client
-// address (login_rate_limiter.h).
+// address (login_rate_limiter.h). A route that needs a session has a SessionHandler, which runs
+// only for a live session.
+//
+// Errors: handlers return a failure as a Status, which the router answers with ApiError (the
+// contract's error body); exceptions are caught there too and answered as a 500.
 //
 // Thread safety: handlers run on many threads at once.
 
@@ -17,10 +24,13 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <variant>
+#include <vector>
 
 #include "app/api_v1/app_services.h"
 #include "app/api_v1/login_rate_limiter.h"
+#include "app/api_v1/openapi_document.h"
 #include "server/http/metrics.h"
 #include "server/http/router.h"
 
@@ -49,6 +59,10 @@ class ApiV1Service {
   // contract's 404 / 405 bodies).
   void RegisterRoutes(server::http::Router* router);
 
+  // The routes RegisterRoutes adds, in that order, each with its OpenAPI description (a route
+  // that needs a session documents the session and its 401, and the 403 of a cookie write).
+  static std::vector<DescribedRoute> DescribedRoutes();
+
  private:
   using Ctx = server::http::RequestContext;
   using Response = server::http::Response;
@@ -59,54 +73,82 @@ class ApiV1Service {
     std::string token;  // a secret: never log it
     bool from_cookie = false;
   };
-  // The caller, or the 401 (no live session) / 403 (cookie write without CSRF header) to send.
-  std::variant<Caller, Response> RequireSession(const Ctx& ctx);
+  // Handlers answer a failure with its Status (ApiError renders it) or, where no Status says it
+  // (a 401, a 429, extra headers), with the error response itself.
+  using Handler = Result<Response> (ApiV1Service::*)(const Ctx&);
+  // A handler of a route that needs a session: it runs only for a live session (else the 401,
+  // or the 403 for a cookie write without the CSRF header) and gets the session's user.
+  using SessionHandler = Result<Response> (ApiV1Service::*)(const Ctx&, const Caller&);
+
+  // A row of the route table that RegisterRoutes and DescribedRoutes read.
+  struct Endpoint {
+    server::http::Verb verb;
+    std::string_view path;  // below kApiPrefix
+    std::variant<Handler, SessionHandler> handler;
+  };
+  struct Route {
+    Endpoint endpoint;
+    OpenApiOperation operation;
+  };
+  static std::vector<Route> Routes();
+
+  // Runs `handler` for the request's session, or answers why there is none.
+  Result<Response> WithSession(const Ctx& ctx, SessionHandler handler);
   // The caller when the request has a live session, else nullopt (reads open to everyone).
   std::optional<Caller> OptionalSession(const Ctx& ctx);
+  // NotFound naming the user when the account does not exist.
+  Status CheckUserExists(const std::string& user);
   int64_t NowMs() const;
 
   // auth_handlers.cc
-  Response SignUp(const Ctx& ctx);
-  Response LogIn(const Ctx& ctx);
-  Response LogOut(const Ctx& ctx);
-  Response Me(const Ctx& ctx);
+  Result<Response> SignUp(const Ctx& ctx);
+  Result<Response> LogIn(const Ctx& ctx);
+  Result<Response> LogOut(const Ctx& ctx);
+  Result<Response> Me(const Ctx& ctx, const Caller& caller);
   // The session for a checked user and password, as the log-in response (200, or 201 for a
   // sign-up) with its cookie; 401 / 429 on failure.
-  Response StartSession(const Ctx& ctx, const std::string& user, const std::string& password,
-                        bool created);
+  Result<Response> StartSession(const Ctx& ctx, const std::string& user,
+                                const std::string& password, bool created);
 
   // user_handlers.cc
-  Response GetUser(const Ctx& ctx);
-  Response PutUser(const Ctx& ctx);
-  Response Follow(const Ctx& ctx);
-  Response Unfollow(const Ctx& ctx);
-  Response Following(const Ctx& ctx);
-  Response Followers(const Ctx& ctx);
-  Response ProfileResponse(const Ctx& ctx, const std::string& user,
-                           const std::optional<Caller>& caller);
+  Result<Response> GetUser(const Ctx& ctx);
+  Result<Response> PutUser(const Ctx& ctx, const Caller& caller);
+  Result<Response> Follow(const Ctx& ctx, const Caller& caller);
+  Result<Response> Unfollow(const Ctx& ctx, const Caller& caller);
+  Result<Response> Following(const Ctx& ctx);
+  Result<Response> Followers(const Ctx& ctx);
+  // Following or Followers of the graph.
+  using UserLister = Result<recipes::UserPage> (recipes::FollowGraph::*)(std::string_view user,
+                                                                         int32_t page_size,
+                                                                         std::string_view cursor);
+  // The page of users `list` gives for the path's user, after checking the user and the paging
+  // parameters.
+  Result<Response> UserList(const Ctx& ctx, UserLister list);
+  Result<Response> ProfileResponse(const Ctx& ctx, const std::string& user,
+                                   const std::optional<Caller>& caller);
 
   // post_handlers.cc
-  Response CreatePost(const Ctx& ctx);
-  Response GetPost(const Ctx& ctx);
-  Response DeletePost(const Ctx& ctx);
-  Response UserPosts(const Ctx& ctx);
-  Response Timeline(const Ctx& ctx);
+  Result<Response> CreatePost(const Ctx& ctx, const Caller& caller);
+  Result<Response> GetPost(const Ctx& ctx);
+  Result<Response> DeletePost(const Ctx& ctx, const Caller& caller);
+  Result<Response> UserPosts(const Ctx& ctx);
+  Result<Response> Timeline(const Ctx& ctx, const Caller& caller);
 
   // activity_handlers.cc
-  Response RecordActivity(const Ctx& ctx);
-  Response UserActivity(const Ctx& ctx);
+  Result<Response> RecordActivity(const Ctx& ctx, const Caller& caller);
+  Result<Response> UserActivity(const Ctx& ctx, const Caller& caller);
 
   // click_handlers.cc
-  Response Click(const Ctx& ctx);
-  Response ClickCounts(const Ctx& ctx);
-  Response ClickSeries(const Ctx& ctx);
-  Response TopClicks(const Ctx& ctx);
+  Result<Response> Click(const Ctx& ctx, const Caller& caller);
+  Result<Response> ClickCounts(const Ctx& ctx);
+  Result<Response> ClickSeries(const Ctx& ctx);
+  Result<Response> TopClicks(const Ctx& ctx);
 
   // admin_handlers.cc
-  Response AdminStats(const Ctx& ctx);
+  Result<Response> AdminStats(const Ctx& ctx);
 
   // openapi_handler.cc
-  Response OpenApi(const Ctx& ctx);
+  Result<Response> OpenApi(const Ctx& ctx);
   Response Fallback(const Ctx& ctx);
 
   AppServices& app_;

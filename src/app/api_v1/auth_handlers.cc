@@ -31,22 +31,20 @@ Result<UserAndPassword> ReadUserAndPassword(const server::http::RequestContext& 
 
 }  // namespace
 
-server::http::Response ApiV1Service::SignUp(const Ctx& ctx) {
-  Result<UserAndPassword> input = ReadUserAndPassword(ctx);
-  if (!input.ok()) return ApiError(ctx.request, input.status());
-  Status registered = app_.users().Register(input->user, input->password);
-  if (!registered.ok()) return ApiError(ctx.request, registered);
-  return StartSession(ctx, input->user, input->password, /*created=*/true);
+Result<server::http::Response> ApiV1Service::SignUp(const Ctx& ctx) {
+  BASALT_ASSIGN_OR_RETURN(UserAndPassword input, ReadUserAndPassword(ctx));
+  BASALT_RETURN_IF_ERROR(app_.users().Register(input.user, input.password));
+  return StartSession(ctx, input.user, input.password, /*created=*/true);
 }
 
-server::http::Response ApiV1Service::LogIn(const Ctx& ctx) {
-  Result<UserAndPassword> input = ReadUserAndPassword(ctx);
-  if (!input.ok()) return ApiError(ctx.request, input.status());
-  return StartSession(ctx, input->user, input->password, /*created=*/false);
+Result<server::http::Response> ApiV1Service::LogIn(const Ctx& ctx) {
+  BASALT_ASSIGN_OR_RETURN(UserAndPassword input, ReadUserAndPassword(ctx));
+  return StartSession(ctx, input.user, input.password, /*created=*/false);
 }
 
-server::http::Response ApiV1Service::StartSession(const Ctx& ctx, const std::string& user,
-                                                  const std::string& password, bool created) {
+Result<server::http::Response> ApiV1Service::StartSession(const Ctx& ctx, const std::string& user,
+                                                          const std::string& password,
+                                                          bool created) {
   const std::string user_key = "user:" + user;
   const std::string address_key = "address:" + ClientAddress(ctx.remote);
   if (!created) {
@@ -62,14 +60,12 @@ server::http::Response ApiV1Service::StartSession(const Ctx& ctx, const std::str
     }
   }
   Result<recipes::Session> session = app_.users().LogIn(user, password);
-  if (!session.ok()) {
-    if (session.status().code() != Status::Code::kInvalidArgument) {
-      return ApiError(ctx.request, session.status());
-    }
+  if (session.status().IsInvalidArgument()) {
     login_limiter_.RecordFailure(user_key);
     login_limiter_.RecordFailure(address_key);
     return ApiError(ctx.request, HttpStatus::unauthorized, recipes::kWrongCredentials);
   }
+  BASALT_RETURN_IF_ERROR(session.status());
   json body = {{"user", session->user},
                {"token", session->token},
                {"expires_at_ms", session->expires_at_ms}};
@@ -79,26 +75,19 @@ server::http::Response ApiV1Service::StartSession(const Ctx& ctx, const std::str
   return res;
 }
 
-server::http::Response ApiV1Service::LogOut(const Ctx& ctx) {
+Result<server::http::Response> ApiV1Service::LogOut(const Ctx& ctx) {
   std::optional<PresentedToken> token = SessionTokenOf(ctx.request);
   if (token) {
-    if (NeedsCsrfHeader(ctx.request, *token) && !HasCsrfHeader(ctx.request)) {
-      return ApiError(ctx.request, HttpStatus::forbidden,
-                      "a write authenticated by the session cookie needs the header "
-                      "'X-Basalt-CSRF: 1'");
-    }
-    Status s = app_.users().LogOut(token->token);
-    if (!s.ok()) return ApiError(ctx.request, s);
+    BASALT_RETURN_IF_ERROR(CheckCsrfHeader(ctx.request, *token));
+    BASALT_RETURN_IF_ERROR(app_.users().LogOut(token->token));
   }
   Response res = NoContent(ctx.request);
   res.set(bh::field::set_cookie, ClearedSessionCookie());
   return res;
 }
 
-server::http::Response ApiV1Service::Me(const Ctx& ctx) {
-  auto caller = RequireSession(ctx);
-  if (auto* error = std::get_if<Response>(&caller)) return std::move(*error);
-  return JsonResponse(ctx.request, HttpStatus::ok, json{{"user", std::get<Caller>(caller).user}});
+Result<server::http::Response> ApiV1Service::Me(const Ctx& ctx, const Caller& caller) {
+  return JsonResponse(ctx.request, HttpStatus::ok, json{{"user", caller.user}});
 }
 
 }  // namespace basalt::app::api_v1

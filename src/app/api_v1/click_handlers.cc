@@ -43,81 +43,66 @@ Result<std::string> ItemParam(const server::http::RequestContext& ctx) {
 
 }  // namespace
 
-server::http::Response ApiV1Service::Click(const Ctx& ctx) {
-  auto session = RequireSession(ctx);
-  if (auto* error = std::get_if<Response>(&session)) return std::move(*error);
-  Result<std::string> item = ItemParam(ctx);
-  if (!item.ok()) return ApiError(ctx.request, item.status());
-  Result<json> body = ParseJsonObject(ctx.request.body(), /*empty_ok=*/true);
-  if (!body.ok()) return ApiError(ctx.request, body.status());
+Result<server::http::Response> ApiV1Service::Click(const Ctx& ctx, const Caller& /*caller*/) {
+  BASALT_ASSIGN_OR_RETURN(std::string item, ItemParam(ctx));
+  BASALT_ASSIGN_OR_RETURN(json body, ParseJsonObject(ctx.request.body(), /*empty_ok=*/true));
   int64_t n = 1;
-  if (auto it = body->find("n"); it != body->end()) {
+  if (auto it = body.find("n"); it != body.end()) {
     if (!it->is_number_integer() || it->get<int64_t>() < 1 ||
         it->get<int64_t>() > kMaxClicksPerRequest) {
-      return ApiError(ctx.request, HttpStatus::bad_request,
-                      "field 'n' must be an integer in 1.." + std::to_string(kMaxClicksPerRequest));
+      return Status::InvalidArgument("field 'n' must be an integer in 1.." +
+                                     std::to_string(kMaxClicksPerRequest));
     }
     n = it->get<int64_t>();
   }
-  Status s = app_.clicks().Click(*item, n);
-  if (!s.ok()) return ApiError(ctx.request, s);
+  BASALT_RETURN_IF_ERROR(app_.clicks().Click(item, n));
   return NoContent(ctx.request);
 }
 
-server::http::Response ApiV1Service::ClickCounts(const Ctx& ctx) {
-  Result<std::string> item = ItemParam(ctx);
-  if (!item.ok()) return ApiError(ctx.request, item.status());
-  Result<Window> window = ReadWindow(ctx, NowMs());
-  if (!window.ok()) return ApiError(ctx.request, window.status());
-  Result<int64_t> total = app_.clicks().Total(*item);
-  if (!total.ok()) return ApiError(ctx.request, total.status());
-  Result<int64_t> count = app_.clicks().Count(*item, window->from_ms, window->to_ms);
-  if (!count.ok()) return ApiError(ctx.request, count.status());
-  Result<int64_t> week = app_.clicks().RollingWeek(*item);
-  if (!week.ok()) return ApiError(ctx.request, week.status());
+Result<server::http::Response> ApiV1Service::ClickCounts(const Ctx& ctx) {
+  BASALT_ASSIGN_OR_RETURN(std::string item, ItemParam(ctx));
+  BASALT_ASSIGN_OR_RETURN(Window window, ReadWindow(ctx, NowMs()));
+  BASALT_ASSIGN_OR_RETURN(int64_t total, app_.clicks().Total(item));
+  BASALT_ASSIGN_OR_RETURN(int64_t count, app_.clicks().Count(item, window.from_ms, window.to_ms));
+  BASALT_ASSIGN_OR_RETURN(int64_t week, app_.clicks().RollingWeek(item));
   return JsonResponse(ctx.request, HttpStatus::ok,
-                      json{{"item", *item},
-                           {"total", *total},
-                           {"count", *count},
-                           {"from_ms", window->from_ms},
-                           {"to_ms", window->to_ms},
-                           {"week", *week}});
+                      json{{"item", item},
+                           {"total", total},
+                           {"count", count},
+                           {"from_ms", window.from_ms},
+                           {"to_ms", window.to_ms},
+                           {"week", week}});
 }
 
-server::http::Response ApiV1Service::ClickSeries(const Ctx& ctx) {
-  Result<std::string> item = ItemParam(ctx);
-  if (!item.ok()) return ApiError(ctx.request, item.status());
-  Result<Window> window = ReadWindow(ctx, NowMs());
-  if (!window.ok()) return ApiError(ctx.request, window.status());
-  Result<int64_t> step = IntQuery(ctx, "step_ms", recipes::ClickCounters::kMinuteMs,
-                                  recipes::ClickCounters::kMinuteMs, kMaxTimeMs);
-  if (!step.ok()) return ApiError(ctx.request, step.status());
-  int64_t points = (window->to_ms - window->from_ms + *step - 1) / *step;
+Result<server::http::Response> ApiV1Service::ClickSeries(const Ctx& ctx) {
+  BASALT_ASSIGN_OR_RETURN(std::string item, ItemParam(ctx));
+  BASALT_ASSIGN_OR_RETURN(Window window, ReadWindow(ctx, NowMs()));
+  BASALT_ASSIGN_OR_RETURN(int64_t step, IntQuery(ctx, "step_ms", recipes::ClickCounters::kMinuteMs,
+                                                 recipes::ClickCounters::kMinuteMs, kMaxTimeMs));
+  int64_t points = (window.to_ms - window.from_ms + step - 1) / step;
   if (points > kMaxSeriesPoints) {
-    return ApiError(ctx.request, HttpStatus::bad_request,
-                    "the series would have " + std::to_string(points) + " points; at most " +
-                        std::to_string(kMaxSeriesPoints) + " (raise step_ms)");
+    return Status::InvalidArgument("the series would have " + std::to_string(points) +
+                                   " points; at most " + std::to_string(kMaxSeriesPoints) +
+                                   " (raise step_ms)");
   }
   json out = json::array();
-  for (int64_t t = window->from_ms; t < window->to_ms; t += *step) {
-    Result<int64_t> count = app_.clicks().Count(*item, t, std::min(t + *step, window->to_ms));
-    if (!count.ok()) return ApiError(ctx.request, count.status());
-    out.push_back(json{{"t_ms", t}, {"count", *count}});
+  for (int64_t t = window.from_ms; t < window.to_ms; t += step) {
+    BASALT_ASSIGN_OR_RETURN(int64_t count,
+                            app_.clicks().Count(item, t, std::min(t + step, window.to_ms)));
+    out.push_back(json{{"t_ms", t}, {"count", count}});
   }
   return JsonResponse(ctx.request, HttpStatus::ok,
-                      json{{"item", *item}, {"points", std::move(out)}});
+                      json{{"item", item}, {"points", std::move(out)}});
 }
 
-server::http::Response ApiV1Service::TopClicks(const Ctx& ctx) {
-  Result<Window> window = ReadWindow(ctx, NowMs());
-  if (!window.ok()) return ApiError(ctx.request, window.status());
-  Result<int64_t> k = IntQuery(ctx, "k", 10, 1, kMaxPageLimit);
-  if (!k.ok()) return ApiError(ctx.request, k.status());
-  Result<std::vector<recipes::ItemCount>> top =
-      app_.clicks().TopK(window->from_ms, window->to_ms, static_cast<int32_t>(*k));
-  if (!top.ok()) return ApiError(ctx.request, top.status());
+Result<server::http::Response> ApiV1Service::TopClicks(const Ctx& ctx) {
+  BASALT_ASSIGN_OR_RETURN(Window window, ReadWindow(ctx, NowMs()));
+  BASALT_ASSIGN_OR_RETURN(int64_t k, IntQuery(ctx, "k", kDefaultTopItems, 1, kMaxPageLimit));
+  BASALT_ASSIGN_OR_RETURN(
+      std::vector<recipes::ItemCount> top,
+      app_.clicks().TopK(window.from_ms, window.to_ms, static_cast<int32_t>(k)));
   json items = json::array();
-  for (const recipes::ItemCount& c : *top)
+  for (const recipes::ItemCount& c : top)
     items.push_back(json{{"item", c.item}, {"count", c.count}});
   return JsonResponse(ctx.request, HttpStatus::ok, json{{"items", std::move(items)}});
 }

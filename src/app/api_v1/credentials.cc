@@ -40,4 +40,10 @@ bool HasCsrfHeader(const server::http::Request& request) {
   return server::http::HeaderValue(request, kCsrfHeader) == "1";
 }
 
+Status CheckCsrfHeader(const server::http::Request& request, const PresentedToken& token) {
+  if (!NeedsCsrfHeader(request, token) || HasCsrfHeader(request)) return Status::OK();
+  return Status::FailedPrecondition(
+      "a write authenticated by the session cookie needs the header 'X-Basalt-CSRF: 1'");
+}
+
 }  // namespace basalt::app::api_v1

@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 
+#include "basalt/status.h"
 #include "server/http/credentials.h"
 #include "server/http/http_types.h"
 
@@ -29,6 +30,9 @@ std::optional<PresentedToken> SessionTokenOf(const server::http::Request& reques
 // authenticated by the cookie needs "X-Basalt-CSRF: 1".
 bool NeedsCsrfHeader(const server::http::Request& request, const PresentedToken& token);
 bool HasCsrfHeader(const server::http::Request& request);
+// OK unless the request needs the CSRF header and lacks it: then FailedPrecondition (the API's
+// 403 forbidden) naming the header.
+Status CheckCsrfHeader(const server::http::Request& request, const PresentedToken& token);
 
 }  // namespace basalt::app::api_v1
 

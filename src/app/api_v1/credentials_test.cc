@@ -55,5 +55,16 @@ TEST(CredentialsTest, CookieWritesNeedTheCsrfHeader) {
   EXPECT_TRUE(HasCsrfHeader(req));
 }
 
+// The check the API answers with: FailedPrecondition is its 403 forbidden.
+TEST(CredentialsTest, CsrfCheckFailsOnlyAForgeableWrite) {
+  PresentedToken cookie{"t", true}, bearer{"t", false};
+  server::http::Request req = MakeRequest(bh::verb::post);
+  EXPECT_TRUE(CheckCsrfHeader(req, cookie).IsFailedPrecondition());
+  EXPECT_TRUE(CheckCsrfHeader(req, bearer).ok());
+  EXPECT_TRUE(CheckCsrfHeader(MakeRequest(bh::verb::get), cookie).ok());
+  req.set("X-Basalt-CSRF", "1");
+  EXPECT_TRUE(CheckCsrfHeader(req, cookie).ok());
+}
+
 }  // namespace
 }  // namespace basalt::app::api_v1

@@ -1,1375 +1,259 @@
 #include "app/api_v1/openapi_document.h"
 
+#include <algorithm>
+#include <cctype>
+#include <set>
+
+#include "app/api_v1/api_response.h"
+#include "app/api_v1/api_v1_service.h"
+#include "app/api_v1/cookies.h"
+#include "app/api_v1/credentials.h"
+#include "app/api_v1/validation.h"
+
 namespace basalt::app::api_v1 {
 
-// Kept in step with docs/api-v1.md by hand; openapi_test.cc checks it against the routes.
-// clang-format off
+namespace {
+
+OpenApiJson JsonContent(OpenApiJson schema) {
+  return {{"application/json", {{"schema", std::move(schema)}}}};
+}
+
+OpenApiJson Parameter(std::string name, std::string_view in, bool required, OpenApiJson schema,
+                      std::string_view description) {
+  OpenApiJson p = {
+      {"name", std::move(name)}, {"in", in}, {"required", required}, {"schema", std::move(schema)}};
+  if (!description.empty()) p["description"] = description;
+  return p;
+}
+
+// The description of a path parameter of the contract; "" for a name it does not know.
+std::string PathParameterDescription(std::string_view name) {
+  if (name == "user") return "user name";
+  if (name == "id") return "post id (base64url)";
+  if (name == "item") return "click item, 1.." + std::to_string(kMaxItemBytes) + " bytes of UTF-8";
+  return "";
+}
+
+// The {name}s of a route pattern, in order.
+std::vector<std::string> PathParameterNames(std::string_view pattern) {
+  std::vector<std::string> names;
+  for (size_t open = pattern.find('{'); open != std::string_view::npos;
+       open = pattern.find('{', open + 1)) {
+    size_t close = pattern.find('}', open);
+    if (close == std::string_view::npos) break;
+    names.emplace_back(pattern.substr(open + 1, close - open - 1));
+  }
+  return names;
+}
+
+std::vector<OpenApiJson> PagingParameters() {
+  return {IntQueryParameter("limit", 1, kMaxPageLimit, kDefaultPageLimit),
+          Parameter("cursor", "query", false, StringSchema(), "next_cursor of the previous page")};
+}
+
+std::vector<OpenApiJson> WindowParameters() {
+  return {
+      Parameter("from_ms", "query", false, Int64Schema(), "window start (default: to_ms - 1 hour)"),
+      Parameter("to_ms", "query", false, Int64Schema(), "window end (default: now)")};
+}
+
+OpenApiJson SecurityRequirements(OpenApiSecurity security) {
+  switch (security) {
+    case OpenApiSecurity::kSession:
+      return {{{"sessionCookie", OpenApiJson::array()}}, {{"bearer", OpenApiJson::array()}}};
+    case OpenApiSecurity::kAdmin:
+      return {{{"adminToken", OpenApiJson::array()}}, {{"adminHeader", OpenApiJson::array()}}};
+    case OpenApiSecurity::kNone:
+      break;
+  }
+  return nullptr;
+}
+
+OpenApiJson SecuritySchemes() {
+  return {{"sessionCookie",
+           {{"type", "apiKey"},
+            {"in", "cookie"},
+            {"name", kSessionCookie},
+            {"description",
+             std::string("writes also need the header ") + std::string(kCsrfHeader) + ": 1"}}},
+          {"bearer", {{"type", "http"}, {"scheme", "bearer"}}},
+          {"adminToken",
+           {{"type", "http"}, {"scheme", "bearer"}, {"description", "the server's admin token"}}},
+          {"adminHeader",
+           {{"type", "apiKey"}, {"in", "header"}, {"name", server::http::kAdminHeader}}}};
+}
+
+// The component response for an error status: the contract's code, and when to expect it where
+// the code alone does not say.
+OpenApiJson ErrorResponse(int status) {
+  std::string description(ErrorCodeFor(static_cast<HttpStatus>(status)));
+  if (status == 403) {
+    description +=
+        " (another user's resource, or a cookie write without " + std::string(kCsrfHeader) + ": 1)";
+  } else if (status == 429) {
+    description += " (see Retry-After)";
+  }
+  return {{"description", std::move(description)}, {"content", JsonContent(SchemaRef("Error"))}};
+}
+
+OpenApiJson ComponentSchemas() {
+  OpenApiJson codes = OpenApiJson::array();
+  for (const ApiErrorCode& e : kApiErrorCodes) codes.push_back(e.code);
+  OpenApiJson error_code = StringSchema();
+  error_code["enum"] = std::move(codes);
+  return {
+      {"Error",
+       ObjectOf({{"error", ObjectOf({{"code", std::move(error_code)}, {"message", StringSchema()}},
+                                    {"code", "message"})}},
+                {"error"})},
+      {"Credentials",
+       ObjectOf({{"user", {{"type", "string"}, {"pattern", "^[a-z][a-z0-9_]{2,31}$"}}},
+                 {"password", {{"type", "string"}, {"minLength", 10}, {"maxLength", 128}}}},
+                {"user", "password"})},
+      {"Session", ObjectOf({{"user", StringSchema()},
+                            {"token", StringSchema()},
+                            {"expires_at_ms", Int64Schema()}})},
+      {"Profile", ObjectOf({{"user", StringSchema()},
+                            {"display_name", StringSchema()},
+                            {"bio", StringSchema()},
+                            {"following", IntegerSchema()},
+                            {"followers", IntegerSchema()},
+                            {"followed_by_me", {{"type", "boolean"}}}})},
+      {"Post", ObjectOf({{"id", StringSchema()},
+                         {"author", StringSchema()},
+                         {"timestamp_ms", Int64Schema()},
+                         {"text", StringSchema()}})},
+      {"Event", ObjectOf({{"user", StringSchema()},
+                          {"time_ms", Int64Schema()},
+                          {"seq", IntegerSchema()},
+                          {"name", StringSchema()},
+                          {"payload", StringSchema()}})},
+      {"ClickCounts", ObjectOf({{"item", StringSchema()},
+                                {"total", IntegerSchema()},
+                                {"count", IntegerSchema()},
+                                {"from_ms", Int64Schema()},
+                                {"to_ms", Int64Schema()},
+                                {"week", IntegerSchema()}})}};
+}
+
+OpenApiJson OperationObject(const OpenApiOperation& op, std::set<int>* error_statuses) {
+  OpenApiJson out = {{"summary", op.summary}};
+  if (OpenApiJson security = SecurityRequirements(op.security); !security.is_null()) {
+    out["security"] = std::move(security);
+  }
+  std::vector<OpenApiJson> parameters;
+  auto add = [&parameters](const std::vector<OpenApiJson>& more) {
+    parameters.insert(parameters.end(), more.begin(), more.end());
+  };
+  if (op.paged) add(PagingParameters());
+  if (op.windowed) add(WindowParameters());
+  add(op.query);
+  if (!parameters.empty()) out["parameters"] = std::move(parameters);
+  if (!op.body.is_null()) {
+    out["requestBody"] = {{"required", op.body_required}, {"content", JsonContent(op.body)}};
+  }
+  OpenApiJson& responses = out["responses"];
+  OpenApiJson& reply = responses[std::to_string(op.reply.status)];
+  reply["description"] = op.reply.description;
+  if (!op.reply.schema.is_null()) reply["content"] = JsonContent(op.reply.schema);
+  std::vector<int> errors = op.errors;
+  std::sort(errors.begin(), errors.end());
+  errors.erase(std::unique(errors.begin(), errors.end()), errors.end());
+  for (int status : errors) {
+    responses[std::to_string(status)] = {
+        {"$ref", "#/components/responses/E" + std::to_string(status)}};
+    error_statuses->insert(status);
+  }
+  return out;
+}
+
+}  // namespace
+
+OpenApiJson SchemaRef(std::string_view component) {
+  return {{"$ref", "#/components/schemas/" + std::string(component)}};
+}
+
+OpenApiJson StringSchema() {
+  return {{"type", "string"}};
+}
+
+OpenApiJson IntegerSchema() {
+  return {{"type", "integer"}};
+}
+
+OpenApiJson Int64Schema() {
+  return {{"type", "integer"}, {"format", "int64"}};
+}
+
+OpenApiJson ArrayOf(OpenApiJson items) {
+  return {{"type", "array"}, {"items", std::move(items)}};
+}
+
+OpenApiJson ObjectOf(std::initializer_list<std::pair<const char*, OpenApiJson>> properties,
+                     std::vector<std::string> required) {
+  OpenApiJson out = {{"type", "object"}};
+  if (!required.empty()) out["required"] = std::move(required);
+  OpenApiJson& props = out["properties"];
+  for (const auto& [name, schema] : properties) props[name] = schema;
+  return out;
+}
+
+OpenApiJson PageOf(OpenApiJson item) {
+  OpenApiJson next_cursor = StringSchema();
+  next_cursor["nullable"] = true;
+  return ObjectOf({{"items", ArrayOf(std::move(item))}, {"next_cursor", std::move(next_cursor)}},
+                  {"items", "next_cursor"});
+}
+
+OpenApiJson IntQueryParameter(std::string name, int64_t min, std::optional<int64_t> max,
+                              int64_t fallback) {
+  OpenApiJson schema = {{"type", "integer"}, {"minimum", min}};
+  if (max) schema["maximum"] = *max;
+  schema["default"] = fallback;
+  return Parameter(std::move(name), "query", false, std::move(schema), "");
+}
+
+OpenApiJson BuildOpenApiDocument(const std::vector<DescribedRoute>& routes) {
+  OpenApiJson paths = OpenApiJson::object();
+  std::set<int> error_statuses;
+  for (const DescribedRoute& route : routes) {
+    OpenApiJson& item = paths[route.pattern];
+    if (item.is_null()) {
+      std::vector<std::string> names = PathParameterNames(route.pattern);
+      if (!names.empty()) {
+        OpenApiJson& parameters = item["parameters"];
+        for (const std::string& name : names) {
+          parameters.push_back(
+              Parameter(name, "path", true, StringSchema(), PathParameterDescription(name)));
+        }
+      }
+    }
+    std::string method(boost::beast::http::to_string(route.verb));
+    std::transform(method.begin(), method.end(), method.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    item[method] = OperationObject(route.operation, &error_statuses);
+  }
+  OpenApiJson responses = OpenApiJson::object();
+  for (int status : error_statuses) {
+    responses["E" + std::to_string(status)] = ErrorResponse(status);
+  }
+  return {
+      {"openapi", "3.0.3"},
+      {"info",
+       {{"title", "basalt recipes API"},
+        {"version", "1"},
+        {"description", "The recipes' JSON API of basalt serve; docs/api-v1.md is the contract."}}},
+      {"paths", std::move(paths)},
+      {"components",
+       {{"securitySchemes", SecuritySchemes()},
+        {"responses", std::move(responses)},
+        {"schemas", ComponentSchemas()}}}};
+}
+
 std::string_view OpenApiDocument() {
-  static constexpr std::string_view kDocument = R"openapi({
- "openapi": "3.0.3",
- "info": {
-  "title": "basalt recipes API",
-  "version": "1",
-  "description": "The recipes' JSON API of basalt serve; docs/api-v1.md is the contract."
- },
- "paths": {
-  "/api/v1/signup": {
-   "post": {
-    "summary": "Create an account and log in",
-    "requestBody": {
-     "required": true,
-     "content": {
-      "application/json": {
-       "schema": {
-        "$ref": "#/components/schemas/Credentials"
-       }
-      }
-     }
-    },
-    "responses": {
-     "201": {
-      "description": "created and logged in",
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Session"
-        }
-       }
-      }
-     },
-     "400": {
-      "$ref": "#/components/responses/E400"
-     },
-     "409": {
-      "$ref": "#/components/responses/E409"
-     }
-    }
-   }
-  },
-  "/api/v1/login": {
-   "post": {
-    "summary": "Log in: sets the basalt_session cookie",
-    "requestBody": {
-     "required": true,
-     "content": {
-      "application/json": {
-       "schema": {
-        "$ref": "#/components/schemas/Credentials"
-       }
-      }
-     }
-    },
-    "responses": {
-     "200": {
-      "description": "logged in",
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Session"
-        }
-       }
-      }
-     },
-     "400": {
-      "$ref": "#/components/responses/E400"
-     },
-     "401": {
-      "$ref": "#/components/responses/E401"
-     },
-     "429": {
-      "$ref": "#/components/responses/E429"
-     }
-    }
-   }
-  },
-  "/api/v1/logout": {
-   "post": {
-    "summary": "Revoke the session and clear the cookie",
-    "security": [
-     {
-      "sessionCookie": []
-     },
-     {
-      "bearer": []
-     }
-    ],
-    "responses": {
-     "204": {
-      "description": "done"
-     },
-     "403": {
-      "$ref": "#/components/responses/E403"
-     }
-    }
-   }
-  },
-  "/api/v1/me": {
-   "get": {
-    "summary": "The session's user",
-    "security": [
-     {
-      "sessionCookie": []
-     },
-     {
-      "bearer": []
-     }
-    ],
-    "responses": {
-     "200": {
-      "description": "the user",
-      "content": {
-       "application/json": {
-        "schema": {
-         "type": "object",
-         "properties": {
-          "user": {
-           "type": "string"
-          }
-         }
-        }
-       }
-      }
-     },
-     "401": {
-      "$ref": "#/components/responses/E401"
-     }
-    }
-   }
-  },
-  "/api/v1/users/{user}": {
-   "parameters": [
-    {
-     "name": "user",
-     "in": "path",
-     "required": true,
-     "schema": {
-      "type": "string"
-     },
-     "description": "user name"
-    }
-   ],
-   "get": {
-    "summary": "A profile with follow counts",
-    "responses": {
-     "200": {
-      "description": "profile",
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Profile"
-        }
-       }
-      }
-     },
-     "400": {
-      "$ref": "#/components/responses/E400"
-     },
-     "404": {
-      "$ref": "#/components/responses/E404"
-     }
-    }
-   },
-   "put": {
-    "summary": "Edit one's own profile",
-    "security": [
-     {
-      "sessionCookie": []
-     },
-     {
-      "bearer": []
-     }
-    ],
-    "requestBody": {
-     "required": true,
-     "content": {
-      "application/json": {
-       "schema": {
-        "type": "object",
-        "properties": {
-         "display_name": {
-          "type": "string"
-         },
-         "bio": {
-          "type": "string"
-         }
-        }
-       }
-      }
-     }
-    },
-    "responses": {
-     "200": {
-      "description": "profile",
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Profile"
-        }
-       }
-      }
-     },
-     "400": {
-      "$ref": "#/components/responses/E400"
-     },
-     "401": {
-      "$ref": "#/components/responses/E401"
-     },
-     "403": {
-      "$ref": "#/components/responses/E403"
-     },
-     "404": {
-      "$ref": "#/components/responses/E404"
-     }
-    }
-   }
-  },
-  "/api/v1/users/{user}/follow": {
-   "parameters": [
-    {
-     "name": "user",
-     "in": "path",
-     "required": true,
-     "schema": {
-      "type": "string"
-     },
-     "description": "user name"
-    }
-   ],
-   "post": {
-    "summary": "The session's user follows {user}",
-    "security": [
-     {
-      "sessionCookie": []
-     },
-     {
-      "bearer": []
-     }
-    ],
-    "responses": {
-     "204": {
-      "description": "done"
-     },
-     "400": {
-      "$ref": "#/components/responses/E400"
-     },
-     "401": {
-      "$ref": "#/components/responses/E401"
-     },
-     "403": {
-      "$ref": "#/components/responses/E403"
-     },
-     "404": {
-      "$ref": "#/components/responses/E404"
-     }
-    }
-   },
-   "delete": {
-    "summary": "The session's user unfollows {user}",
-    "security": [
-     {
-      "sessionCookie": []
-     },
-     {
-      "bearer": []
-     }
-    ],
-    "responses": {
-     "204": {
-      "description": "done"
-     },
-     "400": {
-      "$ref": "#/components/responses/E400"
-     },
-     "401": {
-      "$ref": "#/components/responses/E401"
-     },
-     "403": {
-      "$ref": "#/components/responses/E403"
-     },
-     "404": {
-      "$ref": "#/components/responses/E404"
-     }
-    }
-   }
-  },
-  "/api/v1/users/{user}/following": {
-   "parameters": [
-    {
-     "name": "user",
-     "in": "path",
-     "required": true,
-     "schema": {
-      "type": "string"
-     },
-     "description": "user name"
-    }
-   ],
-   "get": {
-    "summary": "Users {user} follows",
-    "parameters": [
-     {
-      "name": "limit",
-      "in": "query",
-      "required": false,
-      "schema": {
-       "type": "integer",
-       "minimum": 1,
-       "maximum": 100,
-       "default": 20
-      }
-     },
-     {
-      "name": "cursor",
-      "in": "query",
-      "required": false,
-      "schema": {
-       "type": "string"
-      },
-      "description": "next_cursor of the previous page"
-     }
-    ],
-    "responses": {
-     "200": {
-      "description": "a page of names",
-      "content": {
-       "application/json": {
-        "schema": {
-         "type": "object",
-         "required": [
-          "items",
-          "next_cursor"
-         ],
-         "properties": {
-          "items": {
-           "type": "array",
-           "items": {
-            "type": "string"
-           }
-          },
-          "next_cursor": {
-           "type": "string",
-           "nullable": true
-          }
-         }
-        }
-       }
-      }
-     },
-     "400": {
-      "$ref": "#/components/responses/E400"
-     },
-     "404": {
-      "$ref": "#/components/responses/E404"
-     }
-    }
-   }
-  },
-  "/api/v1/users/{user}/followers": {
-   "parameters": [
-    {
-     "name": "user",
-     "in": "path",
-     "required": true,
-     "schema": {
-      "type": "string"
-     },
-     "description": "user name"
-    }
-   ],
-   "get": {
-    "summary": "Users following {user}",
-    "parameters": [
-     {
-      "name": "limit",
-      "in": "query",
-      "required": false,
-      "schema": {
-       "type": "integer",
-       "minimum": 1,
-       "maximum": 100,
-       "default": 20
-      }
-     },
-     {
-      "name": "cursor",
-      "in": "query",
-      "required": false,
-      "schema": {
-       "type": "string"
-      },
-      "description": "next_cursor of the previous page"
-     }
-    ],
-    "responses": {
-     "200": {
-      "description": "a page of names",
-      "content": {
-       "application/json": {
-        "schema": {
-         "type": "object",
-         "required": [
-          "items",
-          "next_cursor"
-         ],
-         "properties": {
-          "items": {
-           "type": "array",
-           "items": {
-            "type": "string"
-           }
-          },
-          "next_cursor": {
-           "type": "string",
-           "nullable": true
-          }
-         }
-        }
-       }
-      }
-     },
-     "400": {
-      "$ref": "#/components/responses/E400"
-     },
-     "404": {
-      "$ref": "#/components/responses/E404"
-     }
-    }
-   }
-  },
-  "/api/v1/posts": {
-   "post": {
-    "summary": "Post as the session's user",
-    "security": [
-     {
-      "sessionCookie": []
-     },
-     {
-      "bearer": []
-     }
-    ],
-    "requestBody": {
-     "required": true,
-     "content": {
-      "application/json": {
-       "schema": {
-        "type": "object",
-        "required": [
-         "text"
-        ],
-        "properties": {
-         "text": {
-          "type": "string",
-          "minLength": 1
-         }
-        }
-       }
-      }
-     }
-    },
-    "responses": {
-     "201": {
-      "description": "the post",
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Post"
-        }
-       }
-      }
-     },
-     "400": {
-      "$ref": "#/components/responses/E400"
-     },
-     "401": {
-      "$ref": "#/components/responses/E401"
-     },
-     "403": {
-      "$ref": "#/components/responses/E403"
-     }
-    }
-   }
-  },
-  "/api/v1/posts/{id}": {
-   "parameters": [
-    {
-     "name": "id",
-     "in": "path",
-     "required": true,
-     "schema": {
-      "type": "string"
-     },
-     "description": "post id (base64url)"
-    }
-   ],
-   "get": {
-    "summary": "A post",
-    "responses": {
-     "200": {
-      "description": "the post",
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Post"
-        }
-       }
-      }
-     },
-     "400": {
-      "$ref": "#/components/responses/E400"
-     },
-     "404": {
-      "$ref": "#/components/responses/E404"
-     }
-    }
-   },
-   "delete": {
-    "summary": "Delete one's own post",
-    "security": [
-     {
-      "sessionCookie": []
-     },
-     {
-      "bearer": []
-     }
-    ],
-    "responses": {
-     "204": {
-      "description": "done"
-     },
-     "400": {
-      "$ref": "#/components/responses/E400"
-     },
-     "401": {
-      "$ref": "#/components/responses/E401"
-     },
-     "403": {
-      "$ref": "#/components/responses/E403"
-     },
-     "404": {
-      "$ref": "#/components/responses/E404"
-     }
-    }
-   }
-  },
-  "/api/v1/users/{user}/posts": {
-   "parameters": [
-    {
-     "name": "user",
-     "in": "path",
-     "required": true,
-     "schema": {
-      "type": "string"
-     },
-     "description": "user name"
-    }
-   ],
-   "get": {
-    "summary": "{user}'s posts, newest first",
-    "parameters": [
-     {
-      "name": "limit",
-      "in": "query",
-      "required": false,
-      "schema": {
-       "type": "integer",
-       "minimum": 1,
-       "maximum": 100,
-       "default": 20
-      }
-     },
-     {
-      "name": "cursor",
-      "in": "query",
-      "required": false,
-      "schema": {
-       "type": "string"
-      },
-      "description": "next_cursor of the previous page"
-     }
-    ],
-    "responses": {
-     "200": {
-      "description": "a page of posts",
-      "content": {
-       "application/json": {
-        "schema": {
-         "type": "object",
-         "required": [
-          "items",
-          "next_cursor"
-         ],
-         "properties": {
-          "items": {
-           "type": "array",
-           "items": {
-            "$ref": "#/components/schemas/Post"
-           }
-          },
-          "next_cursor": {
-           "type": "string",
-           "nullable": true
-          }
-         }
-        }
-       }
-      }
-     },
-     "400": {
-      "$ref": "#/components/responses/E400"
-     },
-     "404": {
-      "$ref": "#/components/responses/E404"
-     }
-    }
-   }
-  },
-  "/api/v1/timeline": {
-   "get": {
-    "summary": "The session user's home timeline, newest first",
-    "security": [
-     {
-      "sessionCookie": []
-     },
-     {
-      "bearer": []
-     }
-    ],
-    "parameters": [
-     {
-      "name": "limit",
-      "in": "query",
-      "required": false,
-      "schema": {
-       "type": "integer",
-       "minimum": 1,
-       "maximum": 100,
-       "default": 20
-      }
-     },
-     {
-      "name": "cursor",
-      "in": "query",
-      "required": false,
-      "schema": {
-       "type": "string"
-      },
-      "description": "next_cursor of the previous page"
-     }
-    ],
-    "responses": {
-     "200": {
-      "description": "a page of posts",
-      "content": {
-       "application/json": {
-        "schema": {
-         "type": "object",
-         "required": [
-          "items",
-          "next_cursor"
-         ],
-         "properties": {
-          "items": {
-           "type": "array",
-           "items": {
-            "$ref": "#/components/schemas/Post"
-           }
-          },
-          "next_cursor": {
-           "type": "string",
-           "nullable": true
-          }
-         }
-        }
-       }
-      }
-     },
-     "400": {
-      "$ref": "#/components/responses/E400"
-     },
-     "401": {
-      "$ref": "#/components/responses/E401"
-     }
-    }
-   }
-  },
-  "/api/v1/activity": {
-   "post": {
-    "summary": "Record an event for the session's user",
-    "security": [
-     {
-      "sessionCookie": []
-     },
-     {
-      "bearer": []
-     }
-    ],
-    "requestBody": {
-     "required": true,
-     "content": {
-      "application/json": {
-       "schema": {
-        "type": "object",
-        "required": [
-         "name"
-        ],
-        "properties": {
-         "name": {
-          "type": "string"
-         },
-         "payload": {
-          "type": "string"
-         }
-        }
-       }
-      }
-     }
-    },
-    "responses": {
-     "201": {
-      "description": "the event",
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Event"
-        }
-       }
-      }
-     },
-     "400": {
-      "$ref": "#/components/responses/E400"
-     },
-     "401": {
-      "$ref": "#/components/responses/E401"
-     },
-     "403": {
-      "$ref": "#/components/responses/E403"
-     }
-    }
-   }
-  },
-  "/api/v1/users/{user}/activity": {
-   "parameters": [
-    {
-     "name": "user",
-     "in": "path",
-     "required": true,
-     "schema": {
-      "type": "string"
-     },
-     "description": "user name"
-    }
-   ],
-   "get": {
-    "summary": "One's own events, newest first",
-    "security": [
-     {
-      "sessionCookie": []
-     },
-     {
-      "bearer": []
-     }
-    ],
-    "parameters": [
-     {
-      "name": "limit",
-      "in": "query",
-      "required": false,
-      "schema": {
-       "type": "integer",
-       "minimum": 1,
-       "maximum": 100,
-       "default": 20
-      }
-     },
-     {
-      "name": "cursor",
-      "in": "query",
-      "required": false,
-      "schema": {
-       "type": "string"
-      },
-      "description": "next_cursor of the previous page"
-     }
-    ],
-    "responses": {
-     "200": {
-      "description": "a page of events",
-      "content": {
-       "application/json": {
-        "schema": {
-         "type": "object",
-         "required": [
-          "items",
-          "next_cursor"
-         ],
-         "properties": {
-          "items": {
-           "type": "array",
-           "items": {
-            "$ref": "#/components/schemas/Event"
-           }
-          },
-          "next_cursor": {
-           "type": "string",
-           "nullable": true
-          }
-         }
-        }
-       }
-      }
-     },
-     "400": {
-      "$ref": "#/components/responses/E400"
-     },
-     "401": {
-      "$ref": "#/components/responses/E401"
-     },
-     "403": {
-      "$ref": "#/components/responses/E403"
-     }
-    }
-   }
-  },
-  "/api/v1/clicks/{item}": {
-   "parameters": [
-    {
-     "name": "item",
-     "in": "path",
-     "required": true,
-     "schema": {
-      "type": "string"
-     },
-     "description": "click item, 1..200 bytes of UTF-8"
-    }
-   ],
-   "post": {
-    "summary": "Count clicks of {item}",
-    "security": [
-     {
-      "sessionCookie": []
-     },
-     {
-      "bearer": []
-     }
-    ],
-    "requestBody": {
-     "required": false,
-     "content": {
-      "application/json": {
-       "schema": {
-        "type": "object",
-        "properties": {
-         "n": {
-          "type": "integer",
-          "minimum": 1,
-          "default": 1
-         }
-        }
-       }
-      }
-     }
-    },
-    "responses": {
-     "204": {
-      "description": "done"
-     },
-     "400": {
-      "$ref": "#/components/responses/E400"
-     },
-     "401": {
-      "$ref": "#/components/responses/E401"
-     },
-     "403": {
-      "$ref": "#/components/responses/E403"
-     }
-    }
-   },
-   "get": {
-    "summary": "Counts of {item}",
-    "parameters": [
-     {
-      "name": "from_ms",
-      "in": "query",
-      "required": false,
-      "schema": {
-       "type": "integer",
-       "format": "int64"
-      },
-      "description": "window start (default: to_ms - 1 hour)"
-     },
-     {
-      "name": "to_ms",
-      "in": "query",
-      "required": false,
-      "schema": {
-       "type": "integer",
-       "format": "int64"
-      },
-      "description": "window end (default: now)"
-     }
-    ],
-    "responses": {
-     "200": {
-      "description": "counts",
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/ClickCounts"
-        }
-       }
-      }
-     },
-     "400": {
-      "$ref": "#/components/responses/E400"
-     }
-    }
-   }
-  },
-  "/api/v1/clicks/{item}/series": {
-   "parameters": [
-    {
-     "name": "item",
-     "in": "path",
-     "required": true,
-     "schema": {
-      "type": "string"
-     },
-     "description": "click item, 1..200 bytes of UTF-8"
-    }
-   ],
-   "get": {
-    "summary": "Clicks of {item} per step (at most 1000 points)",
-    "parameters": [
-     {
-      "name": "from_ms",
-      "in": "query",
-      "required": false,
-      "schema": {
-       "type": "integer",
-       "format": "int64"
-      },
-      "description": "window start (default: to_ms - 1 hour)"
-     },
-     {
-      "name": "to_ms",
-      "in": "query",
-      "required": false,
-      "schema": {
-       "type": "integer",
-       "format": "int64"
-      },
-      "description": "window end (default: now)"
-     },
-     {
-      "name": "step_ms",
-      "in": "query",
-      "required": false,
-      "schema": {
-       "type": "integer",
-       "minimum": 60000,
-       "default": 60000
-      }
-     }
-    ],
-    "responses": {
-     "200": {
-      "description": "series",
-      "content": {
-       "application/json": {
-        "schema": {
-         "type": "object",
-         "properties": {
-          "item": {
-           "type": "string"
-          },
-          "points": {
-           "type": "array",
-           "items": {
-            "type": "object",
-            "properties": {
-             "t_ms": {
-              "type": "integer",
-              "format": "int64"
-             },
-             "count": {
-              "type": "integer",
-              "format": "int64"
-             }
-            }
-           }
-          }
-         }
-        }
-       }
-      }
-     },
-     "400": {
-      "$ref": "#/components/responses/E400"
-     }
-    }
-   }
-  },
-  "/api/v1/clicks/top": {
-   "get": {
-    "summary": "The most clicked items in a window",
-    "parameters": [
-     {
-      "name": "from_ms",
-      "in": "query",
-      "required": false,
-      "schema": {
-       "type": "integer",
-       "format": "int64"
-      },
-      "description": "window start (default: to_ms - 1 hour)"
-     },
-     {
-      "name": "to_ms",
-      "in": "query",
-      "required": false,
-      "schema": {
-       "type": "integer",
-       "format": "int64"
-      },
-      "description": "window end (default: now)"
-     },
-     {
-      "name": "k",
-      "in": "query",
-      "required": false,
-      "schema": {
-       "type": "integer",
-       "minimum": 1,
-       "maximum": 100,
-       "default": 10
-      }
-     }
-    ],
-    "responses": {
-     "200": {
-      "description": "top items",
-      "content": {
-       "application/json": {
-        "schema": {
-         "type": "object",
-         "properties": {
-          "items": {
-           "type": "array",
-           "items": {
-            "type": "object",
-            "properties": {
-             "item": {
-              "type": "string"
-             },
-             "count": {
-              "type": "integer",
-              "format": "int64"
-             }
-            }
-           }
-          }
-         }
-        }
-       }
-      }
-     },
-     "400": {
-      "$ref": "#/components/responses/E400"
-     }
-    }
-   }
-  },
-  "/api/v1/admin/stats": {
-   "get": {
-    "summary": "The server's figures (fan-out queue, HTTP) as JSON",
-    "security": [
-     {
-      "adminToken": []
-     },
-     {
-      "adminHeader": []
-     }
-    ],
-    "responses": {
-     "200": {
-      "description": "figures",
-      "content": {
-       "application/json": {
-        "schema": {
-         "type": "object"
-        }
-       }
-      }
-     },
-     "401": {
-      "$ref": "#/components/responses/E401"
-     }
-    }
-   }
-  },
-  "/api/v1/openapi.json": {
-   "get": {
-    "summary": "This document",
-    "responses": {
-     "200": {
-      "description": "OpenAPI 3.0",
-      "content": {
-       "application/json": {
-        "schema": {
-         "type": "object"
-        }
-       }
-      }
-     }
-    }
-   }
-  }
- },
- "components": {
-  "securitySchemes": {
-   "sessionCookie": {
-    "type": "apiKey",
-    "in": "cookie",
-    "name": "basalt_session",
-    "description": "writes also need the header X-Basalt-CSRF: 1"
-   },
-   "bearer": {
-    "type": "http",
-    "scheme": "bearer"
-   },
-   "adminToken": {
-    "type": "http",
-    "scheme": "bearer",
-    "description": "the server's admin token"
-   },
-   "adminHeader": {
-    "type": "apiKey",
-    "in": "header",
-    "name": "X-Basalt-Admin"
-   }
-  },
-  "responses": {
-   "E400": {
-    "description": "bad_request",
-    "content": {
-     "application/json": {
-      "schema": {
-       "$ref": "#/components/schemas/Error"
-      }
-     }
-    }
-   },
-   "E401": {
-    "description": "unauthorized",
-    "content": {
-     "application/json": {
-      "schema": {
-       "$ref": "#/components/schemas/Error"
-      }
-     }
-    }
-   },
-   "E403": {
-    "description": "forbidden (another user's resource, or a cookie write without X-Basalt-CSRF: 1)",
-    "content": {
-     "application/json": {
-      "schema": {
-       "$ref": "#/components/schemas/Error"
-      }
-     }
-    }
-   },
-   "E404": {
-    "description": "not_found",
-    "content": {
-     "application/json": {
-      "schema": {
-       "$ref": "#/components/schemas/Error"
-      }
-     }
-    }
-   },
-   "E409": {
-    "description": "conflict",
-    "content": {
-     "application/json": {
-      "schema": {
-       "$ref": "#/components/schemas/Error"
-      }
-     }
-    }
-   },
-   "E429": {
-    "description": "rate_limited (see Retry-After)",
-    "content": {
-     "application/json": {
-      "schema": {
-       "$ref": "#/components/schemas/Error"
-      }
-     }
-    }
-   }
-  },
-  "schemas": {
-   "Error": {
-    "type": "object",
-    "required": [
-     "error"
-    ],
-    "properties": {
-     "error": {
-      "type": "object",
-      "required": [
-       "code",
-       "message"
-      ],
-      "properties": {
-       "code": {
-        "type": "string",
-        "enum": [
-         "bad_request",
-         "unauthorized",
-         "forbidden",
-         "not_found",
-         "method_not_allowed",
-         "conflict",
-         "too_large",
-         "rate_limited",
-         "internal"
-        ]
-       },
-       "message": {
-        "type": "string"
-       }
-      }
-     }
-    }
-   },
-   "Credentials": {
-    "type": "object",
-    "required": [
-     "user",
-     "password"
-    ],
-    "properties": {
-     "user": {
-      "type": "string",
-      "pattern": "^[a-z][a-z0-9_]{2,31}$"
-     },
-     "password": {
-      "type": "string",
-      "minLength": 10,
-      "maxLength": 128
-     }
-    }
-   },
-   "Session": {
-    "type": "object",
-    "properties": {
-     "user": {
-      "type": "string"
-     },
-     "token": {
-      "type": "string"
-     },
-     "expires_at_ms": {
-      "type": "integer",
-      "format": "int64"
-     }
-    }
-   },
-   "Profile": {
-    "type": "object",
-    "properties": {
-     "user": {
-      "type": "string"
-     },
-     "display_name": {
-      "type": "string"
-     },
-     "bio": {
-      "type": "string"
-     },
-     "following": {
-      "type": "integer"
-     },
-     "followers": {
-      "type": "integer"
-     },
-     "followed_by_me": {
-      "type": "boolean"
-     }
-    }
-   },
-   "Post": {
-    "type": "object",
-    "properties": {
-     "id": {
-      "type": "string"
-     },
-     "author": {
-      "type": "string"
-     },
-     "timestamp_ms": {
-      "type": "integer",
-      "format": "int64"
-     },
-     "text": {
-      "type": "string"
-     }
-    }
-   },
-   "Event": {
-    "type": "object",
-    "properties": {
-     "user": {
-      "type": "string"
-     },
-     "time_ms": {
-      "type": "integer",
-      "format": "int64"
-     },
-     "seq": {
-      "type": "integer"
-     },
-     "name": {
-      "type": "string"
-     },
-     "payload": {
-      "type": "string"
-     }
-    }
-   },
-   "ClickCounts": {
-    "type": "object",
-    "properties": {
-     "item": {
-      "type": "string"
-     },
-     "total": {
-      "type": "integer"
-     },
-     "count": {
-      "type": "integer"
-     },
-     "from_ms": {
-      "type": "integer",
-      "format": "int64"
-     },
-     "to_ms": {
-      "type": "integer",
-      "format": "int64"
-     },
-     "week": {
-      "type": "integer"
-     }
-    }
-   }
-  }
- }
-})openapi";
+  static const std::string kDocument =
+      BuildOpenApiDocument(ApiV1Service::DescribedRoutes()).dump(1);
   return kDocument;
 }
-// clang-format on
 
 }  // namespace basalt::app::api_v1

@@ -8,7 +8,7 @@ namespace basalt::app::api_v1 {
 
 namespace bh = boost::beast::http;
 
-server::http::Response ApiV1Service::OpenApi(const Ctx& ctx) {
+Result<server::http::Response> ApiV1Service::OpenApi(const Ctx& ctx) {
   return server::http::MakeResponse(ctx.request, HttpStatus::ok, "application/json",
                                     std::string(OpenApiDocument()));
 }

@@ -19,81 +19,60 @@ json PostJson(const recipes::PostView& post) {
 }
 
 server::http::Response PostPageResponse(const server::http::RequestContext& ctx,
-                                        const Result<recipes::PostPage>& page) {
-  if (!page.ok()) return ApiError(ctx.request, page.status());
+                                        const recipes::PostPage& page) {
   json items = json::array();
-  for (const recipes::PostView& post : page->posts) items.push_back(PostJson(post));
+  for (const recipes::PostView& post : page.posts) items.push_back(PostJson(post));
   return JsonResponse(
       ctx.request, HttpStatus::ok,
-      json{{"items", std::move(items)}, {"next_cursor", EncodeCursor(page->cursor)}});
+      json{{"items", std::move(items)}, {"next_cursor", EncodeCursor(page.cursor)}});
 }
 
 }  // namespace
 
-server::http::Response ApiV1Service::CreatePost(const Ctx& ctx) {
-  auto session = RequireSession(ctx);
-  if (auto* error = std::get_if<Response>(&session)) return std::move(*error);
-  const Caller& caller = std::get<Caller>(session);
-  Result<json> body = ParseJsonObject(ctx.request.body());
-  if (!body.ok()) return ApiError(ctx.request, body.status());
-  Result<std::string> text = StringField(*body, "text");
-  if (!text.ok()) return ApiError(ctx.request, text.status());
+Result<server::http::Response> ApiV1Service::CreatePost(const Ctx& ctx, const Caller& caller) {
+  BASALT_ASSIGN_OR_RETURN(json body, ParseJsonObject(ctx.request.body()));
+  BASALT_ASSIGN_OR_RETURN(std::string text, StringField(body, "text"));
   size_t max_bytes = app_.feed().options().max_text_bytes;
-  if (text->empty() || text->size() > max_bytes || !IsValidUtf8(*text)) {
-    return ApiError(ctx.request, HttpStatus::bad_request,
-                    "field 'text' must be 1.." + std::to_string(max_bytes) + " bytes of UTF-8");
+  if (text.empty() || text.size() > max_bytes || !IsValidUtf8(text)) {
+    return Status::InvalidArgument("field 'text' must be 1.." + std::to_string(max_bytes) +
+                                   " bytes of UTF-8");
   }
-  Result<std::string> id = app_.feed().Post(caller.user, *text);
-  if (!id.ok()) return ApiError(ctx.request, id.status());
-  Result<recipes::PostView> post = app_.feed().GetPost(*id);
-  if (!post.ok()) return ApiError(ctx.request, post.status());
-  return JsonResponse(ctx.request, HttpStatus::created, PostJson(*post));
+  BASALT_ASSIGN_OR_RETURN(std::string id, app_.feed().Post(caller.user, text));
+  BASALT_ASSIGN_OR_RETURN(recipes::PostView post, app_.feed().GetPost(id));
+  return JsonResponse(ctx.request, HttpStatus::created, PostJson(post));
 }
 
-server::http::Response ApiV1Service::GetPost(const Ctx& ctx) {
-  Result<std::string> id = DecodePostId(ctx.Param("id"));
-  if (!id.ok()) return ApiError(ctx.request, id.status());
-  Result<recipes::PostView> post = app_.feed().GetPost(*id);
-  if (!post.ok()) return ApiError(ctx.request, post.status());
-  return JsonResponse(ctx.request, HttpStatus::ok, PostJson(*post));
+Result<server::http::Response> ApiV1Service::GetPost(const Ctx& ctx) {
+  BASALT_ASSIGN_OR_RETURN(std::string id, DecodePostId(ctx.Param("id")));
+  BASALT_ASSIGN_OR_RETURN(recipes::PostView post, app_.feed().GetPost(id));
+  return JsonResponse(ctx.request, HttpStatus::ok, PostJson(post));
 }
 
-server::http::Response ApiV1Service::DeletePost(const Ctx& ctx) {
-  auto session = RequireSession(ctx);
-  if (auto* error = std::get_if<Response>(&session)) return std::move(*error);
-  const Caller& caller = std::get<Caller>(session);
-  Result<std::string> id = DecodePostId(ctx.Param("id"));
-  if (!id.ok()) return ApiError(ctx.request, id.status());
-  Status s = app_.feed().DeletePost(caller.user, *id);
-  if (s.code() == Status::Code::kFailedPrecondition) {
-    return ApiError(ctx.request, HttpStatus::forbidden, "only the author may delete a post");
+Result<server::http::Response> ApiV1Service::DeletePost(const Ctx& ctx, const Caller& caller) {
+  BASALT_ASSIGN_OR_RETURN(std::string id, DecodePostId(ctx.Param("id")));
+  Status s = app_.feed().DeletePost(caller.user, id);
+  if (s.IsFailedPrecondition()) {
+    return Status::FailedPrecondition("only the author may delete a post");
   }
-  if (!s.ok()) return ApiError(ctx.request, s);
+  BASALT_RETURN_IF_ERROR(s);
   return NoContent(ctx.request);
 }
 
-server::http::Response ApiV1Service::UserPosts(const Ctx& ctx) {
-  Result<std::string> user = UserParam(ctx);
-  if (!user.ok()) return ApiError(ctx.request, user.status());
-  Result<int32_t> limit = PageLimit(ctx);
-  if (!limit.ok()) return ApiError(ctx.request, limit.status());
-  Result<std::string> cursor = PageCursor(ctx);
-  if (!cursor.ok()) return ApiError(ctx.request, cursor.status());
-  Result<bool> exists = app_.users().UserExists(*user);
-  if (!exists.ok()) return ApiError(ctx.request, exists.status());
-  if (!*exists) return ApiError(ctx.request, HttpStatus::not_found, "no user '" + *user + "'");
-  return PostPageResponse(ctx, app_.feed().UserTimeline(*user, *limit, *cursor));
+Result<server::http::Response> ApiV1Service::UserPosts(const Ctx& ctx) {
+  BASALT_ASSIGN_OR_RETURN(std::string user, UserParam(ctx));
+  BASALT_ASSIGN_OR_RETURN(int32_t limit, PageLimit(ctx));
+  BASALT_ASSIGN_OR_RETURN(std::string cursor, PageCursor(ctx));
+  BASALT_RETURN_IF_ERROR(CheckUserExists(user));
+  BASALT_ASSIGN_OR_RETURN(recipes::PostPage page, app_.feed().UserTimeline(user, limit, cursor));
+  return PostPageResponse(ctx, page);
 }
 
-server::http::Response ApiV1Service::Timeline(const Ctx& ctx) {
-  auto session = RequireSession(ctx);
-  if (auto* error = std::get_if<Response>(&session)) return std::move(*error);
-  const Caller& caller = std::get<Caller>(session);
-  Result<int32_t> limit = PageLimit(ctx);
-  if (!limit.ok()) return ApiError(ctx.request, limit.status());
-  Result<std::string> cursor = PageCursor(ctx);
-  if (!cursor.ok()) return ApiError(ctx.request, cursor.status());
-  return PostPageResponse(ctx, app_.feed().HomeTimeline(caller.user, *limit, *cursor));
+Result<server::http::Response> ApiV1Service::Timeline(const Ctx& ctx, const Caller& caller) {
+  BASALT_ASSIGN_OR_RETURN(int32_t limit, PageLimit(ctx));
+  BASALT_ASSIGN_OR_RETURN(std::string cursor, PageCursor(ctx));
+  BASALT_ASSIGN_OR_RETURN(recipes::PostPage page,
+                          app_.feed().HomeTimeline(caller.user, limit, cursor));
+  return PostPageResponse(ctx, page);
 }
 
 }  // namespace basalt::app::api_v1

@@ -18,6 +18,7 @@ namespace basalt::app::api_v1 {
 
 inline constexpr int32_t kDefaultPageLimit = 20;
 inline constexpr int32_t kMaxPageLimit = 100;
+inline constexpr int32_t kDefaultTopItems = 10;  // of /clicks/top, at most kMaxPageLimit
 inline constexpr size_t kMaxItemBytes = 200;
 inline constexpr size_t kMaxActivityNameBytes = 100;
 inline constexpr size_t kMaxActivityPayloadBytes = 4096;
