@@ -372,6 +372,18 @@ Status Engine::ReplaceTableRecord(const TableState& current, const TableRecord& 
   return Status::OK();
 }
 
+Status Engine::InstallWithNewFamilies(const TableRecord& record,
+                                      const std::vector<FamilyHandle>& families) {
+  Status s = PutTableRecord(record);
+  if (!s.ok()) {
+    DropColumnFamilies(families).PermitUncheckedError();  // no record names them
+    return s;
+  }
+  BASALT_ASSIGN_OR_RETURN(auto state, BuildState(record, families));
+  InstallTable(std::move(state));
+  return Status::OK();
+}
+
 Result<uint64_t> Engine::NextId() {
   // REQUIRES: schema_mu_ held.
   std::string v;
@@ -565,14 +577,7 @@ Status Engine::CreateTable(const TableDescriptor& desc,
   BASALT_ASSIGN_OR_RETURN(record.id, NextId());
   for (const auto& f : desc.families) record.families.push_back({f, 0, ""});
   BASALT_ASSIGN_OR_RETURN(auto families, CreateFamilies(&record.families));
-  Status s = PutTableRecord(record);
-  if (!s.ok()) {
-    DropColumnFamilies(families).PermitUncheckedError();
-    return s;
-  }
-  BASALT_ASSIGN_OR_RETURN(auto state, BuildState(record, families));
-  InstallTable(std::move(state));
-  return Status::OK();
+  return InstallWithNewFamilies(record, families);
 }
 
 Result<std::vector<TableName>> Engine::ListTables(const std::string& ns) {
@@ -729,13 +734,7 @@ Status Engine::TruncateTable(const TableName& name, bool preserve_splits) {
   if (!preserve_splits) record.split_keys.clear();
   for (auto& f : record.families) f.id = 0;
   BASALT_ASSIGN_OR_RETURN(auto families, CreateFamilies(&record.families));
-  Status s = PutTableRecord(record);
-  if (!s.ok()) {
-    DropColumnFamilies(families).PermitUncheckedError();
-    return s;
-  }
-  BASALT_ASSIGN_OR_RETURN(auto state, BuildState(record, families));
-  InstallTable(std::move(state));
+  BASALT_RETURN_IF_ERROR(InstallWithNewFamilies(record, families));
   DropColumnFamilies(current->families).PermitUncheckedError();
   return Status::OK();
 }

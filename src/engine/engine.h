@@ -179,6 +179,11 @@ class Engine : public std::enable_shared_from_this<Engine> {
   // Writes `record`, the new catalog record of `current`, and installs the table state built from
   // it on `current`'s column families. REQUIRES: schema_mu_ held.
   Status ReplaceTableRecord(const TableState& current, const TableRecord& record);
+  // Writes `record`, whose column families were just created as `families`, and installs its
+  // state; when the record cannot be written the new families are dropped again.
+  // REQUIRES: schema_mu_ held.
+  Status InstallWithNewFamilies(const TableRecord& record,
+                                const std::vector<FamilyHandle>& families);
   Status ReadRowInto(const TableState& table, const basalt::Get& get, RowResult* out);
   std::shared_ptr<FamilySettingsCell> SettingsCell(uint64_t family_id);
 

@@ -8,12 +8,6 @@ namespace basalt::server::rest {
 
 using json = nlohmann::ordered_json;
 
-ColumnName SplitColumn(const std::string& column) {
-  size_t colon = column.find(':');
-  if (colon == std::string::npos) return {column, std::nullopt};
-  return {column.substr(0, colon), column.substr(colon + 1)};
-}
-
 Result<std::vector<RowModel>> ParseCellSet(const std::string& body) {
   json j = json::parse(body, nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded()) return Status::InvalidArgument("malformed JSON in the request body");

@@ -36,13 +36,6 @@ Result<std::vector<RowModel>> ParseCellSet(const std::string& body);
 // The JSON of `rows` (rows without cells are left out).
 std::string CellSetJson(const std::vector<RowResult>& rows);
 
-// Splits "family:qualifier" at the first ':'; "family" gives no qualifier.
-struct ColumnName {
-  std::string family;
-  std::optional<std::string> qualifier;
-};
-ColumnName SplitColumn(const std::string& column);
-
 }  // namespace basalt::server::rest
 
 #endif  // BASALT_SERVER_REST_CELL_SET_H_

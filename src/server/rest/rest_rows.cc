@@ -4,6 +4,7 @@
 #include <climits>
 
 #include "basalt/base64.h"
+#include "basalt/cell.h"
 #include "basalt/filter_language.h"
 #include "server/rest/cell_set.h"
 #include "server/rest/rest_service.h"
@@ -45,7 +46,7 @@ Result<RowSpec> ParseRowSpec(const http::RequestContext& ctx) {
     BASALT_ASSIGN_OR_RETURN(auto names, SplitDecoded(cols->second));
     for (const auto& n : names) {
       if (n.empty()) return Status::InvalidArgument("empty column in the path");
-      spec.columns.push_back(SplitColumn(n));
+      spec.columns.push_back(ParseColumnName(n));
     }
   }
   auto time = ctx.params.find("time");
@@ -81,6 +82,16 @@ void SelectColumns(const std::vector<ColumnName>& columns, Read* read) {
   }
 }
 
+// Every row of `scan`, in one response.
+Result<std::vector<RowResult>> ReadAll(Table& table, const Scan& scan) {
+  BASALT_ASSIGN_OR_RETURN(auto scanner, table.GetScanner(scan));
+  std::vector<RowResult> out;
+  RowResult r;
+  while (scanner->Next(&r)) out.push_back(std::move(r));
+  BASALT_RETURN_IF_ERROR(scanner->status());
+  return out;
+}
+
 Result<std::vector<RowResult>> ReadRowSpec(Table& table, const RowSpec& spec) {
   if (spec.kind == RowSpec::Kind::kRow) {
     Get get(spec.row);
@@ -101,12 +112,7 @@ Result<std::vector<RowResult>> ReadRowSpec(Table& table, const RowSpec& spec) {
   SelectColumns(spec.columns, &scan);
   scan.ReadVersions(spec.versions);
   if (spec.time) scan.SetTimeRange(spec.time->min, spec.time->max);
-  BASALT_ASSIGN_OR_RETURN(auto scanner, table.GetScanner(scan));
-  std::vector<RowResult> out;
-  RowResult r;
-  while (scanner->Next(&r)) out.push_back(std::move(r));
-  BASALT_RETURN_IF_ERROR(scanner->status());
-  return out;
+  return ReadAll(table, scan);
 }
 
 // TableScanResource: GET /{table}/{prefix}* with query parameters.
@@ -117,7 +123,7 @@ Result<std::vector<RowResult>> StatelessScan(Table& table, const std::string& pr
   if (auto v = ctx.Query("startrow")) scan.WithStartRow(*v);
   if (auto v = ctx.Query("endrow")) scan.WithStopRow(*v);
   for (const auto& c : ctx.QueryAll("column")) {
-    ColumnName col = SplitColumn(c);
+    ColumnName col = ParseColumnName(c);
     if (col.qualifier) {
       scan.AddColumn(col.family, *col.qualifier);
     } else {
@@ -153,12 +159,7 @@ Result<std::vector<RowResult>> StatelessScan(Table& table, const std::string& pr
     BASALT_ASSIGN_OR_RETURN(FilterPtr f, ParseFilter(*v));
     scan.SetFilter(std::move(f));
   }
-  BASALT_ASSIGN_OR_RETURN(auto scanner, table.GetScanner(scan));
-  std::vector<RowResult> out;
-  RowResult r;
-  while (scanner->Next(&r)) out.push_back(std::move(r));
-  BASALT_RETURN_IF_ERROR(scanner->status());
-  return out;
+  return ReadAll(table, scan);
 }
 
 // A write's failure as the client should see it (success passes through): a family the table
@@ -271,7 +272,7 @@ Result<http::Response> RestService::PutRows(const Ctx& ctx) {
     if (*check == "increment") {
       Increment inc(*row.key);
       for (const auto& c : row.cells) {
-        ColumnName col = SplitColumn(*c.column);
+        ColumnName col = ParseColumnName(*c.column);
         BASALT_ASSIGN_OR_RETURN(int64_t amount, ParseInt64(c.value, "increment amount"));
         inc.AddColumn(col.family, col.qualifier.value_or(""), amount);
       }
@@ -280,7 +281,7 @@ Result<http::Response> RestService::PutRows(const Ctx& ctx) {
     } else {
       Append app(*row.key);
       for (const auto& c : row.cells) {
-        ColumnName col = SplitColumn(*c.column);
+        ColumnName col = ParseColumnName(*c.column);
         app.Add(col.family, col.qualifier.value_or(""), c.value);
       }
       app.SetReturnResults(return_result);
@@ -297,7 +298,7 @@ Result<http::Response> RestService::PutRows(const Ctx& ctx) {
     }
     const RowModel& row = rows[0];
     const CellModel& check_cell = row.cells.back();
-    ColumnName check_col = SplitColumn(*check_cell.column);
+    ColumnName check_col = ParseColumnName(*check_cell.column);
     CheckAndMutate cam(*row.key);
     std::optional<std::string> expected;
     if (!check_cell.value.empty()) expected = check_cell.value;
@@ -312,7 +313,7 @@ Result<http::Response> RestService::PutRows(const Ctx& ctx) {
       bool same_column = false;
       for (size_t i = 0; i + 1 < row.cells.size(); ++i) {
         const CellModel& c = row.cells[i];
-        ColumnName col = SplitColumn(*c.column);
+        ColumnName col = ParseColumnName(*c.column);
         put.Add(col.family, col.qualifier.value_or(""), c.timestamp.value_or(kLatestTimestamp),
                 c.value);
         if (*c.column == *check_cell.column) same_column = true;
@@ -328,7 +329,7 @@ Result<http::Response> RestService::PutRows(const Ctx& ctx) {
       }
       for (size_t i = 0; i + 1 < row.cells.size(); ++i) {
         const CellModel& c = row.cells[i];
-        ColumnName col = SplitColumn(*c.column);
+        ColumnName col = ParseColumnName(*c.column);
         if (!col.qualifier) {
           del.AddFamily(col.family, c.timestamp.value_or(kLatestTimestamp));
         } else {
@@ -349,7 +350,7 @@ Result<http::Response> RestService::PutRows(const Ctx& ctx) {
     if (row.cells.empty()) continue;
     Put put(*row.key);
     for (const auto& c : row.cells) {
-      ColumnName col = SplitColumn(*c.column);
+      ColumnName col = ParseColumnName(*c.column);
       put.Add(col.family, col.qualifier.value_or(""), c.timestamp.value_or(kLatestTimestamp),
               c.value);
     }
@@ -388,7 +389,7 @@ Result<http::Response> RestService::MultiGet(const Ctx& ctx) {
   auto cols = ctx.params.find("columns");
   if (cols != ctx.params.end()) {
     BASALT_ASSIGN_OR_RETURN(std::vector<std::string> names, SplitDecoded(cols->second));
-    for (const auto& n : names) columns.push_back(SplitColumn(n));
+    for (const auto& n : names) columns.push_back(ParseColumnName(n));
   }
   int32_t versions = 1;
   if (auto v = ctx.Query("v")) {

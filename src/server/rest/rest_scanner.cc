@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "basalt/base64.h"
+#include "basalt/cell.h"
 #include "server/rest/cell_set.h"
 #include "server/rest/filter_json.h"
 #include "server/rest/rest_service.h"
@@ -61,7 +62,7 @@ Result<ScannerModel> ParseScannerModel(const std::string& body) {
     for (const json& c : j["column"]) {
       if (!c.is_string()) return Status::InvalidArgument("columns must be base64 strings");
       BASALT_ASSIGN_OR_RETURN(std::string name, Base64Decode(c.get<std::string>(), "column"));
-      ColumnName col = SplitColumn(name);
+      ColumnName col = ParseColumnName(name);
       if (col.qualifier && !col.qualifier->empty()) {
         m.scan.AddColumn(col.family, *col.qualifier);
       } else {
