@@ -24,12 +24,58 @@
 
 namespace basalt::app {
 
-Status Serve(const server::http::ServerConfig& config) {
+namespace {
+
+std::optional<Status> ReadAppConfigKey(const std::string& key, const nlohmann::json& v,
+                                       AppConfig* config) {
+  using server::http::ReadConfigValue;
+  if (key == "session_ttl_seconds") {
+    Status s = ReadConfigValue(v, key, &config->session_ttl_seconds);
+    if (s.ok() && config->session_ttl_seconds == 0) {
+      s = Status::InvalidArgument("config key 'session_ttl_seconds' must be at least 1");
+    }
+    return s;
+  }
+  if (key == "password_hash_cost") {
+    Status s = ReadConfigValue(v, key, &config->password_hash_cost);
+    if (s.ok() && config->password_hash_cost != "interactive" &&
+        config->password_hash_cost != "minimum") {
+      s = Status::InvalidArgument(
+          "config key 'password_hash_cost' must be \"interactive\" or \"minimum\"");
+    }
+    return s;
+  }
+  if (key == "app_namespace") {
+    Status s = ReadConfigValue(v, key, &config->app_namespace);
+    if (s.ok() && config->app_namespace.empty()) {
+      s = Status::InvalidArgument("config key 'app_namespace' must not be empty");
+    }
+    return s;
+  }
+  if (key == "demo") return ReadConfigValue(v, key, &config->demo);
+  if (key == "demo_scale") return ReadConfigValue(v, key, &config->demo_scale);
+  return std::nullopt;
+}
+
+}  // namespace
+
+Status LoadServeConfigFile(const std::string& path, ServeConfig* config) {
+  return server::http::ReadConfigFile(
+      path, [config](const std::string& key, const nlohmann::json& v) -> std::optional<Status> {
+        if (auto s = server::http::ReadServerConfigKey(key, v, &config->server)) return s;
+        return ReadAppConfigKey(key, v, &config->app);
+      });
+}
+
+Status Serve(const ServeConfig& serve_config) {
+  const server::http::ServerConfig& config = serve_config.server;
+  const AppConfig& app_config = serve_config.app;
   if (config.data.empty()) return Status::InvalidArgument("serve needs --data DIR");
   BASALT_ASSIGN_OR_RETURN(auto access_log, server::http::AccessLog::Open(config.access_log));
   BASALT_ASSIGN_OR_RETURN(std::unique_ptr<Connection> conn, Connection::Open(config.data));
-  if (config.demo) {  // before listening, so that the first request sees the data
-    Result<std::string> demo = LoadDemoOnFirstStart(*conn, config.app_namespace, config.demo_scale);
+  if (app_config.demo) {  // before listening, so that the first request sees the data
+    Result<std::string> demo =
+        LoadDemoOnFirstStart(*conn, app_config.app_namespace, app_config.demo_scale);
     if (!demo.ok()) conn->Close().PermitUncheckedError();
     BASALT_RETURN_IF_ERROR(demo.status().WithContext("--demo"));
     std::cerr << "basalt serve: demo data " << *demo << std::endl;
@@ -64,9 +110,9 @@ Status Serve(const server::http::ServerConfig& config) {
 
   // The recipes behind /api/v1.
   api_v1::AppServicesOptions app_options;
-  app_options.name_space = config.app_namespace;
-  app_options.session_ttl_ms = int64_t{config.session_ttl_seconds} * 1000;
-  if (config.password_hash_cost == "minimum") {
+  app_options.name_space = app_config.app_namespace;
+  app_options.session_ttl_ms = int64_t{app_config.session_ttl_seconds} * 1000;
+  if (app_config.password_hash_cost == "minimum") {
     app_options.hash_cost = recipes::UserStoreOptions::HashCost::kMinimum;
   }
   auto app = api_v1::AppServices::Open(*conn, app_options);
@@ -130,7 +176,7 @@ Status Serve(const server::http::ServerConfig& config) {
         });
   }
   api_v1::ApiV1Options api_options;
-  api_options.session_ttl_seconds = config.session_ttl_seconds;
+  api_options.session_ttl_seconds = app_config.session_ttl_seconds;
   api_options.admin_token = config.admin_token;
   api_v1::ApiV1Service api(**app, &metrics, std::move(api_options));
   api.RegisterRoutes(&router);

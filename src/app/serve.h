@@ -4,15 +4,43 @@
 #ifndef BASALT_APP_SERVE_H_
 #define BASALT_APP_SERVE_H_
 
+#include <cstdint>
+#include <string>
+
 #include "basalt/status.h"
 #include "server/http/server_config.h"
 
 namespace basalt::app {
 
+// What the application on the server is told (from the same config file and flags as the server).
+struct AppConfig {
+  uint32_t session_ttl_seconds = 7 * 24 * 3600;  // an /api/v1 log-in session lives this long
+  // "interactive" (argon2id, 64 MiB: the default) or "minimum" (FOR TESTS ONLY: a password
+  // hash that costs nothing to brute-force).
+  std::string password_hash_cost = "interactive";
+  // Load the demo data set before serving, on the store's first start only (app/demo_data.h),
+  // its default size times demo_scale (0 < demo_scale <= 100).
+  bool demo = false;
+  double demo_scale = 1.0;
+  // The namespace of the recipes' tables behind /api/v1 and --demo, so that they stay apart from
+  // the tables users create in `default`.
+  std::string app_namespace = "app";
+};
+
+// Everything `basalt serve` is told: the HBase-facing servers' settings and the app's.
+struct ServeConfig {
+  server::http::ServerConfig server;
+  AppConfig app;
+};
+
+// Reads a JSON config file holding keys of both (server/http/server_config.h has the rules);
+// keys not given keep their current value in `*config`.
+Status LoadServeConfigFile(const std::string& path, ServeConfig* config);
+
 // Prints "basalt serve: listening on http://HOST:PORT" on stdout once it accepts connections.
 // Returns after a graceful shutdown; an error when the store cannot be opened, the address
 // cannot be bound or the store does not close cleanly.
-Status Serve(const server::http::ServerConfig& config);
+Status Serve(const ServeConfig& config);
 
 }  // namespace basalt::app
 

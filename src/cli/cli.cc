@@ -605,7 +605,7 @@ int Main(int argc, char** argv) {
 
   // demo load: fills the store with the demo data set through the recipes.
   recipes::DemoOptions demo_options;
-  demo_options.name_space = server::http::ServerConfig{}.app_namespace;  // what `serve` reads
+  demo_options.name_space = app::AppConfig{}.app_namespace;  // what `serve` reads
   CLI::App* demo = app.add_subcommand("demo", "demo data for the recipes and the server");
   demo->require_subcommand(1);
   CLI::App* demo_load = demo->add_subcommand(
@@ -631,7 +631,7 @@ int Main(int argc, char** argv) {
   shell->add_option("script", shell_script, "run this file instead of reading stdin");
 
   // serve: runs the HTTP server instead of one command. Flags win over the config file.
-  server::http::ServerConfig serve_config;
+  app::ServeConfig serve_config;
   std::string serve_config_file;
   std::optional<std::string> serve_bind, serve_access_log;
   std::optional<uint16_t> serve_port;
@@ -679,28 +679,28 @@ int Main(int argc, char** argv) {
   if (serve->parsed()) {
     Status st;
     if (!serve_config_file.empty()) {
-      st = server::http::LoadConfigFile(serve_config_file, &serve_config);
+      st = app::LoadServeConfigFile(serve_config_file, &serve_config);
     }
     bool data_flag = app.get_option("--data")->count() > 0;
-    if (data_flag || serve_config.data.empty()) serve_config.data = args.data_dir;
-    if (serve_bind) serve_config.bind = *serve_bind;
-    if (serve_port) serve_config.port = *serve_port;
-    if (serve_access_log) serve_config.access_log = *serve_access_log;
-    if (serve_max_body) serve_config.max_body = *serve_max_body;
-    if (serve_thrift_port) serve_config.thrift_port = *serve_thrift_port;
-    if (serve_no_thrift) serve_config.thrift = false;
-    if (serve_thrift_framed) serve_config.thrift_framed = true;
-    if (serve_thrift_compact) serve_config.thrift_compact = true;
+    if (data_flag || serve_config.server.data.empty()) serve_config.server.data = args.data_dir;
+    if (serve_bind) serve_config.server.bind = *serve_bind;
+    if (serve_port) serve_config.server.port = *serve_port;
+    if (serve_access_log) serve_config.server.access_log = *serve_access_log;
+    if (serve_max_body) serve_config.server.max_body = *serve_max_body;
+    if (serve_thrift_port) serve_config.server.thrift_port = *serve_thrift_port;
+    if (serve_no_thrift) serve_config.server.thrift = false;
+    if (serve_thrift_framed) serve_config.server.thrift_framed = true;
+    if (serve_thrift_compact) serve_config.server.thrift_compact = true;
     // The token: the flag, else the environment, else the config file.
     if (const char* env_token = std::getenv("BASALT_ADMIN_TOKEN");
         env_token != nullptr && *env_token != '\0') {
-      serve_config.admin_token = env_token;
+      serve_config.server.admin_token = env_token;
     }
-    if (serve_admin_token) serve_config.admin_token = *serve_admin_token;
-    if (serve_session_ttl) serve_config.session_ttl_seconds = *serve_session_ttl;
-    if (serve_fast_hash) serve_config.password_hash_cost = "minimum";
-    if (serve_demo) serve_config.demo = true;
-    if (serve_demo_scale) serve_config.demo_scale = *serve_demo_scale;
+    if (serve_admin_token) serve_config.server.admin_token = *serve_admin_token;
+    if (serve_session_ttl) serve_config.app.session_ttl_seconds = *serve_session_ttl;
+    if (serve_fast_hash) serve_config.app.password_hash_cost = "minimum";
+    if (serve_demo) serve_config.app.demo = true;
+    if (serve_demo_scale) serve_config.app.demo_scale = *serve_demo_scale;
     if (st.ok()) st = app::Serve(serve_config);
     if (!st.ok()) {
       std::cerr << "error: " << st.ToString() << "\n";

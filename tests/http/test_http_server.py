@@ -112,6 +112,31 @@ def test_bad_config_file_is_an_error(binary):
     assert p.returncode == 1 and "port" in p.stderr
 
 
+def test_one_config_file_holds_the_servers_and_the_apps_keys(binary):
+    with tempfile.TemporaryDirectory() as tmp:
+        # max_body is the HTTP server's key, app_namespace the app's: both are read.
+        s = Server(binary, os.path.join(tmp, "data"),
+                   config={"max_body": 4096, "app-namespace": "social"})
+        try:
+            assert requests.put(s.url + "/t/row", data=b"x" * 8192,
+                                headers={"Content-Type": "application/octet-stream"}
+                                ).status_code == 413
+            tables = requests.get(s.url + "/namespaces/social/tables",
+                                  headers={"Accept": "application/json"})
+            assert tables.status_code == 200 and tables.json()["table"]
+        finally:
+            s.stop()
+        for bad, word in (('{"no_such_key": 1}', "no_such_key"),
+                          ('{"session_ttl_seconds": 0}', "session_ttl_seconds"),
+                          ('{"password_hash_cost": "none"}', "password_hash_cost")):
+            cfg = os.path.join(tmp, "bad.json")
+            with open(cfg, "w") as f:
+                f.write(bad)
+            p = subprocess.run([binary, "serve", "--data", os.path.join(tmp, "d2"), "--config",
+                                cfg], capture_output=True, text=True, timeout=30)
+            assert p.returncode == 1 and word in p.stderr, (bad, p.stderr)
+
+
 def test_sigterm_with_requests_in_flight_exits_0_and_keeps_data(binary):
     with tempfile.TemporaryDirectory() as tmp:
         data = os.path.join(tmp, "data")

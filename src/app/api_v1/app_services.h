@@ -33,7 +33,7 @@ namespace basalt::app::api_v1 {
 
 struct AppServicesOptions {
   // The namespace of the recipes' tables (created when missing), apart from the tables users
-  // create in `default`. Default: ServerConfig's app_namespace.
+  // create in `default`. Default: AppConfig's app_namespace (app/serve.h).
   std::string name_space = "app";
   // How long a log-in session lives. Default: the UserStore's (7 days).
   int64_t session_ttl_ms = recipes::UserStoreOptions{}.session_ttl_ms;

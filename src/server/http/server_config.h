@@ -1,9 +1,14 @@
-// ServerConfig: what `basalt serve` is told, from its JSON config file and its flags.
+// ServerConfig: what the HBase-facing servers of `basalt serve` are told (HTTP, REST, Thrift2),
+// from its JSON config file and its flags. What runs on them (the app) reads its own keys from
+// the same file through ReadConfigFile.
 
 #ifndef BASALT_SERVER_HTTP_SERVER_CONFIG_H_
 #define BASALT_SERVER_HTTP_SERVER_CONFIG_H_
 
 #include <cstdint>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 
 #include "basalt/status.h"
@@ -31,28 +36,32 @@ struct ServerConfig {
   uint16_t thrift_port = 9090;  // 0: any free port (the ready line says which)
   bool thrift_framed = false;   // TFramedTransport instead of a buffered socket (HBase -f)
   bool thrift_compact = false;  // TCompactProtocol instead of TBinaryProtocol (HBase -c)
-  // The recipes' JSON API /api/v1 (docs/api-v1.md).
-  // When set, the REST API's writes and schema changes and /api/v1/admin/* need this token
-  // (`Authorization: Bearer T` or `X-Basalt-Admin: T`). A secret: never logged.
+  // When set, the REST API's writes and schema changes (and the admin routes of whatever runs on
+  // the server) need this token (`Authorization: Bearer T` or `X-Basalt-Admin: T`). A secret:
+  // never logged.
   std::string admin_token;
-  uint32_t session_ttl_seconds = 7 * 24 * 3600;  // a log-in session lives this long
-  // "interactive" (argon2id, 64 MiB: the default) or "minimum" (FOR TESTS ONLY: a password
-  // hash that costs nothing to brute-force).
-  std::string password_hash_cost = "interactive";
-  // Load the demo data set before serving, on the store's first start only (server/demo_data.h),
-  // its default size times demo_scale (0 < demo_scale <= 100).
-  bool demo = false;
-  // The namespace of the recipes' tables behind /api/v1 and --demo, so that they stay apart from
-  // the tables users create in `default`.
-  std::string app_namespace = "app";
-  double demo_scale = 1.0;
 };
 
-// Reads a JSON object whose keys are the field names above, with '-' or '_' ("max-body" and
-// "max_body" are the same key); keys not given keep their current value in `*config`.
-// InvalidArgument on malformed JSON, an unknown key or a value of the wrong type or range;
-// IOError when the file cannot be read.
-Status LoadConfigFile(const std::string& path, ServerConfig* config);
+// Reads one config key: nullopt when `key` is none of ServerConfig's (another reader's, then),
+// else OK or InvalidArgument for a value of the wrong type or range.
+std::optional<Status> ReadServerConfigKey(const std::string& key, const nlohmann::json& value,
+                                          ServerConfig* config);
+
+// Reads the JSON object in `path` and hands each key to `read`, spelled with '_' ("max-body" and
+// "max_body" are the same key): nullopt from `read` means an unknown key. InvalidArgument on
+// malformed JSON, an unknown key or a bad value, naming the file; IOError when it cannot be read.
+using ConfigKeyReader =
+    std::function<std::optional<Status>(const std::string& key, const nlohmann::json& value)>;
+Status ReadConfigFile(const std::string& path, const ConfigKeyReader& read);
+
+// The value of config key `key` into `*out`; InvalidArgument naming the key when the JSON value
+// is not of the type (or, for integers, in the range) of `*out`.
+Status ReadConfigValue(const nlohmann::json& v, const std::string& key, std::string* out);
+Status ReadConfigValue(const nlohmann::json& v, const std::string& key, bool* out);
+Status ReadConfigValue(const nlohmann::json& v, const std::string& key, double* out);
+Status ReadConfigValue(const nlohmann::json& v, const std::string& key, uint16_t* out);
+Status ReadConfigValue(const nlohmann::json& v, const std::string& key, uint32_t* out);
+Status ReadConfigValue(const nlohmann::json& v, const std::string& key, uint64_t* out);
 
 }  // namespace basalt::server::http
 
