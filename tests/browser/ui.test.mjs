@@ -331,6 +331,19 @@ describe('social pages (/api/v1)', () => {
     await bob.waitForFunction((u) => document.querySelector('#whoami-name')?.textContent === u, B);
   });
 
+  test('one\'s own post is still on Home after a reload', async (t) => {
+    if (!alice) return t.skip('no users (see above)');
+    // A user of its own, so that the other tests' counts of alice's and bob's posts hold.
+    const carol = await signUp('carol_' + tag);
+    const text = 'my own post ' + tag;
+    await compose(carol, text);
+    await carol.reload();
+    await carol.waitForSelector('body[data-ready="1"]');
+    await carol.waitForSelector('#feed[data-loaded]');
+    assert.deepEqual(await carol.locator('#feed .post-text').allTextContents(), [text]);
+    assert.equal(await carol.textContent('#feed .post-author'), 'carol_' + tag);
+  });
+
   test('follow, then see posts in the home timeline and load more', async (t) => {
     if (!alice) return t.skip('no users (see above)');
     await go(bob, '#/u/' + A, '#follow-button');

@@ -118,6 +118,17 @@ def test_home_timeline_gets_followed_posts_after_fanout(api, new_user):
     assert alice.get("/timeline").json() == {"items": [], "next_cursor": None}
 
 
+def test_home_timeline_holds_ones_own_posts_at_once(new_user):
+    alice, bob = new_user(), new_user()
+    assert alice.post(f"/users/{bob.name}/follow").status_code == 204
+    mine = alice.post("/posts", json={"text": "my own"}).json()
+    # At once: one's own posts are merged when the timeline is read, not fanned out.
+    assert alice.get("/timeline").json() == {"items": [mine], "next_cursor": None}
+    assert bob.get("/timeline").json() == {"items": [], "next_cursor": None}
+    assert alice.delete(f"/posts/{mine['id']}").status_code == 204
+    assert alice.get("/timeline").json() == {"items": [], "next_cursor": None}
+
+
 def test_activity_is_recorded_and_read_only_by_its_user(api, new_user):
     alice, bob = new_user(), new_user()
     r = alice.post("/activity", json={"name": "login", "payload": '{"ip":"x"}'})

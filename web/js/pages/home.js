@@ -24,7 +24,7 @@ export async function homePage(main) {
       const post = await api('POST', '/posts', {text: text.value});
       text.value = '';
       toast('Posted');
-      // The timeline is filled by fan-out in the background; show the new post at once.
+      // The server's timeline holds one's own posts at once; prepending saves a reload.
       const items = feed.querySelector('.items');
       if (items) items.prepend(postCard(post));
       const status = feed.querySelector('.list-status');
