@@ -344,6 +344,41 @@ describe('social pages (/api/v1)', () => {
     assert.equal(await carol.textContent('#feed .post-author'), 'carol_' + tag);
   });
 
+  test('the composer counts characters and refuses a blank post', async (t) => {
+    if (!alice) return t.skip('no users (see above)');
+    const page = await signUp('dora_' + tag);
+    await go(page, '#/', '#feed[data-loaded]');
+    const posts = [];
+    page.on('request', (r) => {
+      if (r.method() === 'POST' && r.url().endsWith('/api/v1/posts')) posts.push(r.url());
+    });
+    assert.equal(await page.textContent('#compose-count'), '0 / 1000');
+    // Characters, not bytes or UTF-16 units: 1000 "é" (2000 bytes) and 1000 emoji fit.
+    await page.fill('#compose-text', '\u00e9'.repeat(1000));
+    assert.equal(await page.textContent('#compose-count'), '1000 / 1000');
+    await page.fill('#compose-text', '\u{1f600}'.repeat(1001));
+    assert.equal(await page.textContent('#compose-count'), '1001 / 1000');
+    assert.match(await page.getAttribute('#compose-count', 'class'), /\berror\b/);
+    await page.click('#compose-form button[type=submit]');
+    assert.match(await page.textContent('#compose-error'), /at most 1000 characters/);
+    // Only white space (spaces, a tab, newlines, a no-break and an ideographic space).
+    await page.fill('#compose-text', '  \t\n\u00a0\u3000\n ');
+    await page.click('#compose-form button[type=submit]');
+    await page.waitForFunction(() => /white space/.test(document.querySelector('#compose-error').textContent));
+    assert.equal(await page.locator('#feed .post').count(), 0);
+    assert.deepEqual(posts, [], 'a refused post was sent');
+    // The server refuses it too, should a script get past the form.
+    const status = await page.evaluate(async () => (await fetch('/api/v1/posts', {
+      method: 'POST', credentials: 'same-origin',
+      headers: {'Content-Type': 'application/json', 'X-Basalt-CSRF': '1'},
+      body: JSON.stringify({text: ' \n\u3000'})})).status);
+    assert.equal(status, 400);
+    // Typing fixes it: the error goes, and the post is accepted.
+    await compose(page, '\u00e9'.repeat(1000));
+    assert.equal(await page.textContent('#compose-error'), '');
+    assert.equal(await page.textContent('#compose-count'), '0 / 1000');
+  });
+
   test('follow, then see posts in the home timeline and load more', async (t) => {
     if (!alice) return t.skip('no users (see above)');
     await go(bob, '#/u/' + A, '#follow-button');
