@@ -37,9 +37,11 @@ if [ ${#missing[@]} -gt 0 ]; then
   $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
 
-# playwright-core for the browser tests, exactly as locked in tests/browser/package-lock.json.
-# It drives Debian's chromium: nothing else is downloaded.
+# The browser tests' npm modules (playwright-core, the OpenAPI validator), exactly as locked in
+# tests/browser/package-lock.json, installed again when the lock is newer than the install.
+# playwright-core drives Debian's chromium: nothing else is downloaded.
 browser_tests="$(dirname "$0")/../tests/browser"
-if [ ! -d "$browser_tests/node_modules" ]; then
-  (cd "$browser_tests" && npm ci --no-audit --no-fund)
+if [ ! -f "$browser_tests/node_modules/.package-lock.json" ] ||
+   [ "$browser_tests/package-lock.json" -nt "$browser_tests/node_modules/.package-lock.json" ]; then
+  (cd "$browser_tests" && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund)
 fi
