@@ -37,9 +37,15 @@ if [ ${#missing[@]} -gt 0 ]; then
   $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
 
-# playwright-core for the browser tests, exactly as locked in tests/browser/package-lock.json.
-# It drives Debian's chromium: nothing else is downloaded.
+# The browser tests' npm modules (playwright-core, the OpenAPI validator), exactly as locked in
+# tests/browser/package-lock.json, installed again when the lock is newer than the install.
+# playwright-core drives Debian's chromium: no browser and no Node.js is downloaded. They run on
+# the Node.js found here, which must be as new as the newest "engines" of the locked modules asks:
+# check-node.cjs says so, and which module, rather than the tests failing later (Debian 12's own
+# nodejs, 18.20, is enough: playwright-core is pinned to the last release that runs on 18).
 browser_tests="$(dirname "$0")/../tests/browser"
-if [ ! -d "$browser_tests/node_modules" ]; then
-  (cd "$browser_tests" && npm ci --no-audit --no-fund)
+node "$browser_tests/check-node.cjs" "$browser_tests/package-lock.json"
+if [ ! -f "$browser_tests/node_modules/.package-lock.json" ] ||
+   [ "$browser_tests/package-lock.json" -nt "$browser_tests/node_modules/.package-lock.json" ]; then
+  (cd "$browser_tests" && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund)
 fi

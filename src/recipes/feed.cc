@@ -225,8 +225,13 @@ Result<PostPage> Feed::HomeTimeline(std::string_view user, int32_t page_size,
   int64_t returned = 0;
   std::string position;  // the timeline key of the last post returned; empty: the start
   if (!cursor.empty()) BASALT_RETURN_IF_ERROR(DecodeHomeCursor(cursor, &returned, &position));
-  BASALT_ASSIGN_OR_RETURN(std::vector<std::string> high, FollowedHighFollowerAuthors(user));
-  const std::set<std::string> high_set(high.begin(), high.end());
+  // Merged at read time: the followed high-follower authors and the reader's own posts, so
+  // that a post is on its author's home timeline at once, whether or not it is fanned out.
+  BASALT_ASSIGN_OR_RETURN(std::vector<std::string> merged, FollowedHighFollowerAuthors(user));
+  if (std::find(merged.begin(), merged.end(), user) == merged.end()) {
+    merged.emplace_back(user);
+  }
+  const std::set<std::string> merged_set(merged.begin(), merged.end());
   std::map<std::string, bool> follows;  // inbox authors checked against the graph
 
   PostPage out;
@@ -236,7 +241,7 @@ Result<PostPage> Feed::HomeTimeline(std::string_view user, int32_t page_size,
          returned + static_cast<int64_t>(out.posts.size()) < options_.inbox_cap) {
     const int32_t want = page_size - static_cast<int32_t>(out.posts.size());
     const int32_t fetch = want + 1;
-    // Candidates after `position`: the inbox's and each high-follower author's, merged.
+    // Candidates after `position`: the inbox's and each merged author's.
     std::set<std::string> keys;
     basalt::Get get = basalt::Get(fl::InboxRow(user)).AddFamily(std::string(fl::kInboxFamily));
     get.SetMaxResultsPerColumnFamily(fetch);
@@ -247,7 +252,7 @@ Result<PostPage> Feed::HomeTimeline(std::string_view user, int32_t page_size,
                         : FilterPtr(std::make_shared<KeyOnlyFilter>()));
     BASALT_ASSIGN_OR_RETURN(RowResult inbox_row, inbox_->Get(get));
     for (const Cell& c : inbox_row.cells()) keys.insert(c.qualifier);
-    for (const std::string& author : high) {
+    for (const std::string& author : merged) {
       Scan scan = Scan()
                       .SetRowPrefix(fl::AuthorPostsPrefix(author))
                       .AddColumn(std::string(fl::kPostFamily), "s");
@@ -287,7 +292,7 @@ Result<PostPage> Feed::HomeTimeline(std::string_view user, int32_t page_size,
       position = candidates[i];
       if (rows[i].empty()) continue;  // deleted; the retract job cleans the inboxes
       const std::string& author = decoded[i].author;
-      if (!high_set.contains(author)) {
+      if (!merged_set.contains(author)) {
         auto it = follows.find(author);
         if (it == follows.end()) {
           BASALT_ASSIGN_OR_RETURN(bool f, graph_.IsFollowing(user, author));

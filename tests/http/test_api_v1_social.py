@@ -87,6 +87,28 @@ def test_posts_create_read_delete_and_only_the_author_deletes(api, new_user):
     assert_api_error(requests.get(f"{api}/posts/AAAA"), 400, "bad_request")
 
 
+def test_post_text_is_counted_in_characters_and_blank_text_is_refused(api, new_user):
+    alice = new_user()
+    for text in ("", " ", "  \n\t ", "\u00a0\u3000", "\ufeff"):
+        r = alice.post("/posts", json={"text": text})
+        assert_api_error(r, 400, "bad_request")
+        assert "white space" in r.json()["error"]["message"], r.text
+    # 1000 characters are accepted whatever their width in bytes (up to 4000 bytes), 1001 are
+    # not, and the error says the limit in characters.
+    for ch in ("x", "\u00e9", "\U0001f600"):
+        r = alice.post("/posts", json={"text": ch * 1000})
+        assert r.status_code == 201, r.text[:200]
+        assert r.json()["text"] == ch * 1000
+        r = alice.post("/posts", json={"text": ch * 1001})
+        assert_api_error(r, 400, "bad_request")
+        assert "1000 characters" in r.json()["error"]["message"], r.text
+    # The OpenAPI description states the same rules.
+    schema = requests.get(f"{api}/openapi.json").json()["paths"]["/api/v1/posts"]["post"]
+    text = schema["requestBody"]["content"]["application/json"]["schema"]["properties"]["text"]
+    assert text["minLength"] == 1 and text["maxLength"] == 1000
+    assert "characters" in text["description"] and "4000 bytes" in text["description"]
+
+
 def test_user_posts_page_newest_first_to_the_end(api, new_user):
     alice = new_user()
     texts = [f"post {i}" for i in range(11)]
@@ -115,6 +137,17 @@ def test_home_timeline_gets_followed_posts_after_fanout(api, new_user):
     assert_api_error(requests.get(f"{api}/timeline"), 401, "unauthorized")
     # Unfollowing drops bob's posts from alice's timeline at once.
     assert alice.delete(f"/users/{bob.name}/follow").status_code == 204
+    assert alice.get("/timeline").json() == {"items": [], "next_cursor": None}
+
+
+def test_home_timeline_holds_ones_own_posts_at_once(new_user):
+    alice, bob = new_user(), new_user()
+    assert alice.post(f"/users/{bob.name}/follow").status_code == 204
+    mine = alice.post("/posts", json={"text": "my own"}).json()
+    # At once: one's own posts are merged when the timeline is read, not fanned out.
+    assert alice.get("/timeline").json() == {"items": [mine], "next_cursor": None}
+    assert bob.get("/timeline").json() == {"items": [], "next_cursor": None}
+    assert alice.delete(f"/posts/{mine['id']}").status_code == 204
     assert alice.get("/timeline").json() == {"items": [], "next_cursor": None}
 
 

@@ -1,6 +1,7 @@
 // Model-based test of the feed: random posts, follows, unfollows and deletes over 50 users,
 // with workers fanning out meanwhile and authors on both sides of the fan-out threshold. After
-// the workers drain, every home timeline must equal a reference merge of the followees' posts.
+// the workers drain, every home timeline must equal a reference merge of the followees' posts
+// and the reader's own.
 // Replay a failure with BASALT_FEED_SEED=<seed>.
 
 #include <gtest/gtest.h>
@@ -109,10 +110,10 @@ TEST_P(FeedModelTest, HomeTimelinesEqualTheReferenceMergeAfterDrain) {
   }
   for (int i = 0; i < kUsers; ++i) {
     const std::string u = user(i);
-    // Reference: the followees' live posts, newest first (time, then id), capped.
+    // Reference: the followees' and u's own live posts, newest first (time, then id), capped.
     std::vector<std::pair<std::string, std::string>> ref;  // (timeline order key, id)
     for (const auto& [id, p] : posts) {
-      if (follows[u].contains(p.author)) {
+      if (follows[u].contains(p.author) || p.author == u) {
         ref.push_back({KeyBuilder().AddReverseTimestamp(p.ts).Build() + id, id});
       }
     }

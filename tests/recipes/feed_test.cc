@@ -185,7 +185,7 @@ TEST_P(FeedTest, HomeTimelineHoldsFollowedPostsAfterFanOut) {
   std::string a1 = MustPost("alice", "a1");
   std::string c1 = MustPost("carol", "c1");
   std::string a2 = MustPost("alice", "a2");
-  MustPost("eve", "not followed");
+  std::string e1 = MustPost("eve", "not followed");
   auto pending = feed_->PendingJobs();
   ASSERT_OK(pending);
   EXPECT_EQ(*pending, 4);
@@ -209,7 +209,33 @@ TEST_P(FeedTest, HomeTimelineHoldsFollowedPostsAfterFanOut) {
   EXPECT_EQ(walked[1].id, c1);
   EXPECT_EQ(walked[2].id, a1);
   EXPECT_EQ(HomeIds("dave"), (std::vector<std::string>{a2, a1}));
-  EXPECT_TRUE(HomeIds("eve").empty());
+  EXPECT_EQ(HomeIds("eve"), (std::vector<std::string>{e1}));  // her own post only
+}
+
+TEST_P(FeedTest, HomeTimelineHoldsTheReadersOwnPostsAtOnce) {
+  FeedOptions options;
+  options.fanout_threshold = 1;  // star (two followers) is not fanned out, alice (one) is
+  OpenFeed(options);
+  ASSERT_OK(feed_->Follow("bob", "alice"));
+  for (std::string f : {"f1", "f2"}) ASSERT_OK(feed_->Follow(f, "star"));
+  std::string a1 = MustPost("alice", "a1");
+  std::string b1 = MustPost("bob", "b1");
+  std::string s1 = MustPost("star", "s1");
+  // Before any worker ran: each author's own post is there, bob's followee's is not yet.
+  EXPECT_EQ(HomeIds("bob"), (std::vector<std::string>{b1}));
+  EXPECT_EQ(HomeIds("alice"), (std::vector<std::string>{a1}));
+  EXPECT_EQ(HomeIds("star"), (std::vector<std::string>{s1}));
+  DrainJobs();
+  EXPECT_EQ(HomeIds("bob", 1), (std::vector<std::string>{b1, a1}));
+  EXPECT_EQ(HomeIds("alice"), (std::vector<std::string>{a1}));  // followed by bob, not by alice
+  EXPECT_EQ(HomeIds("star"), (std::vector<std::string>{s1}));
+  EXPECT_EQ(HomeIds("f1"), (std::vector<std::string>{s1}));
+  // A deleted own post leaves the author's home timeline at once.
+  ASSERT_OK(feed_->DeletePost("bob", b1));
+  ASSERT_OK(feed_->DeletePost("star", s1));
+  EXPECT_EQ(HomeIds("bob"), (std::vector<std::string>{a1}));
+  EXPECT_TRUE(HomeIds("star").empty());
+  EXPECT_TRUE(HomeIds("f1").empty());
 }
 
 TEST_P(FeedTest, HomeCursorIsRejectedWhenMalformed) {

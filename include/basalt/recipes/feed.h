@@ -1,7 +1,8 @@
 // Feed: the microblog of seed note 004 on the public table API only, so it runs unchanged on
 // every backend. Posts, a user's own timeline, and home timelines served from per-user inboxes
 // that a background worker pool (fanout_worker.h) fills ("fan-out on write"); authors with many
-// followers are merged into home timelines at read time instead ("hybrid fan-out").
+// followers are merged into home timelines at read time instead ("hybrid fan-out"), and so are
+// the reader's own posts.
 // docs/recipes.md, section "Microblog feeds", describes the tables byte by byte.
 //
 //   auto graph = FollowGraph::Open(conn);
@@ -15,7 +16,8 @@
 // Consistency: Post writes the fan-out job row first (under a lease of its own), then the post,
 // then hands the job to the workers, so a crash at any point leaves either no post or a job that
 // delivers it; no cross-row atomicity is needed, so this holds over Thrift2 too. Home timelines are
-// eventually complete: a post reaches an inbox when a worker delivers it. They are always clean: a
+// eventually complete: a post reaches an inbox when a worker delivers it (its author sees it at
+// once: their own posts are read from the posts table). They are always clean: a
 // deleted post, and a post of an author the reader no longer follows, is dropped when the page is
 // read, before the retract job or the unfollow clean-up has removed it from the inbox.
 //
@@ -103,12 +105,12 @@ class Feed {
   Result<PostPage> UserTimeline(std::string_view author, int32_t page_size,
                                 std::string_view cursor = {});
 
-  // The posts of the users `user` follows, newest first (by time, then post id), at most
-  // inbox_cap in all, `page_size` at a time: the inbox merged with the recent posts of the
-  // followed high-follower authors, hydrated with one multi-Get. A walk never repeats or skips
-  // an entry that stays present (the cursor is the last (time, post id) returned). A page may
-  // hold fewer than page_size posts only when it is the last one; the last page may be empty.
-  // InvalidArgument for page_size < 1 or a malformed cursor.
+  // The posts of the users `user` follows and `user`'s own posts, newest first (by time, then
+  // post id), at most inbox_cap in all, `page_size` at a time: the inbox merged with the recent
+  // posts of the followed high-follower authors and of `user`, hydrated with one multi-Get. A walk
+  // never repeats or skips an entry that stays present (the cursor is the last (time, post id)
+  // returned). A page may hold fewer than page_size posts only when it is the last one; the last
+  // page may be empty. InvalidArgument for page_size < 1 or a malformed cursor.
   Result<PostPage> HomeTimeline(std::string_view user, int32_t page_size,
                                 std::string_view cursor = {});
 

@@ -65,7 +65,18 @@ std::vector<ApiV1Service::Route> ApiV1Service::Routes() {
 
       {{Verb::post, "/posts", &ApiV1Service::CreatePost},
        {.summary = "Post as the session's user",
-        .body = ObjectOf({{"text", {{"type", "string"}, {"minLength", 1}}}}, {"text"}),
+        .body = ObjectOf(
+            {{"text",
+              {{"type", "string"},
+               {"minLength", 1},
+               {"maxLength", kMaxPostChars},
+               {"pattern", "[^\\s\\u0085]"},
+               {"description", "1.." + std::to_string(kMaxPostChars) +
+                                   " characters (Unicode code points; maxLength counts them), not "
+                                   "only white space; at most " +
+                                   std::to_string(kMaxPostBytes) +
+                                   " bytes of UTF-8, which that many characters never exceed"}}}},
+            {"text"}),
         .reply = {201, "the post", SchemaRef("Post")},
         .errors = {400}}},
       {{Verb::get, "/posts/{id}", &ApiV1Service::GetPost},

@@ -1,5 +1,7 @@
 #include "app/api_v1/app_services.h"
 
+#include "app/api_v1/validation.h"
+
 namespace basalt::app::api_v1 {
 
 Result<std::unique_ptr<AppServices>> AppServices::Open(Connection& conn,
@@ -19,6 +21,7 @@ Result<std::unique_ptr<AppServices>> AppServices::Open(Connection& conn,
   BASALT_ASSIGN_OR_RETURN(app->graph_, recipes::FollowGraph::Open(conn, graph_options));
   recipes::FeedOptions feed_options;
   feed_options.name_space = options.name_space;
+  feed_options.max_text_bytes = kMaxPostBytes;  // what kMaxPostChars characters may take
   BASALT_ASSIGN_OR_RETURN(app->feed_, recipes::Feed::Open(conn, *app->graph_, feed_options));
   recipes::FanoutWorkerOptions fanout_options;
   fanout_options.threads = options.fanout_threads;

@@ -32,11 +32,7 @@ server::http::Response PostPageResponse(const server::http::RequestContext& ctx,
 Result<server::http::Response> ApiV1Service::CreatePost(const Ctx& ctx, const Caller& caller) {
   BASALT_ASSIGN_OR_RETURN(json body, ParseJsonObject(ctx.request.body()));
   BASALT_ASSIGN_OR_RETURN(std::string text, StringField(body, "text"));
-  size_t max_bytes = app_.feed().options().max_text_bytes;
-  if (text.empty() || text.size() > max_bytes || !IsValidUtf8(text)) {
-    return Status::InvalidArgument("field 'text' must be 1.." + std::to_string(max_bytes) +
-                                   " bytes of UTF-8");
-  }
+  BASALT_RETURN_IF_ERROR(ValidatePostText(text));
   BASALT_ASSIGN_OR_RETURN(std::string id, app_.feed().Post(caller.user, text));
   BASALT_ASSIGN_OR_RETURN(recipes::PostView post, app_.feed().GetPost(id));
   return JsonResponse(ctx.request, HttpStatus::created, PostJson(post));

@@ -137,39 +137,81 @@ std::string ClientAddress(std::string_view remote) {
   return std::string(remote.substr(0, colon));
 }
 
+namespace {
+
+// Decodes the code point at text[*i] into *cp and moves *i past it; false (and *i unchanged) at
+// bytes that are not UTF-8 (overlong forms, surrogates, past U+10FFFF, truncated).
+bool NextCodePoint(std::string_view text, size_t* i, uint32_t* cp) {
+  unsigned char c = static_cast<unsigned char>(text[*i]);
+  if (c < 0x80) {
+    *cp = c;
+    ++*i;
+    return true;
+  }
+  int extra;
+  if ((c & 0xE0) == 0xC0) {
+    extra = 1;
+    *cp = c & 0x1F;
+  } else if ((c & 0xF0) == 0xE0) {
+    extra = 2;
+    *cp = c & 0x0F;
+  } else if ((c & 0xF8) == 0xF0) {
+    extra = 3;
+    *cp = c & 0x07;
+  } else {
+    return false;
+  }
+  if (*i + extra >= text.size()) return false;
+  for (int k = 1; k <= extra; ++k) {
+    unsigned char cc = static_cast<unsigned char>(text[*i + k]);
+    if ((cc & 0xC0) != 0x80) return false;
+    *cp = (*cp << 6) | (cc & 0x3F);
+  }
+  static constexpr uint32_t kMin[] = {0, 0x80, 0x800, 0x10000};
+  if (*cp < kMin[extra] || *cp > 0x10FFFF || (*cp >= 0xD800 && *cp <= 0xDFFF)) return false;
+  *i += extra + 1;
+  return true;
+}
+
+bool IsWhiteSpace(uint32_t cp) {
+  return (cp >= 0x09 && cp <= 0x0D) || cp == 0x20 || cp == 0x85 || cp == 0xA0 || cp == 0x1680 ||
+         (cp >= 0x2000 && cp <= 0x200A) || cp == 0x2028 || cp == 0x2029 || cp == 0x202F ||
+         cp == 0x205F || cp == 0x3000 || cp == 0xFEFF;
+}
+
+}  // namespace
+
 bool IsValidUtf8(std::string_view text) {
-  size_t i = 0;
-  while (i < text.size()) {
-    unsigned char c = static_cast<unsigned char>(text[i]);
-    if (c < 0x80) {
-      ++i;
-      continue;
-    }
-    int extra;
-    uint32_t cp;
-    if ((c & 0xE0) == 0xC0) {
-      extra = 1;
-      cp = c & 0x1F;
-    } else if ((c & 0xF0) == 0xE0) {
-      extra = 2;
-      cp = c & 0x0F;
-    } else if ((c & 0xF8) == 0xF0) {
-      extra = 3;
-      cp = c & 0x07;
-    } else {
-      return false;
-    }
-    if (i + extra >= text.size()) return false;
-    for (int k = 1; k <= extra; ++k) {
-      unsigned char cc = static_cast<unsigned char>(text[i + k]);
-      if ((cc & 0xC0) != 0x80) return false;
-      cp = (cp << 6) | (cc & 0x3F);
-    }
-    static constexpr uint32_t kMin[] = {0, 0x80, 0x800, 0x10000};
-    if (cp < kMin[extra] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return false;
-    i += extra + 1;
+  uint32_t cp = 0;
+  for (size_t i = 0; i < text.size();) {
+    if (!NextCodePoint(text, &i, &cp)) return false;
   }
   return true;
+}
+
+size_t CodePointCount(std::string_view text) {
+  size_t n = 0;
+  for (unsigned char c : text) n += (c & 0xC0) != 0x80;  // every byte but continuation bytes
+  return n;
+}
+
+bool IsBlank(std::string_view text) {
+  uint32_t cp = 0;
+  for (size_t i = 0; i < text.size();) {
+    if (!NextCodePoint(text, &i, &cp) || !IsWhiteSpace(cp)) return false;
+  }
+  return true;
+}
+
+Status ValidatePostText(std::string_view text) {
+  if (text.size() > kMaxPostBytes || !IsValidUtf8(text) || CodePointCount(text) > kMaxPostChars) {
+    return Status::InvalidArgument("field 'text' must be at most " + std::to_string(kMaxPostChars) +
+                                   " characters (Unicode code points) of UTF-8");
+  }
+  if (IsBlank(text)) {
+    return Status::InvalidArgument("field 'text' must not be empty or only white space");
+  }
+  return Status::OK();
 }
 
 }  // namespace basalt::app::api_v1

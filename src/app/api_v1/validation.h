@@ -24,6 +24,11 @@ inline constexpr size_t kMaxActivityNameBytes = 100;
 inline constexpr size_t kMaxActivityPayloadBytes = 4096;
 inline constexpr int64_t kMaxClicksPerRequest = 1'000'000;
 inline constexpr int64_t kMaxSeriesPoints = 1000;
+// A post's text: at most this many characters (Unicode code points), as a person counts them...
+inline constexpr size_t kMaxPostChars = 1000;
+// ...and at most this many bytes of UTF-8, the Feed's max_text_bytes: four per code point, so
+// a text within kMaxPostChars never reaches it.
+inline constexpr size_t kMaxPostBytes = 4 * kMaxPostChars;
 
 // The request body as a JSON object. An empty body is {} when `empty_ok`, else an error; a body
 // that is not a JSON object is an error.
@@ -58,6 +63,9 @@ Status ValidateItem(std::string_view item);
 Status ValidateActivityName(std::string_view name);
 // An activity payload: at most kMaxActivityPayloadBytes of valid UTF-8.
 Status ValidateActivityPayload(std::string_view payload);
+// A post's text: valid UTF-8 of 1..kMaxPostChars code points and at most kMaxPostBytes bytes,
+// with something besides white space (IsBlank).
+Status ValidatePostText(std::string_view text);
 // A post id of the contract (base64url) as the Feed's id bytes.
 Result<std::string> DecodePostId(std::string_view text);
 
@@ -67,6 +75,11 @@ std::string ClientAddress(std::string_view remote);
 
 // Whether `text` is valid UTF-8 (no overlong forms, surrogates or code points past U+10FFFF).
 bool IsValidUtf8(std::string_view text);
+// The number of code points of `text`. REQUIRES: IsValidUtf8(text).
+size_t CodePointCount(std::string_view text);
+// Whether valid UTF-8 `text` holds nothing but white space: Unicode's White_Space characters and
+// U+FEFF (the set of JavaScript's \s plus U+0085), so empty text is blank too.
+bool IsBlank(std::string_view text);
 
 }  // namespace basalt::app::api_v1
 

@@ -96,6 +96,34 @@ TEST(ValidationTest, Utf8) {
   EXPECT_FALSE(IsValidUtf8("\x80"));
 }
 
+TEST(ValidationTest, PostTextIsCountedInCharactersAndMustNotBeBlank) {
+  EXPECT_EQ(CodePointCount(""), 0u);
+  EXPECT_EQ(CodePointCount("caf\xc3\xa9 \xf0\x9f\x98\x80"), 6u);
+  EXPECT_TRUE(ValidatePostText("hello").ok());
+  EXPECT_TRUE(ValidatePostText(" \n x \n").ok());
+  // 1000 characters are allowed whatever their width in bytes; 1001 are not.
+  std::string e_acute;
+  std::string emoji;
+  for (size_t i = 0; i < kMaxPostChars; ++i) {
+    e_acute += "\xc3\xa9";
+    emoji += "\xf0\x9f\x98\x80";
+  }
+  EXPECT_TRUE(ValidatePostText(e_acute).ok());
+  EXPECT_TRUE(ValidatePostText(emoji).ok());
+  EXPECT_EQ(emoji.size(), kMaxPostBytes);
+  EXPECT_FALSE(ValidatePostText(e_acute + "x").ok());
+  EXPECT_FALSE(ValidatePostText(std::string(kMaxPostChars + 1, 'x')).ok());
+  EXPECT_FALSE(ValidatePostText("\xff").ok());
+  // Empty, and only white space: ASCII, NBSP, U+2003, U+3000, U+0085, U+FEFF.
+  for (std::string blank : {"", " ", "\t\r\n ", "\xc2\xa0", "\xe2\x80\x83", "\xe3\x80\x80",
+                            "\xc2\x85", "\xef\xbb\xbf"}) {
+    Status s = ValidatePostText(blank);
+    EXPECT_TRUE(s.IsInvalidArgument()) << blank;
+    EXPECT_NE(s.message().find("white space"), std::string::npos) << s.ToString();
+  }
+  EXPECT_TRUE(ValidatePostText("\xe3\x80\x80.").ok());
+}
+
 TEST(ValidationTest, PostIdsAreCanonicalBase64Url) {
   EXPECT_EQ(*DecodePostId(Base64UrlEncode("id\x01")), "id\x01");
   EXPECT_FALSE(DecodePostId("").ok());
