@@ -8,6 +8,7 @@ packages=(
   librocksdb-dev libgflags-dev
   nlohmann-json3-dev libcli11-dev libfmt-dev libspdlog-dev libboost-dev
   python3-pytest python3-requests libre2-dev
+  curl  # the README's REST examples (tests/cli/readme_test.py)
   libthrift-dev thrift-compiler
   libgtest-dev libgmock-dev googletest libbenchmark-dev
   libsqlite3-dev libxxhash-dev
