@@ -79,7 +79,10 @@ std::vector<std::string> StructuralProblems(const nlohmann::json& doc) {
   }
   CollectRefProblems(doc, doc, &problems);
   std::set<std::string> operation_ids;
-  for (const auto& [path, item] : doc["paths"].items()) {
+  for (const auto& entry : doc["paths"].items()) {
+    // Not a structured binding: clang 14 (the sanitizer build) cannot capture one in a lambda.
+    const std::string path = entry.key();
+    const nlohmann::json& item = entry.value();
     std::set<std::string> in_path;
     for (size_t open = path.find('{'); open != std::string::npos; open = path.find('{', open + 1)) {
       in_path.insert(path.substr(open + 1, path.find('}', open) - open - 1));
