@@ -11,6 +11,10 @@
 // protocol or transport exception from the processor; the server then closes the connection,
 // and so does this target.
 //
+// The seeds (make_seeds.py) call the data methods, the admin methods and the table name pattern
+// methods, hostile patterns included (nested, backtracking, back references): a pattern that
+// stalls trips libFuzzer's -timeout.
+//
 // The store lives across inputs (fuzz_store.h).
 
 #include <thrift/TProcessor.h>

@@ -360,6 +360,68 @@ TEST_F(Thrift2ServerTest, AdminCallsDescribeTablesNamespacesAndRegions) {
   EXPECT_FALSE(client_->tableExists(created.tableName));
 }
 
+TEST_F(Thrift2ServerTest, TableNamePatternsMatchTheWholeNameAsHBaseDoes) {
+  ASSERT_OK(conn_->admin().CreateNamespace(NamespaceDescriptor{.name = "ns"}));
+  ASSERT_OK(conn_->admin().CreateTable(
+      TableDescriptor(TableName("ns", "tt")).AddFamily(FamilyDescriptor("f"))));
+  auto names = [&](const std::string& pattern) {
+    std::vector<TTableName> out;
+    client_->getTableNamesByPattern(out, pattern, false);
+    std::vector<std::string> flat;
+    for (const auto& n : out) flat.push_back(n.ns + ":" + n.qualifier);
+    return flat;
+  };
+  // The default namespace's tables are matched without their prefix (TableName.getNameAsString).
+  EXPECT_EQ(names("t"), std::vector<std::string>{"default:t"});
+  EXPECT_EQ(names("ns:.*"), std::vector<std::string>{"ns:tt"});
+  EXPECT_EQ(names("t+").size(), 1u);
+  EXPECT_TRUE(names("tt").empty());  // a whole-name match, not find()
+  EXPECT_EQ(names("").size(), 2u);   // no pattern: every table
+  std::vector<TTableDescriptor> descriptors;
+  client_->getTableDescriptorsByPattern(descriptors, "ns:t.", false);
+  ASSERT_EQ(descriptors.size(), 1u);
+  EXPECT_EQ(descriptors[0].tableName.qualifier, "tt");
+}
+
+// std::regex ran the caller's pattern: a deeply nested one overflowed the server's stack (the
+// process died) and a backtracking one took time exponential in the table name's length.
+TEST_F(Thrift2ServerTest, HostileTableNamePatternsAreRefusedOrAnsweredQuickly) {
+  const std::string long_name(40, 'a');
+  ASSERT_OK(conn_->admin().CreateTable(
+      TableDescriptor(TableName("default", long_name)).AddFamily(FamilyDescriptor("f"))));
+  auto started = std::chrono::steady_clock::now();
+  std::vector<TTableName> out;
+  for (const char* backtracking : {"(a*)*b", "(a|a)*b", "(a|aa)+$b"}) {
+    client_->getTableNamesByPattern(out, backtracking, true);
+    EXPECT_TRUE(out.empty()) << backtracking;
+  }
+  std::vector<TTableDescriptor> descriptors;
+  client_->getTableDescriptorsByPattern(descriptors, "(a*)*b", true);
+  EXPECT_TRUE(descriptors.empty());
+
+  auto refused = [&](const std::string& pattern, const std::string& why) {
+    try {
+      client_->getTableNamesByPattern(out, pattern, false);
+      ADD_FAILURE() << "pattern of " << pattern.size() << " bytes accepted";
+    } catch (const TIOError& e) {
+      EXPECT_NE(e.message.find(why), std::string::npos) << e.message;
+      EXPECT_FALSE(e.canRetry);
+    }
+  };
+  refused(std::string(100000, '(') + std::string(100000, ')'), "too long");
+  refused("(a)\\1", "bad table name pattern");  // a back reference: not linear, refused
+  refused("((((a{100}){100}){100}){100})", "bad table name pattern");
+  // Nesting within the length cap is fine.
+  client_->getTableNamesByPattern(out, std::string(2000, '(') + "t" + std::string(2000, ')'),
+                                  false);
+  EXPECT_EQ(out.size(), 1u);
+  EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(5));
+  // The server is still serving.
+  std::vector<std::string> namespaces;
+  client_->listNamespaces(namespaces);
+  EXPECT_FALSE(namespaces.empty());
+}
+
 TEST_F(Thrift2ServerTest, MethodsThatDoNotApplyThrowTIOError) {
   TAccessControlEntity acl;
   acl.username = "u";

@@ -2,7 +2,8 @@
 
 #include <algorithm>
 #include <optional>
-#include <regex>
+
+#include <re2/re2.h>
 
 #include "server/thrift2/errors.h"
 #include "thrift2/codec.h"
@@ -53,6 +54,31 @@ void ReadRows(ResultScanner& scanner, int32_t num_rows, std::vector<TResult>* ou
     out->push_back(thrift2::ToThrift(r));
   }
   ThrowIfError(scanner.status());
+}
+
+// A caller's table name pattern (HBase's Pattern.compile, matched against the whole name). RE2
+// rather than std::regex: std::regex recurses per nesting level and backtracks, so one call with
+// a deeply nested pattern overflowed the stack and a pattern like (a*)*b took exponential time;
+// RE2 parses without recursion and matches in linear time. Java syntax RE2 lacks (back
+// references, look-around) is refused. The length and program-size caps bound the memory one
+// call may spend compiling; table names are short, so real patterns are far below both.
+constexpr size_t kMaxNamePatternBytes = 4096;
+constexpr int64_t kMaxNamePatternMemory = 1 << 20;
+
+std::unique_ptr<re2::RE2> CompileNamePattern(const std::string& regex) {
+  if (regex.size() > kMaxNamePatternBytes) {
+    ThrowTIOError(
+        Status::InvalidArgument("table name pattern too long: " + std::to_string(regex.size()) +
+                                " bytes (at most " + std::to_string(kMaxNamePatternBytes) + ")"));
+  }
+  re2::RE2::Options options;
+  options.set_log_errors(false);
+  options.set_max_mem(kMaxNamePatternMemory);
+  auto pattern = std::make_unique<re2::RE2>(regex, options);
+  if (!pattern->ok()) {
+    ThrowTIOError(Status::InvalidArgument("bad table name pattern: " + pattern->error()));
+  }
+  return pattern;
 }
 
 }  // namespace
@@ -272,18 +298,12 @@ bool Thrift2Handler::tableExists(const TTableName& table_name) {
 
 std::vector<TableName> Thrift2Handler::MatchingTables(const std::string& regex,
                                                       bool include_sys_tables) {
-  std::optional<std::regex> pattern;
-  if (!regex.empty()) {
-    try {
-      pattern.emplace(regex, std::regex::ECMAScript);
-    } catch (const std::regex_error& e) {
-      ThrowTIOError(Status::InvalidArgument("bad table name pattern '" + regex + "': " + e.what()));
-    }
-  }
+  std::unique_ptr<re2::RE2> pattern;
+  if (!regex.empty()) pattern = CompileNamePattern(regex);
   std::vector<TableName> out;
   for (auto& name : ValueOrThrow(conn_.admin().ListTables())) {
     if (!include_sys_tables && name.ns == kSystemNamespace) continue;
-    if (pattern && !std::regex_match(name.ToString(), *pattern)) continue;
+    if (pattern && !re2::RE2::FullMatch(name.ToString(), *pattern)) continue;
     out.push_back(std::move(name));
   }
   return out;
