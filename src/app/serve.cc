@@ -100,6 +100,9 @@ Status Serve(const ServeConfig& serve_config) {
     options.port = config.thrift_port;
     options.framed = config.thrift_framed;
     options.compact = config.thrift_compact;
+    // The app's tables hold password hashes and sessions: Thrift2 has no credentials, so it may
+    // never name them.
+    options.reserved_namespaces = {app_config.app_namespace};
     thrift = std::make_unique<server::Thrift2Server>(*conn, options);
     s = thrift->Start();
     if (!s.ok()) {
@@ -155,7 +158,12 @@ Status Serve(const ServeConfig& serve_config) {
                return server::http::MakeResponse(ctx.request, boost::beast::http::status::ok,
                                                  "text/plain; version=0.0.4", metrics.Render());
              });
-  server::rest::RestService rest(*conn, scanners, address);
+  server::rest::RestOptions rest_options;
+  // The app's tables hold password hashes and sessions: REST may name them only with the admin
+  // token (and so never when there is none).
+  rest_options.reserved_namespaces = {app_config.app_namespace};
+  rest_options.admin_token = config.admin_token;
+  server::rest::RestService rest(*conn, scanners, address, std::move(rest_options));
   // The web UI before REST: of two routes with one pattern the first wins, and the UI's `GET /`
   // answers browsers and passes every other client on to REST's table list.
   web::WebUi web_ui(web::EmbeddedAssets());

@@ -28,6 +28,8 @@
 #include <cstdint>
 #include <cstdlib>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "basalt/connection.h"
 #include "fuzz_store.h"
@@ -58,8 +60,9 @@ struct ThriftStack {
   ThriftStack()
       : conn(basalt::fuzz::OpenFuzzStore()),
         scanners(std::chrono::milliseconds(0)),
-        handler(
-            std::make_shared<basalt::server::Thrift2Handler>(*conn, scanners, "localhost", &port)),
+        // `app` reserved, as `basalt serve` does: the refusals are fuzzed too.
+        handler(std::make_shared<basalt::server::Thrift2Handler>(
+            *conn, scanners, "localhost", &port, std::vector<std::string>{"app"})),
         processor(std::make_shared<basalt::thrift2::THBaseServiceProcessor>(handler)),
         errors(std::make_shared<UndeclaredErrors>()) {
     processor->setEventHandler(errors);

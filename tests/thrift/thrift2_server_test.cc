@@ -10,6 +10,7 @@
 
 #include <chrono>
 #include <fstream>
+#include <functional>
 #include <thread>
 
 #include "server/thrift2/thrift2_server.h"
@@ -434,6 +435,110 @@ TEST_F(Thrift2ServerTest, MethodsThatDoNotApplyThrowTIOError) {
   }
   std::vector<bool> cleared;
   EXPECT_THROW(client_->clearSlowLogResponses(cleared, {}), TIOError);
+}
+
+// The app's accounts and sessions live in a reserved namespace: before, an anonymous Thrift2
+// client could forge a session row or disable app:social_sessions (which stops every log-in).
+TEST_F(Thrift2ServerTest, ReservedNamespaceIsRefusedByEveryMethodThatNamesIt) {
+  StopServer();
+  server::Thrift2ServerOptions options;
+  options.reserved_namespaces = {"app"};
+  StartServer(options);
+  // The app creates its tables in process, through the Connection.
+  ASSERT_OK(conn_->admin().CreateNamespace(NamespaceDescriptor{.name = "app"}));
+  const TableName sessions_name("app", "social_sessions");
+  ASSERT_OK(
+      conn_->admin().CreateTable(TableDescriptor(sessions_name).AddFamily(FamilyDescriptor("s"))));
+  TTableName sessions;
+  sessions.__set_ns("app");
+  sessions.qualifier = "social_sessions";
+  const std::string table = "app:social_sessions";
+
+  auto refused = [](const std::string& what, const std::function<void()>& call) {
+    try {
+      call();
+      ADD_FAILURE() << what << " succeeded";
+    } catch (const TIOError& e) {
+      EXPECT_NE(e.message.find("PermissionDenied"), std::string::npos) << what << ": " << e.message;
+      EXPECT_NE(e.message.find("'app' is reserved"), std::string::npos) << e.message;
+      EXPECT_FALSE(e.canRetry);
+    }
+  };
+  TPut forged;
+  forged.row = "token-of-my-choosing";
+  forged.columnValues = {Cv("s", "user", "alice")};
+  TResult result;
+  std::vector<TResult> results;
+  TTableDescriptor descriptor;
+  std::vector<THRegionLocation> regions;
+  std::vector<TTableName> names;
+  TNamespaceDescriptor ns_descriptor;
+  refused("put", [&] { client_->put(table, forged); });
+  refused("putMultiple", [&] { client_->putMultiple(table, {forged}); });
+  refused("get", [&] { client_->get(result, table, GetOf("token-of-my-choosing")); });
+  refused("exists", [&] { client_->exists(table, GetOf("x")); });
+  refused("openScanner", [&] { client_->openScanner(table, TScan()); });
+  refused("getScannerResults", [&] { client_->getScannerResults(results, table, TScan(), 10); });
+  refused("deleteSingle", [&] {
+    TDelete d;
+    d.row = "x";
+    client_->deleteSingle(table, d);
+  });
+  refused("mutateRow", [&] {
+    TRowMutations m;
+    m.row = "x";
+    client_->mutateRow(table, m);
+  });
+  refused("checkAndPut", [&] { client_->checkAndPut(table, "x", "s", "user", "", forged); });
+  refused("increment", [&] {
+    TIncrement inc;
+    inc.row = "x";
+    client_->increment(result, table, inc);
+  });
+  refused("getAllRegionLocations", [&] { client_->getAllRegionLocations(regions, table); });
+  refused("disableTable", [&] { client_->disableTable(sessions); });
+  refused("deleteTable", [&] { client_->deleteTable(sessions); });
+  refused("truncateTable", [&] { client_->truncateTable(sessions, false); });
+  refused("tableExists", [&] { client_->tableExists(sessions); });
+  refused("getTableDescriptor", [&] { client_->getTableDescriptor(descriptor, sessions); });
+  refused("deleteColumnFamily", [&] { client_->deleteColumnFamily(sessions, "s"); });
+  refused("modifyColumnFamily", [&] {
+    TColumnFamilyDescriptor family;
+    family.name = "s";
+    family.__set_timeToLive(1);
+    client_->modifyColumnFamily(sessions, family);
+  });
+  refused("createTable", [&] {
+    TTableDescriptor created;
+    created.tableName = sessions;
+    created.tableName.qualifier = "other";
+    TColumnFamilyDescriptor family;
+    family.name = "f";
+    created.__set_columns({family});
+    client_->createTable(created, {});
+  });
+  refused("deleteNamespace", [&] { client_->deleteNamespace("app"); });
+  refused("getNamespaceDescriptor", [&] { client_->getNamespaceDescriptor(ns_descriptor, "app"); });
+  refused("getTableNamesByNamespace", [&] { client_->getTableNamesByNamespace(names, "app"); });
+
+  // Nothing was written or changed.
+  auto stored = conn_->GetTable(sessions_name);
+  ASSERT_OK(stored);
+  auto row = (*stored)->Get(Get("token-of-my-choosing"));
+  ASSERT_OK(row);
+  EXPECT_TRUE(row->empty());
+  auto enabled = conn_->admin().IsTableEnabled(sessions_name);
+  ASSERT_OK(enabled);
+  EXPECT_TRUE(*enabled);
+
+  // Listings show the names; the tables of `default` work as before.
+  client_->getTableNamesByPattern(names, "app:.*", false);
+  EXPECT_EQ(names.size(), 1u);
+  std::vector<std::string> namespaces;
+  client_->listNamespaces(namespaces);
+  EXPECT_NE(std::find(namespaces.begin(), namespaces.end(), "app"), namespaces.end());
+  PutCells("r", {Cv("f", "a", "1")});
+  EXPECT_EQ(Qualifiers("r"), std::vector<std::string>{"f:a"});
 }
 
 TEST_F(Thrift2ServerTest, IdleScannerExpires) {
