@@ -1,5 +1,6 @@
 #include "server/http/server_config.h"
 
+#include <algorithm>
 #include <fstream>
 #include <limits>
 #include <sstream>
@@ -50,6 +51,16 @@ Status ReadConfigValue(const nlohmann::json& v, const std::string& key, uint64_t
   return ReadUnsigned(v, key, out);
 }
 
+Status ReadConfigValue(const nlohmann::json& v, const std::string& key,
+                       std::vector<std::string>* out) {
+  if (!v.is_array() ||
+      !std::all_of(v.begin(), v.end(), [](const auto& e) { return e.is_string(); })) {
+    return Status::InvalidArgument("config key '" + key + "' must be a list of strings");
+  }
+  *out = v.get<std::vector<std::string>>();
+  return Status::OK();
+}
+
 std::optional<Status> ReadServerConfigKey(const std::string& key, const nlohmann::json& v,
                                           ServerConfig* config) {
   if (key == "data") return ReadConfigValue(v, key, &config->data);
@@ -78,6 +89,7 @@ std::optional<Status> ReadServerConfigKey(const std::string& key, const nlohmann
   if (key == "thrift_framed") return ReadConfigValue(v, key, &config->thrift_framed);
   if (key == "thrift_compact") return ReadConfigValue(v, key, &config->thrift_compact);
   if (key == "admin_token") return ReadConfigValue(v, key, &config->admin_token);
+  if (key == "allowed_hosts") return ReadConfigValue(v, key, &config->allowed_hosts);
   return std::nullopt;
 }
 

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "basalt/status.h"
 
@@ -40,6 +41,10 @@ struct ServerConfig {
   // the server) need this token (`Authorization: Bearer T` or `X-Basalt-Admin: T`). A secret:
   // never logged.
   std::string admin_token;
+  // Host names (besides IP literals, "localhost" and the bind address) the Host header may
+  // carry; "*" accepts any. Others get 403, so a DNS-rebinding page cannot reach the server
+  // under its own name (server/http/browser_guard.h). Add the public name behind a proxy.
+  std::vector<std::string> allowed_hosts;
 };
 
 // Reads one config key: nullopt when `key` is none of ServerConfig's (another reader's, then),
@@ -62,6 +67,8 @@ Status ReadConfigValue(const nlohmann::json& v, const std::string& key, double* 
 Status ReadConfigValue(const nlohmann::json& v, const std::string& key, uint16_t* out);
 Status ReadConfigValue(const nlohmann::json& v, const std::string& key, uint32_t* out);
 Status ReadConfigValue(const nlohmann::json& v, const std::string& key, uint64_t* out);
+Status ReadConfigValue(const nlohmann::json& v, const std::string& key,
+                       std::vector<std::string>* out);
 
 }  // namespace basalt::server::http
 
