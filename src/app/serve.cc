@@ -71,6 +71,7 @@ Status Serve(const ServeConfig& serve_config) {
   const server::http::ServerConfig& config = serve_config.server;
   const AppConfig& app_config = serve_config.app;
   if (config.data.empty()) return Status::InvalidArgument("serve needs --data DIR");
+  BASALT_RETURN_IF_ERROR(server::http::CheckExposure(config));
   BASALT_ASSIGN_OR_RETURN(auto access_log, server::http::AccessLog::Open(config.access_log));
   BASALT_ASSIGN_OR_RETURN(std::unique_ptr<Connection> conn, Connection::Open(config.data));
   if (app_config.demo) {  // before listening, so that the first request sees the data
@@ -124,10 +125,12 @@ Status Serve(const ServeConfig& serve_config) {
     conn->Close().PermitUncheckedError();
     return app.status().WithContext("/api/v1 recipes");
   }
-  if (config.admin_token.empty() && config.bind != "127.0.0.1" && config.bind != "::1" &&
-      config.bind != "localhost") {
-    std::cerr << "basalt serve: warning: no admin token, and listening on " << config.bind
-              << ": anyone who can reach it may change schemas and write (see --admin-token)"
+  if (config.insecure_no_auth && !server::http::IsLoopbackBind(config.bind)) {
+    std::cerr << "basalt serve: warning: --insecure-no-auth: listening on " << config.bind
+              << (config.admin_token.empty() ? " without an admin token" : "")
+              << (config.thrift ? ", Thrift2 on (it has no credentials)" : "")
+              << ": anyone who can reach it may read, write and drop tables outside the app's "
+                 "namespace"
               << std::endl;
   }
 

@@ -662,6 +662,11 @@ int Main(int argc, char** argv) {
                     "how long an /api/v1 log-in session lives (default 7 days)");
   serve->add_flag("--insecure-fast-password-hash", serve_fast_hash,
                   "TESTS ONLY: the cheapest password hash (trivial to brute-force)");
+  bool serve_insecure_no_auth = false;
+  serve->add_flag("--insecure-no-auth", serve_insecure_no_auth,
+                  "allow --bind beyond loopback without credentials: anyone who can reach the "
+                  "ports may read, write and drop every table outside the app's namespace over "
+                  "Thrift2 (which has no credentials) and, without --admin-token, over REST");
   std::vector<std::string> serve_allowed_hosts;
   serve
       ->add_option("--allowed-host", serve_allowed_hosts,
@@ -707,6 +712,7 @@ int Main(int argc, char** argv) {
     serve_config.server.allowed_hosts.insert(serve_config.server.allowed_hosts.end(),
                                              serve_allowed_hosts.begin(),
                                              serve_allowed_hosts.end());
+    if (serve_insecure_no_auth) serve_config.server.insecure_no_auth = true;
     if (serve_session_ttl) serve_config.app.session_ttl_seconds = *serve_session_ttl;
     if (serve_fast_hash) serve_config.app.password_hash_cost = "minimum";
     if (serve_demo) serve_config.app.demo = true;

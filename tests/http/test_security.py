@@ -3,6 +3,7 @@ would: the data plane (HBase REST) against the app's accounts and sessions, in e
 configuration. (Thrift2's side is tests/thrift/thrift2_server_test.cc.)"""
 
 import os
+import subprocess
 import tempfile
 from urllib.parse import quote
 
@@ -128,3 +129,42 @@ def test_user_tables_work_as_before(open_server):
     r = requests.put(f"{url}/apps:t/schema", json={"name": "apps:t", "ColumnSchema": [{"name": "f"}]})
     assert r.status_code == 201, r.text
 
+
+
+# ---- Binding beyond loopback ----
+
+def refused_at_start(binary, tmp, *args):
+    p = subprocess.run([binary, "serve", "--data", os.path.join(tmp, "data"), "--port", "0",
+                        "--thrift-port", "0", *args], capture_output=True, text=True, timeout=30)
+    assert p.returncode == 1, (args, p.stdout, p.stderr)
+    assert "listening on" not in p.stdout
+    return p.stderr
+
+
+def test_binding_beyond_loopback_without_credentials_is_refused(binary):
+    with tempfile.TemporaryDirectory(prefix="basalt-sec-bind-") as tmp:
+        err = refused_at_start(binary, tmp, "--bind", "0.0.0.0")
+        assert "without an admin token" in err and "--insecure-no-auth" in err, err
+        # The token covers REST, not Thrift2, which has no credentials.
+        err = refused_at_start(binary, tmp, "--bind", "0.0.0.0", "--admin-token", TOKEN)
+        assert "Thrift2 has no credentials" in err and "--no-thrift" in err, err
+
+
+@pytest.mark.parametrize("args", [
+    ["--bind", "0.0.0.0", "--admin-token", TOKEN, "--no-thrift"],
+    ["--bind", "0.0.0.0", "--insecure-no-auth"],
+    ["--bind", "127.0.0.2"],  # loopback: all of 127.0.0.0/8
+])
+def test_binding_beyond_loopback_with_credentials_or_the_flag_starts(binary, args):
+    with tempfile.TemporaryDirectory(prefix="basalt-sec-bind-") as tmp:
+        s = Server(binary, os.path.join(tmp, "data"), extra_args=args)
+        assert s.stop() == 0
+        err = s.proc.stderr.read()
+        assert ("--insecure-no-auth" in err) == ("--insecure-no-auth" in args), err
+
+
+def test_insecure_no_auth_in_the_config_file(binary):
+    with tempfile.TemporaryDirectory(prefix="basalt-sec-bind-") as tmp:
+        s = Server(binary, os.path.join(tmp, "data"),
+                   config={"bind": "0.0.0.0", "insecure_no_auth": True})
+        assert s.stop() == 0

@@ -1,6 +1,7 @@
 #include "server/http/server_config.h"
 
 #include <algorithm>
+#include <boost/asio/ip/address.hpp>
 #include <fstream>
 #include <limits>
 #include <sstream>
@@ -61,6 +62,31 @@ Status ReadConfigValue(const nlohmann::json& v, const std::string& key,
   return Status::OK();
 }
 
+bool IsLoopbackBind(const std::string& bind) {
+  boost::system::error_code ec;
+  boost::asio::ip::address address = boost::asio::ip::make_address(bind, ec);
+  return !ec && address.is_loopback();
+}
+
+Status CheckExposure(const ServerConfig& config) {
+  if (config.insecure_no_auth || IsLoopbackBind(config.bind)) return Status::OK();
+  if (config.admin_token.empty()) {
+    return Status::FailedPrecondition(
+        "refusing to listen on " + config.bind +
+        " without an admin token: anyone who can reach it could read, write and drop every "
+        "table. Set --admin-token (or $BASALT_ADMIN_TOKEN), bind to 127.0.0.1, or pass "
+        "--insecure-no-auth to accept that (docs/security.md)");
+  }
+  if (config.thrift) {
+    return Status::FailedPrecondition(
+        "refusing to serve Thrift2 on " + config.bind +
+        ": Thrift2 has no credentials (the admin token covers REST only), so anyone who can "
+        "reach it could read, write and drop every table. Pass --no-thrift, bind to 127.0.0.1, "
+        "or pass --insecure-no-auth to accept that (docs/security.md)");
+  }
+  return Status::OK();
+}
+
 std::optional<Status> ReadServerConfigKey(const std::string& key, const nlohmann::json& v,
                                           ServerConfig* config) {
   if (key == "data") return ReadConfigValue(v, key, &config->data);
@@ -90,6 +116,7 @@ std::optional<Status> ReadServerConfigKey(const std::string& key, const nlohmann
   if (key == "thrift_compact") return ReadConfigValue(v, key, &config->thrift_compact);
   if (key == "admin_token") return ReadConfigValue(v, key, &config->admin_token);
   if (key == "allowed_hosts") return ReadConfigValue(v, key, &config->allowed_hosts);
+  if (key == "insecure_no_auth") return ReadConfigValue(v, key, &config->insecure_no_auth);
   return std::nullopt;
 }
 
