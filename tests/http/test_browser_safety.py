@@ -10,25 +10,15 @@ import tempfile
 import pytest
 import requests
 
-from conftest import API, FAST_HASH, Server, b64
+from conftest import API, Server, cell_set, serving
 
 JSON = {"Accept": "application/json"}
 
 
-def start(binary, tmp, *args):
-    return Server(binary, os.path.join(tmp, "data"), extra_args=[FAST_HASH, *args])
-
-
 @pytest.fixture(scope="module")
 def open_server(binary):
-    with tempfile.TemporaryDirectory(prefix="basalt-browser-") as tmp:
-        s = start(binary, tmp)
+    with serving(binary) as s:
         yield s
-        assert s.stop() == 0
-
-
-def cells(row, *pairs):
-    return {"Row": [{"key": b64(row), "Cell": [{"column": b64(c), "$": b64(v)} for c, v in pairs]}]}
 
 EVIL = "http://evil.example"
 
@@ -48,7 +38,7 @@ def test_rest_parses_json_only_with_a_json_content_type(open_server, content_typ
     url = open_server.url
     table = f"ct{abs(hash(content_type))}"
     requests.put(f"{url}/{table}/schema", json={"name": table, "ColumnSchema": [{"name": "f"}]})
-    body = json_text(cells("victim", ("f:a", "x")))
+    body = json_text(cell_set("victim", ("f:a", "x")))
     headers = {} if content_type is None else {"Content-Type": content_type}
     for path in [f"/{table}/victim", f"/{table}/schema", f"/{table}/scanner"]:
         r = requests.post(f"{url}{path}", data=body, headers=headers)
@@ -62,7 +52,7 @@ def test_rest_parses_json_only_with_a_json_content_type(open_server, content_typ
 def test_rest_json_content_types_are_still_accepted(open_server, content_type):
     url = open_server.url
     requests.put(f"{url}/ct2/schema", json={"name": "ct2", "ColumnSchema": [{"name": "f"}]})
-    r = raw_put(url, "/ct2/r", json_text(cells("r", ("f:a", "x"))), {"Content-Type": content_type})
+    r = raw_put(url, "/ct2/r", json_text(cell_set("r", ("f:a", "x"))), {"Content-Type": content_type})
     assert r.status_code == 200, r.text
     r = raw_put(url, "/ct2/r2/f:a", b"raw", {"Content-Type": "application/octet-stream"})
     assert r.status_code == 200, r.text
@@ -71,7 +61,7 @@ def test_rest_json_content_types_are_still_accepted(open_server, content_type):
 def test_cross_origin_writes_are_refused_on_rest_and_api(open_server):
     url = open_server.url
     requests.put(f"{url}/xo/schema", json={"name": "xo", "ColumnSchema": [{"name": "f"}]})
-    r = requests.put(f"{url}/xo/victim", json=cells("victim", ("f:a", "x")),
+    r = requests.put(f"{url}/xo/victim", json=cell_set("victim", ("f:a", "x")),
                      headers={"Origin": EVIL})
     assert r.status_code == 403, r.text
     assert "cross-origin" in r.text and r.headers["Content-Type"] == "text/plain"
@@ -84,7 +74,7 @@ def test_cross_origin_writes_are_refused_on_rest_and_api(open_server):
     assert requests.get(f"{url}/xo/victim", headers=JSON).status_code == 404, "nothing written"
     # The server's own origin (the web UI) and reads from anywhere are served.
     own = f"http://127.0.0.1:{open_server.port}"
-    r = requests.put(f"{url}/xo/victim", json=cells("victim", ("f:a", "x")), headers={"Origin": own})
+    r = requests.put(f"{url}/xo/victim", json=cell_set("victim", ("f:a", "x")), headers={"Origin": own})
     assert r.status_code == 200, r.text
     assert requests.get(f"{url}/xo/victim", headers={"Origin": EVIL, **JSON}).status_code == 200
 
@@ -106,16 +96,12 @@ def test_loopback_names_and_ip_literals_are_served(open_server, host):
 
 
 def test_configured_host_names_are_served(binary):
-    with tempfile.TemporaryDirectory(prefix="basalt-sec-hosts-") as tmp:
-        s = start(binary, tmp, "--allowed-host", "basalt.internal", "--allowed-host", "db.example")
-        try:
-            for host in ["basalt.internal", "db.example:8080", "localhost"]:
-                r = requests.get(f"{s.url}/version", headers={"Host": host, **JSON})
-                assert r.status_code == 200, (host, r.text)
-            r = requests.get(f"{s.url}/version", headers={"Host": "other.example", **JSON})
-            assert r.status_code == 403
-        finally:
-            assert s.stop() == 0
+    with serving(binary, "--allowed-host", "basalt.internal", "--allowed-host", "db.example") as s:
+        for host in ["basalt.internal", "db.example:8080", "localhost"]:
+            r = requests.get(f"{s.url}/version", headers={"Host": host, **JSON})
+            assert r.status_code == 200, (host, r.text)
+        r = requests.get(f"{s.url}/version", headers={"Host": "other.example", **JSON})
+        assert r.status_code == 403
 
 
 def test_every_response_says_nosniff(open_server):

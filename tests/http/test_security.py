@@ -10,43 +10,31 @@ from urllib.parse import quote
 import pytest
 import requests
 
-from conftest import API, FAST_HASH, ApiUser, Server, b64, rows_of
+from conftest import API, ApiUser, Server, cell_set, rows_of, serving
 
 TOKEN = "security-admin-token"
 JSON = {"Accept": "application/json"}
 WITH_TOKEN = {"Authorization": f"Bearer {TOKEN}", "Accept": "application/json"}
 
 
-def start(binary, tmp, *args):
-    return Server(binary, os.path.join(tmp, "data"), extra_args=[FAST_HASH, *args])
-
-
 @pytest.fixture(scope="module")
 def open_server(binary):
     """The default configuration: no admin token."""
-    with tempfile.TemporaryDirectory(prefix="basalt-sec-open-") as tmp:
-        s = start(binary, tmp)
+    with serving(binary) as s:
         yield s
-        assert s.stop() == 0
 
 
 @pytest.fixture(scope="module")
 def guarded(binary):
     """With --admin-token."""
-    with tempfile.TemporaryDirectory(prefix="basalt-sec-token-") as tmp:
-        s = start(binary, tmp, "--admin-token", TOKEN)
+    with serving(binary, "--admin-token", TOKEN) as s:
         yield s
-        assert s.stop() == 0
-
-
-def cells(row, *pairs):
-    return {"Row": [{"key": b64(row), "Cell": [{"column": b64(c), "$": b64(v)} for c, v in pairs]}]}
 
 
 def takeover_attempts(url, user, headers):
     """Every way the data plane reached the app's tables, as (what, response)."""
     users, sessions = "app:social_users", "app:social_sessions"
-    forged = cells("forged-token-hash", ("s:user", user), ("s:exp", "\xff" * 8))
+    forged = cell_set("forged-token-hash", ("s:user", user), ("s:exp", "\xff" * 8))
     yield "read a password hash", requests.get(f"{url}/{users}/{user}/a:pw", headers=headers)
     yield "read a user row", requests.get(f"{url}/{users}/{user}", headers=headers)
     yield "read, the name percent-encoded", requests.get(
@@ -57,7 +45,7 @@ def takeover_attempts(url, user, headers):
     yield "write a session row", requests.put(f"{url}/{sessions}/forged-token-hash", json=forged,
                                               headers=headers)
     yield "overwrite a password hash", requests.put(
-        f"{url}/{users}/{user}", json=cells(user, ("a:pw", "$argon2id$mine")), headers=headers)
+        f"{url}/{users}/{user}", json=cell_set(user, ("a:pw", "$argon2id$mine")), headers=headers)
     yield "delete the password family", requests.delete(f"{url}/{users}/{user}/a", headers=headers)
     yield "read the schema", requests.get(f"{url}/{sessions}/schema", headers=headers)
     yield "change the schema (TTL=1 empties it)", requests.post(
@@ -106,7 +94,7 @@ def test_the_admin_token_opens_the_app_namespace(guarded):
     assert requests.get(f"{url}/app:social_sessions/schema", headers=WITH_TOKEN).status_code == 200
     assert requests.get(f"{url}/namespaces/app/tables", headers=WITH_TOKEN).status_code == 200
     r = requests.put(f"{url}/app:social_users/{user.name}",
-                     json=cells(user.name, ("p:bio", "set by the operator")), headers=WITH_TOKEN)
+                     json=cell_set(user.name, ("p:bio", "set by the operator")), headers=WITH_TOKEN)
     assert r.status_code == 200, r.text
     assert requests.get(f"{url}{API}/users/{user.name}").json()["bio"] == "set by the operator"
 
@@ -121,7 +109,7 @@ def test_user_tables_work_as_before(open_server):
     url = open_server.url
     r = requests.put(f"{url}/mine/schema", json={"name": "mine", "ColumnSchema": [{"name": "f"}]})
     assert r.status_code == 201, r.text
-    assert requests.put(f"{url}/mine/r", json=cells("r", ("f:a", "1"))).status_code == 200
+    assert requests.put(f"{url}/mine/r", json=cell_set("r", ("f:a", "1"))).status_code == 200
     r = requests.get(f"{url}/mine/r", headers=JSON)
     assert rows_of(r.json()) == {b"r": [(b"f:a", b"1", rows_of(r.json())[b"r"][0][2])]}
     # A user namespace whose name starts like the app's is not the app's.
@@ -156,11 +144,10 @@ def test_binding_beyond_loopback_without_credentials_is_refused(binary):
     ["--bind", "127.0.0.2"],  # loopback: all of 127.0.0.0/8
 ])
 def test_binding_beyond_loopback_with_credentials_or_the_flag_starts(binary, args):
-    with tempfile.TemporaryDirectory(prefix="basalt-sec-bind-") as tmp:
-        s = Server(binary, os.path.join(tmp, "data"), extra_args=args)
-        assert s.stop() == 0
-        err = s.proc.stderr.read()
-        assert ("--insecure-no-auth" in err) == ("--insecure-no-auth" in args), err
+    with serving(binary, *args) as s:
+        pass
+    err = s.proc.stderr.read()
+    assert ("--insecure-no-auth" in err) == ("--insecure-no-auth" in args), err
 
 
 def test_insecure_no_auth_in_the_config_file(binary):
