@@ -47,7 +47,7 @@ THIRD_PARTY = {
     "sodium": {"recipes"},
     "boost/": {"server", "app"},
     "spdlog/": {"server"},
-    "re2/": {"filter"},
+    "re2/": {"filter", "server"},
     "xxhash": {"keys", "paging", "engine"},
     "CLI/": {"cli"},
     "histedit": {"shell"},

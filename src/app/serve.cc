@@ -71,6 +71,7 @@ Status Serve(const ServeConfig& serve_config) {
   const server::http::ServerConfig& config = serve_config.server;
   const AppConfig& app_config = serve_config.app;
   if (config.data.empty()) return Status::InvalidArgument("serve needs --data DIR");
+  BASALT_RETURN_IF_ERROR(server::http::CheckExposure(config));
   BASALT_ASSIGN_OR_RETURN(auto access_log, server::http::AccessLog::Open(config.access_log));
   BASALT_ASSIGN_OR_RETURN(std::unique_ptr<Connection> conn, Connection::Open(config.data));
   if (app_config.demo) {  // before listening, so that the first request sees the data
@@ -100,6 +101,9 @@ Status Serve(const ServeConfig& serve_config) {
     options.port = config.thrift_port;
     options.framed = config.thrift_framed;
     options.compact = config.thrift_compact;
+    // The app's tables hold password hashes and sessions: Thrift2 has no credentials, so it may
+    // never name them.
+    options.reserved_namespaces = {app_config.app_namespace};
     thrift = std::make_unique<server::Thrift2Server>(*conn, options);
     s = thrift->Start();
     if (!s.ok()) {
@@ -121,10 +125,12 @@ Status Serve(const ServeConfig& serve_config) {
     conn->Close().PermitUncheckedError();
     return app.status().WithContext("/api/v1 recipes");
   }
-  if (config.admin_token.empty() && config.bind != "127.0.0.1" && config.bind != "::1" &&
-      config.bind != "localhost") {
-    std::cerr << "basalt serve: warning: no admin token, and listening on " << config.bind
-              << ": anyone who can reach it may change schemas and write (see --admin-token)"
+  if (config.insecure_no_auth && !server::http::IsLoopbackBind(config.bind)) {
+    std::cerr << "basalt serve: warning: --insecure-no-auth: listening on " << config.bind
+              << (config.admin_token.empty() ? " without an admin token" : "")
+              << (config.thrift ? ", Thrift2 on (it has no credentials)" : "")
+              << ": anyone who can reach it may read, write and drop tables outside the app's "
+                 "namespace"
               << std::endl;
   }
 
@@ -155,7 +161,12 @@ Status Serve(const ServeConfig& serve_config) {
                return server::http::MakeResponse(ctx.request, boost::beast::http::status::ok,
                                                  "text/plain; version=0.0.4", metrics.Render());
              });
-  server::rest::RestService rest(*conn, scanners, address);
+  server::rest::RestOptions rest_options;
+  // The app's tables hold password hashes and sessions: REST may name them only with the admin
+  // token (and so never when there is none).
+  rest_options.reserved_namespaces = {app_config.app_namespace};
+  rest_options.admin_token = config.admin_token;
+  server::rest::RestService rest(*conn, scanners, address, std::move(rest_options));
   // The web UI before REST: of two routes with one pattern the first wins, and the UI's `GET /`
   // answers browsers and passes every other client on to REST's table list.
   web::WebUi web_ui(web::EmbeddedAssets());

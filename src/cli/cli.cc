@@ -662,6 +662,17 @@ int Main(int argc, char** argv) {
                     "how long an /api/v1 log-in session lives (default 7 days)");
   serve->add_flag("--insecure-fast-password-hash", serve_fast_hash,
                   "TESTS ONLY: the cheapest password hash (trivial to brute-force)");
+  bool serve_insecure_no_auth = false;
+  serve->add_flag("--insecure-no-auth", serve_insecure_no_auth,
+                  "allow --bind beyond loopback without credentials: anyone who can reach the "
+                  "ports may read, write and drop every table outside the app's namespace over "
+                  "Thrift2 (which has no credentials) and, without --admin-token, over REST");
+  std::vector<std::string> serve_allowed_hosts;
+  serve
+      ->add_option("--allowed-host", serve_allowed_hosts,
+                   "a host name the Host header may carry besides IP literals, localhost and "
+                   "the bind address (repeatable; '*' for any): others get 403 (DNS rebinding)")
+      ->allow_extra_args(false);
   bool serve_demo = false;
   std::optional<double> serve_demo_scale;
   serve->add_flag("--demo", serve_demo,
@@ -697,6 +708,11 @@ int Main(int argc, char** argv) {
       serve_config.server.admin_token = env_token;
     }
     if (serve_admin_token) serve_config.server.admin_token = *serve_admin_token;
+    // The flags add to the config file's names.
+    serve_config.server.allowed_hosts.insert(serve_config.server.allowed_hosts.end(),
+                                             serve_allowed_hosts.begin(),
+                                             serve_allowed_hosts.end());
+    if (serve_insecure_no_auth) serve_config.server.insecure_no_auth = true;
     if (serve_session_ttl) serve_config.app.session_ttl_seconds = *serve_session_ttl;
     if (serve_fast_hash) serve_config.app.password_hash_cost = "minimum";
     if (serve_demo) serve_config.app.demo = true;

@@ -147,6 +147,9 @@ describe('admin pages (HBase REST)', () => {
     const tables = await page.locator('.namespace[data-namespace="default"] .table-item').allTextContents();
     assert.ok(tables.includes('webtest'), tables.join(','));
     assert.ok(tables.includes('ui'), tables.join(','));
+    // The app's namespace is reserved (docs/security.md): listed, its tables refused.
+    const reserved = await page.textContent('.namespace[data-namespace="app"] .reserved');
+    assert.match(reserved, /'app' is reserved/);
     await page.click('.table-item a:text-is("webtest")');
     await page.waitForSelector('#schema-table .family-row');
     assert.equal(await page.textContent('.family-row .family-name'), 'cf');

@@ -166,6 +166,37 @@ def thrift_seeds():
         "truncate": [("truncateTable", {1: tname, 2: boolean(True)})],
         "add_family": [("addColumnFamily", {1: tname, 2: st(f1=s("f3"))})],
         "server_type": [("getThriftServerType", {}), ("getClusterId", {})],
+        # Admin methods, and the table name patterns (RE2, whole-name match): hostile ones must
+        # come back as a TIOError or an answer, fast.
+        "descriptors": [("getTableDescriptors", {1: lst(STRUCT, [tname])}),
+                        ("tableExists", {1: tname}),
+                        ("getTableDescriptorsByNamespace", {1: s("default")}),
+                        ("getTableNamesByNamespace", {1: s("default")})],
+        "descriptors_by_pattern": [("getTableDescriptorsByPattern", {1: s("t|ns:.*"),
+                                                                     2: boolean(True)})],
+        "pattern_backtracking": [("getTableNamesByPattern", {1: s("(a*)*b"), 2: boolean(True)})],
+        "pattern_nested": [("getTableNamesByPattern", {1: s("(" * 3000 + ")" * 3000),
+                                                       2: boolean(False)})],
+        "pattern_back_reference": [("getTableNamesByPattern", {1: s("(t)\\1"),
+                                                               2: boolean(False)})],
+        "pattern_repetition": [("getTableDescriptorsByPattern", {1: s("((t{100}){100}){100}"),
+                                                                 2: boolean(False)})],
+        "enable_disable": [("disableTable", {1: tname}), ("isTableDisabled", {1: tname}),
+                           ("enableTable", {1: tname}), ("isTableEnabled", {1: tname}),
+                           ("isTableAvailable", {1: tname}),
+                           ("isTableAvailableWithSplit", {1: tname, 2: lst(STRING, [s("m")])})],
+        "families": [("modifyColumnFamily", {1: tname, 2: st(f1=s("cf"), f10=i32(2))}),
+                     ("deleteColumnFamily", {1: tname, 2: s("f3")})],
+        "modify_table": [("modifyTable", {1: st(f1=tname, f2=lst(STRUCT, [
+            st(f1=s("cf"), f10=i32(5))]))})],
+        "drop_table": [("disableTable", {1: st(f2=s("t2"))}), ("deleteTable", {1: st(f2=s("t2"))})],
+        "namespace_admin": [("getNamespaceDescriptor", {1: s("default")}),
+                            ("listNamespaceDescriptors", {}),
+                            ("modifyNamespace", {1: st(f1=s("ns1"))}),
+                            ("deleteNamespace", {1: s("ns1")})],
+        "app_namespace": [("put", {1: s("app:social_sessions"), 2: tput}),
+                          ("disableTable", {1: st(f1=s("app"), f2=s("social_sessions"))}),
+                          ("getNamespaceDescriptor", {1: s("app")})],
     }
     for proto_byte, proto in ((0, Binary()), (1, Compact())):
         for name, msgs in calls.items():

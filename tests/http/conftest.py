@@ -4,6 +4,7 @@ The path of the `basalt` binary comes from --basalt (CTest passes it) or $BASALT
 """
 
 import base64
+import contextlib
 import json
 import os
 import re
@@ -186,6 +187,20 @@ class ApiUser:
 
     def delete(self, path, **kw):
         return self.s.delete(self.api + path, **kw)
+
+
+@contextlib.contextmanager
+def serving(binary, *args):
+    """A server of its own with the fast password hash and `args`, stopped cleanly after."""
+    with tempfile.TemporaryDirectory(prefix="basalt-own-") as tmp:
+        s = Server(binary, os.path.join(tmp, "data"), extra_args=[FAST_HASH, *args])
+        yield s
+        assert s.stop() == 0
+
+
+def cell_set(row, *pairs):
+    """A CellSet body for one row: pairs of (column, value) as str."""
+    return {"Row": [{"key": b64(row), "Cell": [{"column": b64(c), "$": b64(v)} for c, v in pairs]}]}
 
 
 @pytest.fixture

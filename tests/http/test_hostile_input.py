@@ -94,8 +94,9 @@ def cells_body(row="victim"):
 
 
 def put_request(body, path="/h/victim", extra=b"", content_type=b"application/json"):
-    return (b"PUT " + path.encode() + b" HTTP/1.1\r\nHost: x\r\nContent-Type: " + content_type +
-            b"\r\nContent-Length: " + str(len(body)).encode() + b"\r\n" + extra + b"\r\n" + body)
+    return (b"PUT " + path.encode() + b" HTTP/1.1\r\nHost: localhost\r\nContent-Type: " +
+            content_type + b"\r\nContent-Length: " + str(len(body)).encode() + b"\r\n" + extra +
+            b"\r\n" + body)
 
 
 # ---- Broken framing ----
@@ -104,12 +105,12 @@ def put_request(body, path="/h/victim", extra=b"", content_type=b"application/js
     b"GARBAGE\r\n\r\n",
     b"GET\r\n\r\n",
     b"GET / HTTP/9.9\r\n\r\n",
-    b"GET /h/victim HTTP/1.1\r\nHost: x\r\nno colon here\r\n\r\n",
-    b"GET /h/victim HTTP/1.1\r\nHost: x\r\nBad Name: v\r\n\r\n",
+    b"GET /h/victim HTTP/1.1\r\nHost: localhost\r\nno colon here\r\n\r\n",
+    b"GET /h/victim HTTP/1.1\r\nHost: localhost\r\nBad Name: v\r\n\r\n",
     b"\x00\x01\x02\xff\xfe binary \r\n\r\n",
-    b"PUT /h/victim HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nContent-Length: 7\r\n\r\nabcde",
-    b"PUT /h/victim HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n",
-    b"PUT /h/victim HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nZZ\r\nabc\r\n0\r\n\r\n",
+    b"PUT /h/victim HTTP/1.1\r\nHost: localhost\r\nContent-Length: 5\r\nContent-Length: 7\r\n\r\nabcde",
+    b"PUT /h/victim HTTP/1.1\r\nHost: localhost\r\nContent-Length: -1\r\n\r\n",
+    b"PUT /h/victim HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\nZZ\r\nabc\r\n0\r\n\r\n",
 ])
 def test_malformed_requests_get_400_or_a_closed_connection(hostile, raw):
     status, closed = exchange(hostile, raw)
@@ -119,11 +120,11 @@ def test_malformed_requests_get_400_or_a_closed_connection(hostile, raw):
 
 
 def test_oversized_header_is_431(hostile):
-    raw = b"GET /h/victim HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 20000 + b"\r\n\r\n"
+    raw = b"GET /h/victim HTTP/1.1\r\nHost: localhost\r\nX-Big: " + b"a" * 20000 + b"\r\n\r\n"
     status, _ = exchange(hostile, raw)
     assert status == 431
     many = b"".join(b"X-H%d: v\r\n" % i for i in range(2000))
-    status, _ = exchange(hostile, b"GET /h/victim HTTP/1.1\r\nHost: x\r\n" + many + b"\r\n")
+    status, _ = exchange(hostile, b"GET /h/victim HTTP/1.1\r\nHost: localhost\r\n" + many + b"\r\n")
     assert status == 431
     alive(hostile)
 
@@ -136,7 +137,7 @@ def test_oversized_body_is_413_and_writes_nothing(hostile):
 
 
 def test_huge_content_length_is_413_without_reading_the_body(hostile):
-    raw = b"PUT /h/victim HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n" \
+    raw = b"PUT /h/victim HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n" \
           b"Content-Length: 99999999999999\r\n\r\n" + cells_body()
     status, closed = exchange(hostile, raw)
     assert status == 413 and closed
@@ -158,7 +159,7 @@ def test_content_length_longer_than_the_body_times_out_and_writes_nothing(hostil
 
 def test_chunked_body_that_never_ends_is_cut_off_and_writes_nothing(hostile):
     body = cells_body()
-    raw = (b"PUT /h/victim HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+    raw = (b"PUT /h/victim HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
            b"Transfer-Encoding: chunked\r\n\r\n" + b"%x\r\n" % len(body) + body + b"\r\n")
     with connect(hostile) as sock:
         sock.sendall(raw)
@@ -188,7 +189,7 @@ def test_chunked_body_that_never_ends_is_cut_off_and_writes_nothing(hostile):
 
 def test_chunked_body_larger_than_max_body_is_413(hostile):
     chunk = b"x" * 65536
-    raw = (b"PUT /h/victim HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+    raw = (b"PUT /h/victim HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
            b"Transfer-Encoding: chunked\r\n\r\n" +
            (b"%x\r\n" % len(chunk) + chunk + b"\r\n") * (MAX_BODY // len(chunk) + 2) + b"0\r\n\r\n")
     status, closed = exchange(hostile, raw)
@@ -229,12 +230,12 @@ def test_invalid_utf8_in_json_bodies_is_400_and_writes_nothing(hostile):
 
 def test_invalid_utf8_and_bad_percent_encoding_in_urls(hostile):
     cases = [
-        (b"GET /h/%zz HTTP/1.1\r\nHost: x\r\n\r\n", {400}),
-        (b"GET /h/victim%4 HTTP/1.1\r\nHost: x\r\n\r\n", {400}),
-        (b"GET /h/victim?v=%G1 HTTP/1.1\r\nHost: x\r\n\r\n", {400}),
-        (b"GET /h/victim?v=99999999999999999999 HTTP/1.1\r\nHost: x\r\n\r\n", {400}),
-        (b"GET /%ff%fe/schema HTTP/1.1\r\nHost: x\r\n\r\n", {400, 404}),
-        (b"GET /h/\xff\xfe HTTP/1.1\r\nHost: x\r\n\r\n", {400, 404}),
+        (b"GET /h/%zz HTTP/1.1\r\nHost: localhost\r\n\r\n", {400}),
+        (b"GET /h/victim%4 HTTP/1.1\r\nHost: localhost\r\n\r\n", {400}),
+        (b"GET /h/victim?v=%G1 HTTP/1.1\r\nHost: localhost\r\n\r\n", {400}),
+        (b"GET /h/victim?v=99999999999999999999 HTTP/1.1\r\nHost: localhost\r\n\r\n", {400}),
+        (b"GET /%ff%fe/schema HTTP/1.1\r\nHost: localhost\r\n\r\n", {400, 404}),
+        (b"GET /h/\xff\xfe HTTP/1.1\r\nHost: localhost\r\n\r\n", {400, 404}),
     ]
     for raw, expected in cases:
         status, closed = exchange(hostile, raw)

@@ -1,5 +1,5 @@
 """`basalt serve --demo`: the demo data set is loaded on the store's first start only, and is
-then reachable through REST."""
+then reachable through REST with the admin token (the app's namespace is reserved)."""
 
 import os
 import tempfile
@@ -9,8 +9,11 @@ import requests
 
 from conftest import Server, b64, rows_of
 
-# A small demo (4 users, 40 posts, 400 actions, 400 clicks) keeps the test quick.
-DEMO = ["--demo", "--demo-scale", "0.02"]
+TOKEN = "demo-admin-token"
+ADMIN = {"Authorization": f"Bearer {TOKEN}", "Accept": "application/json"}
+# A small demo (4 users, 40 posts, 400 actions, 400 clicks) keeps the test quick. The token lets
+# the test read the app's tables through REST.
+DEMO = ["--demo", "--demo-scale", "0.02", "--admin-token", TOKEN]
 
 
 @pytest.fixture
@@ -20,17 +23,17 @@ def data_dir():
 
 
 def get_row(url, table, row):
-    r = requests.get(f"{url}/{table}/{row}", headers={"Accept": "application/json"})
+    r = requests.get(f"{url}/{table}/{row}", headers=ADMIN)
     assert r.status_code == 200, (table, row, r.status_code, r.text)
     return {c: v for c, v, _ in rows_of(r.json())[row.encode()]}
 
 
 def count_rows(url, table):
-    r = requests.post(f"{url}/{table}/scanner", json={"batch": 100000})
+    r = requests.post(f"{url}/{table}/scanner", json={"batch": 100000}, headers=ADMIN)
     assert r.status_code == 201, r.text
     rows = set()
     for _ in range(1000):
-        chunk = requests.get(r.headers["Location"], headers={"Accept": "application/json"})
+        chunk = requests.get(r.headers["Location"], headers=ADMIN)
         if chunk.status_code == 204:
             return len(rows)
         assert chunk.status_code == 200, chunk.text
@@ -88,7 +91,7 @@ def test_a_store_with_users_is_not_loaded_into(binary, data_dir):
 def test_the_demo_tables_live_in_the_app_namespace(binary, data_dir):
     s = Server(binary, data_dir, extra_args=DEMO)
     try:
-        r = requests.get(f"{s.url}/namespaces/app/tables", headers={"Accept": "application/json"})
+        r = requests.get(f"{s.url}/namespaces/app/tables", headers=ADMIN)
         assert r.status_code == 200, r.text
         assert "social_users" in r.text and "feed_posts" in r.text
         r = requests.get(f"{s.url}/namespaces/default/tables",

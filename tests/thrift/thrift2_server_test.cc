@@ -10,6 +10,7 @@
 
 #include <chrono>
 #include <fstream>
+#include <functional>
 #include <thread>
 
 #include "server/thrift2/thrift2_server.h"
@@ -360,6 +361,68 @@ TEST_F(Thrift2ServerTest, AdminCallsDescribeTablesNamespacesAndRegions) {
   EXPECT_FALSE(client_->tableExists(created.tableName));
 }
 
+TEST_F(Thrift2ServerTest, TableNamePatternsMatchTheWholeNameAsHBaseDoes) {
+  ASSERT_OK(conn_->admin().CreateNamespace(NamespaceDescriptor{.name = "ns"}));
+  ASSERT_OK(conn_->admin().CreateTable(
+      TableDescriptor(TableName("ns", "tt")).AddFamily(FamilyDescriptor("f"))));
+  auto names = [&](const std::string& pattern) {
+    std::vector<TTableName> out;
+    client_->getTableNamesByPattern(out, pattern, false);
+    std::vector<std::string> flat;
+    for (const auto& n : out) flat.push_back(n.ns + ":" + n.qualifier);
+    return flat;
+  };
+  // The default namespace's tables are matched without their prefix (TableName.getNameAsString).
+  EXPECT_EQ(names("t"), std::vector<std::string>{"default:t"});
+  EXPECT_EQ(names("ns:.*"), std::vector<std::string>{"ns:tt"});
+  EXPECT_EQ(names("t+").size(), 1u);
+  EXPECT_TRUE(names("tt").empty());  // a whole-name match, not find()
+  EXPECT_EQ(names("").size(), 2u);   // no pattern: every table
+  std::vector<TTableDescriptor> descriptors;
+  client_->getTableDescriptorsByPattern(descriptors, "ns:t.", false);
+  ASSERT_EQ(descriptors.size(), 1u);
+  EXPECT_EQ(descriptors[0].tableName.qualifier, "tt");
+}
+
+// std::regex ran the caller's pattern: a deeply nested one overflowed the server's stack (the
+// process died) and a backtracking one took time exponential in the table name's length.
+TEST_F(Thrift2ServerTest, HostileTableNamePatternsAreRefusedOrAnsweredQuickly) {
+  const std::string long_name(40, 'a');
+  ASSERT_OK(conn_->admin().CreateTable(
+      TableDescriptor(TableName("default", long_name)).AddFamily(FamilyDescriptor("f"))));
+  auto started = std::chrono::steady_clock::now();
+  std::vector<TTableName> out;
+  for (const char* backtracking : {"(a*)*b", "(a|a)*b", "(a|aa)+$b"}) {
+    client_->getTableNamesByPattern(out, backtracking, true);
+    EXPECT_TRUE(out.empty()) << backtracking;
+  }
+  std::vector<TTableDescriptor> descriptors;
+  client_->getTableDescriptorsByPattern(descriptors, "(a*)*b", true);
+  EXPECT_TRUE(descriptors.empty());
+
+  auto refused = [&](const std::string& pattern, const std::string& why) {
+    try {
+      client_->getTableNamesByPattern(out, pattern, false);
+      ADD_FAILURE() << "pattern of " << pattern.size() << " bytes accepted";
+    } catch (const TIOError& e) {
+      EXPECT_NE(e.message.find(why), std::string::npos) << e.message;
+      EXPECT_FALSE(e.canRetry);
+    }
+  };
+  refused(std::string(100000, '(') + std::string(100000, ')'), "too long");
+  refused("(a)\\1", "bad table name pattern");  // a back reference: not linear, refused
+  refused("((((a{100}){100}){100}){100})", "bad table name pattern");
+  // Nesting within the length cap is fine.
+  client_->getTableNamesByPattern(out, std::string(2000, '(') + "t" + std::string(2000, ')'),
+                                  false);
+  EXPECT_EQ(out.size(), 1u);
+  EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(5));
+  // The server is still serving.
+  std::vector<std::string> namespaces;
+  client_->listNamespaces(namespaces);
+  EXPECT_FALSE(namespaces.empty());
+}
+
 TEST_F(Thrift2ServerTest, MethodsThatDoNotApplyThrowTIOError) {
   TAccessControlEntity acl;
   acl.username = "u";
@@ -372,6 +435,110 @@ TEST_F(Thrift2ServerTest, MethodsThatDoNotApplyThrowTIOError) {
   }
   std::vector<bool> cleared;
   EXPECT_THROW(client_->clearSlowLogResponses(cleared, {}), TIOError);
+}
+
+// The app's accounts and sessions live in a reserved namespace: before, an anonymous Thrift2
+// client could forge a session row or disable app:social_sessions (which stops every log-in).
+TEST_F(Thrift2ServerTest, ReservedNamespaceIsRefusedByEveryMethodThatNamesIt) {
+  StopServer();
+  server::Thrift2ServerOptions options;
+  options.reserved_namespaces = {"app"};
+  StartServer(options);
+  // The app creates its tables in process, through the Connection.
+  ASSERT_OK(conn_->admin().CreateNamespace(NamespaceDescriptor{.name = "app"}));
+  const TableName sessions_name("app", "social_sessions");
+  ASSERT_OK(
+      conn_->admin().CreateTable(TableDescriptor(sessions_name).AddFamily(FamilyDescriptor("s"))));
+  TTableName sessions;
+  sessions.__set_ns("app");
+  sessions.qualifier = "social_sessions";
+  const std::string table = "app:social_sessions";
+
+  auto refused = [](const std::string& what, const std::function<void()>& call) {
+    try {
+      call();
+      ADD_FAILURE() << what << " succeeded";
+    } catch (const TIOError& e) {
+      EXPECT_NE(e.message.find("PermissionDenied"), std::string::npos) << what << ": " << e.message;
+      EXPECT_NE(e.message.find("'app' is reserved"), std::string::npos) << e.message;
+      EXPECT_FALSE(e.canRetry);
+    }
+  };
+  TPut forged;
+  forged.row = "token-of-my-choosing";
+  forged.columnValues = {Cv("s", "user", "alice")};
+  TResult result;
+  std::vector<TResult> results;
+  TTableDescriptor descriptor;
+  std::vector<THRegionLocation> regions;
+  std::vector<TTableName> names;
+  TNamespaceDescriptor ns_descriptor;
+  refused("put", [&] { client_->put(table, forged); });
+  refused("putMultiple", [&] { client_->putMultiple(table, {forged}); });
+  refused("get", [&] { client_->get(result, table, GetOf("token-of-my-choosing")); });
+  refused("exists", [&] { client_->exists(table, GetOf("x")); });
+  refused("openScanner", [&] { client_->openScanner(table, TScan()); });
+  refused("getScannerResults", [&] { client_->getScannerResults(results, table, TScan(), 10); });
+  refused("deleteSingle", [&] {
+    TDelete d;
+    d.row = "x";
+    client_->deleteSingle(table, d);
+  });
+  refused("mutateRow", [&] {
+    TRowMutations m;
+    m.row = "x";
+    client_->mutateRow(table, m);
+  });
+  refused("checkAndPut", [&] { client_->checkAndPut(table, "x", "s", "user", "", forged); });
+  refused("increment", [&] {
+    TIncrement inc;
+    inc.row = "x";
+    client_->increment(result, table, inc);
+  });
+  refused("getAllRegionLocations", [&] { client_->getAllRegionLocations(regions, table); });
+  refused("disableTable", [&] { client_->disableTable(sessions); });
+  refused("deleteTable", [&] { client_->deleteTable(sessions); });
+  refused("truncateTable", [&] { client_->truncateTable(sessions, false); });
+  refused("tableExists", [&] { client_->tableExists(sessions); });
+  refused("getTableDescriptor", [&] { client_->getTableDescriptor(descriptor, sessions); });
+  refused("deleteColumnFamily", [&] { client_->deleteColumnFamily(sessions, "s"); });
+  refused("modifyColumnFamily", [&] {
+    TColumnFamilyDescriptor family;
+    family.name = "s";
+    family.__set_timeToLive(1);
+    client_->modifyColumnFamily(sessions, family);
+  });
+  refused("createTable", [&] {
+    TTableDescriptor created;
+    created.tableName = sessions;
+    created.tableName.qualifier = "other";
+    TColumnFamilyDescriptor family;
+    family.name = "f";
+    created.__set_columns({family});
+    client_->createTable(created, {});
+  });
+  refused("deleteNamespace", [&] { client_->deleteNamespace("app"); });
+  refused("getNamespaceDescriptor", [&] { client_->getNamespaceDescriptor(ns_descriptor, "app"); });
+  refused("getTableNamesByNamespace", [&] { client_->getTableNamesByNamespace(names, "app"); });
+
+  // Nothing was written or changed.
+  auto stored = conn_->GetTable(sessions_name);
+  ASSERT_OK(stored);
+  auto row = (*stored)->Get(Get("token-of-my-choosing"));
+  ASSERT_OK(row);
+  EXPECT_TRUE(row->empty());
+  auto enabled = conn_->admin().IsTableEnabled(sessions_name);
+  ASSERT_OK(enabled);
+  EXPECT_TRUE(*enabled);
+
+  // Listings show the names; the tables of `default` work as before.
+  client_->getTableNamesByPattern(names, "app:.*", false);
+  EXPECT_EQ(names.size(), 1u);
+  std::vector<std::string> namespaces;
+  client_->listNamespaces(namespaces);
+  EXPECT_NE(std::find(namespaces.begin(), namespaces.end(), "app"), namespaces.end());
+  PutCells("r", {Cv("f", "a", "1")});
+  EXPECT_EQ(Qualifiers("r"), std::vector<std::string>{"f:a"});
 }
 
 TEST_F(Thrift2ServerTest, IdleScannerExpires) {

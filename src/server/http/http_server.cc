@@ -15,6 +15,7 @@
 #include <thread>
 #include <vector>
 
+#include "server/http/browser_guard.h"
 #include "server/http/status_mapping.h"
 #include "server/http/url.h"
 
@@ -174,6 +175,8 @@ class Session : public std::enable_shared_from_this<Session> {
   }
 
   void Write(Response res, std::string method, std::string target, std::string route, bool close) {
+    // On every response, errors included: no browser may sniff a body into HTML or script.
+    res.set("X-Content-Type-Options", "nosniff");
     auto res_ptr = std::make_shared<Response>(std::move(res));
     AccessLogEntry entry{std::move(method),
                          std::move(target),
@@ -289,7 +292,7 @@ void HttpServer::Refuse(tcp::socket socket) {
   // then close: a client over the limit learns why instead of seeing a bare reset.
   static constexpr std::string_view kBusy =
       "HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\nContent-Length: 22\r\n"
-      "Connection: close\r\n\r\ntoo many connections\r\n";
+      "X-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\ntoo many connections\r\n";
   beast::error_code ec;
   socket.non_blocking(true, ec);
   if (!ec) socket.write_some(net::buffer(kBusy.data(), kBusy.size()), ec);
@@ -373,8 +376,13 @@ Response HttpServer::Handle(const Request& request, const std::string& remote, s
   std::string_view path = target.substr(0, q);
   Response res;
   Router::Match match = router_.Find(request.method(), path);
+  std::optional<std::string> refusal = BrowserGuardRefusal(request, config_);
   auto query = ParseQuery(q == std::string_view::npos ? std::string_view() : target.substr(q + 1));
-  if (!query.ok()) {
+  if (refusal) {
+    // Before any handler: the request may come from a page on another site.
+    res = Response{bh::status::forbidden, request.version()};
+    SetErrorBody(res, target, "forbidden", *refusal);
+  } else if (!query.ok()) {
     res = ErrorResponse(request, query.status());
     if (IsJsonApiTarget(target)) SetErrorBody(res, target, "bad_request", query.status().message());
   } else if (match.handler != nullptr) {

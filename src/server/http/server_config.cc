@@ -1,5 +1,7 @@
 #include "server/http/server_config.h"
 
+#include <algorithm>
+#include <boost/asio/ip/address.hpp>
 #include <fstream>
 #include <limits>
 #include <sstream>
@@ -50,6 +52,41 @@ Status ReadConfigValue(const nlohmann::json& v, const std::string& key, uint64_t
   return ReadUnsigned(v, key, out);
 }
 
+Status ReadConfigValue(const nlohmann::json& v, const std::string& key,
+                       std::vector<std::string>* out) {
+  if (!v.is_array() ||
+      !std::all_of(v.begin(), v.end(), [](const auto& e) { return e.is_string(); })) {
+    return Status::InvalidArgument("config key '" + key + "' must be a list of strings");
+  }
+  *out = v.get<std::vector<std::string>>();
+  return Status::OK();
+}
+
+bool IsLoopbackBind(const std::string& bind) {
+  boost::system::error_code ec;
+  boost::asio::ip::address address = boost::asio::ip::make_address(bind, ec);
+  return !ec && address.is_loopback();
+}
+
+Status CheckExposure(const ServerConfig& config) {
+  if (config.insecure_no_auth || IsLoopbackBind(config.bind)) return Status::OK();
+  if (config.admin_token.empty()) {
+    return Status::FailedPrecondition(
+        "refusing to listen on " + config.bind +
+        " without an admin token: anyone who can reach it could read, write and drop every "
+        "table. Set --admin-token (or $BASALT_ADMIN_TOKEN), bind to 127.0.0.1, or pass "
+        "--insecure-no-auth to accept that (docs/security.md)");
+  }
+  if (config.thrift) {
+    return Status::FailedPrecondition(
+        "refusing to serve Thrift2 on " + config.bind +
+        ": Thrift2 has no credentials (the admin token covers REST only), so anyone who can "
+        "reach it could read, write and drop every table. Pass --no-thrift, bind to 127.0.0.1, "
+        "or pass --insecure-no-auth to accept that (docs/security.md)");
+  }
+  return Status::OK();
+}
+
 std::optional<Status> ReadServerConfigKey(const std::string& key, const nlohmann::json& v,
                                           ServerConfig* config) {
   if (key == "data") return ReadConfigValue(v, key, &config->data);
@@ -78,6 +115,8 @@ std::optional<Status> ReadServerConfigKey(const std::string& key, const nlohmann
   if (key == "thrift_framed") return ReadConfigValue(v, key, &config->thrift_framed);
   if (key == "thrift_compact") return ReadConfigValue(v, key, &config->thrift_compact);
   if (key == "admin_token") return ReadConfigValue(v, key, &config->admin_token);
+  if (key == "allowed_hosts") return ReadConfigValue(v, key, &config->allowed_hosts);
+  if (key == "insecure_no_auth") return ReadConfigValue(v, key, &config->insecure_no_auth);
   return std::nullopt;
 }
 

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "basalt/status.h"
 
@@ -40,7 +41,24 @@ struct ServerConfig {
   // the server) need this token (`Authorization: Bearer T` or `X-Basalt-Admin: T`). A secret:
   // never logged.
   std::string admin_token;
+  // Host names (besides IP literals, "localhost" and the bind address) the Host header may
+  // carry; "*" accepts any. Others get 403, so a DNS-rebinding page cannot reach the server
+  // under its own name (server/http/browser_guard.h). Add the public name behind a proxy.
+  std::vector<std::string> allowed_hosts;
+  // Listen beyond loopback without credentials for the data plane (see CheckExposure). Anyone
+  // who can reach the ports may then read, write and drop every table outside the reserved
+  // namespaces. Default: false.
+  bool insecure_no_auth = false;
 };
+
+// Whether `bind` is a loopback address (127.0.0.0/8, ::1).
+bool IsLoopbackBind(const std::string& bind);
+
+// FailedPrecondition, naming the ways out, when the servers would listen beyond loopback
+// without credentials for the data plane and insecure_no_auth is not set: without an admin
+// token (REST would be open to anyone who can reach it), or with Thrift2 on (Thrift2 has no
+// credentials at all). docs/security.md.
+Status CheckExposure(const ServerConfig& config);
 
 // Reads one config key: nullopt when `key` is none of ServerConfig's (another reader's, then),
 // else OK or InvalidArgument for a value of the wrong type or range.
@@ -62,6 +80,8 @@ Status ReadConfigValue(const nlohmann::json& v, const std::string& key, double* 
 Status ReadConfigValue(const nlohmann::json& v, const std::string& key, uint16_t* out);
 Status ReadConfigValue(const nlohmann::json& v, const std::string& key, uint32_t* out);
 Status ReadConfigValue(const nlohmann::json& v, const std::string& key, uint64_t* out);
+Status ReadConfigValue(const nlohmann::json& v, const std::string& key,
+                       std::vector<std::string>* out);
 
 }  // namespace basalt::server::http
 

@@ -6,7 +6,9 @@
 #include <nlohmann/json.hpp>
 
 #include "basalt/base64.h"
+#include "server/http/credentials.h"
 #include "server/http/status_mapping.h"
+#include "server/reserved_namespaces.h"
 #include "server/rest/rest_util.h"
 
 namespace basalt::server::rest {
@@ -15,16 +17,25 @@ namespace bh = boost::beast::http;
 using http::Verb;
 using nlohmann::json;
 
-RestService::RestService(Connection& conn, ScannerRegistry& scanners, std::string listen_address)
+RestService::RestService(Connection& conn, ScannerRegistry& scanners, std::string listen_address,
+                         RestOptions options)
     : conn_(conn),
       scanners_(scanners),
       listen_address_(std::move(listen_address)),
+      options_(std::move(options)),
       start_ms_(SystemWallMillis()) {}
 
 void RestService::RegisterRoutes(http::Router* router) {
-  // The router answers every route's failed Status through the one mapping.
+  // The router answers every route's failed Status through the one mapping. Every route passes
+  // the reserved-namespace check first, so no handler can forget it.
   auto add_handler = [&](Verb verb, const char* pattern, http::ResultHandler handler) {
-    router->Add(verb, pattern, std::move(handler), http::ErrorResponse);
+    router->Add(
+        verb, pattern,
+        [this, handler = std::move(handler)](const Ctx& ctx) -> Result<Response> {
+          if (std::optional<Response> refused = RefuseReserved(ctx)) return std::move(*refused);
+          return handler(ctx);
+        },
+        http::ErrorResponse);
   };
   auto add = [&](Verb verb, const char* pattern,
                  Result<Response> (RestService::*method)(const Ctx&)) {
@@ -68,6 +79,28 @@ void RestService::RegisterRoutes(http::Router* router) {
     add(Verb::post, pattern, &RestService::PutRows);
     add(Verb::delete_, pattern, &RestService::DeleteRows);
   }
+}
+
+std::optional<http::Response> RestService::RefuseReserved(const Ctx& ctx) const {
+  if (options_.reserved_namespaces.empty()) return std::nullopt;
+  std::string ns;
+  if (auto it = ctx.params.find("ns"); it != ctx.params.end()) {
+    Result<std::string> name = DecodeSegment(it->second);
+    if (!name.ok()) return std::nullopt;
+    ns = std::move(*name);
+  } else if (auto it = ctx.params.find("table"); it != ctx.params.end()) {
+    Result<std::string> text = DecodeSegment(it->second);
+    if (!text.ok()) return std::nullopt;
+    Result<TableName> name = TableName::Parse(*text);
+    if (!name.ok()) return std::nullopt;
+    ns = name->ns;
+  }
+  if (!IsReservedNamespace(options_.reserved_namespaces, ns)) return std::nullopt;
+  if (!options_.admin_token.empty() && http::HasAdminToken(ctx.request, options_.admin_token)) {
+    return std::nullopt;
+  }
+  return http::MakeResponse(ctx.request, bh::status::forbidden, "text/plain",
+                            "Forbidden: " + ReservedNamespaceMessage(ns) + "\r\n");
 }
 
 http::Response RestService::ListTables(const Ctx& ctx) {

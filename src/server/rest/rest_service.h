@@ -10,13 +10,19 @@
 // accepts neither gets 406, a body of another type 415. See docs/rest.md for the endpoints and
 // where they differ from HBase.
 //
+// Reserved namespaces (RestOptions): every route naming a table or a namespace of one answers
+// 403 text/plain, unless the server has an admin token and the request carries it. Listing all
+// tables or namespaces still shows them (docs/security.md says why).
+//
 // Thread safety: handlers run on many threads at once.
 
 #ifndef BASALT_SERVER_REST_REST_SERVICE_H_
 #define BASALT_SERVER_REST_REST_SERVICE_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "basalt/connection.h"
 #include "server/http/router.h"
@@ -24,11 +30,20 @@
 
 namespace basalt::server::rest {
 
+struct RestOptions {
+  // Namespaces no route may name (server/reserved_namespaces.h). Default: none.
+  std::vector<std::string> reserved_namespaces;
+  // When set, a request carrying it (server/http/credentials.h) may use the reserved namespaces.
+  // Default: none, so nothing may.
+  std::string admin_token;
+};
+
 class RestService {
  public:
   // `conn` and `scanners` must outlive the service; `listen_address` is "host:port", shown as
   // the node's name in /status/cluster and /{table}/regions.
-  RestService(Connection& conn, ScannerRegistry& scanners, std::string listen_address);
+  RestService(Connection& conn, ScannerRegistry& scanners, std::string listen_address,
+              RestOptions options = {});
 
   void RegisterRoutes(http::Router* router);
 
@@ -39,6 +54,10 @@ class RestService {
  private:
   using Ctx = http::RequestContext;
   using Response = http::Response;
+
+  // The 403 for a request naming a reserved namespace ("ns" or "table" path parameter) without
+  // the admin token; nullopt to go on. A name that does not parse is left to the handler.
+  std::optional<Response> RefuseReserved(const Ctx& ctx) const;
 
   // The route behind ListTables.
   Result<Response> TableList(const Ctx& ctx);
@@ -74,6 +93,7 @@ class RestService {
   Connection& conn_;
   ScannerRegistry& scanners_;
   std::string listen_address_;
+  RestOptions options_;
   int64_t start_ms_;
 };
 

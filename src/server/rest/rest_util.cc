@@ -54,10 +54,18 @@ http::Response NotAcceptable(const http::Request& req) {
 
 BodyType RequestBodyType(const http::Request& req) {
   auto it = req.find(bh::field::content_type);
-  if (it == req.end()) return BodyType::kJson;
+  if (it == req.end()) return BodyType::kOther;
+  // The media type without its parameters ("; charset=utf-8"): a type that merely contains
+  // "json" (text/plain;charset=json) is one a cross-site form or fetch may send without CORS.
   std::string type = Lower(it->value());
-  if (type.empty() || type.find("json") != std::string::npos) return BodyType::kJson;
-  if (type.find("application/octet-stream") == 0) return BodyType::kOctetStream;
+  type = type.substr(0, type.find(';'));
+  while (!type.empty() && type.back() == ' ') type.pop_back();
+  constexpr std::string_view kJsonSuffix = "+json";
+  if (type == "application/json" ||
+      (type.size() > kJsonSuffix.size() && type.ends_with(kJsonSuffix))) {
+    return BodyType::kJson;
+  }
+  if (type == "application/octet-stream") return BodyType::kOctetStream;
   return BodyType::kOther;
 }
 

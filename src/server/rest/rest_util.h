@@ -32,7 +32,8 @@ bool WantsOctetStream(const http::Request& req);
 http::Response NotAcceptable(const http::Request& req);
 
 enum class BodyType { kJson, kOctetStream, kOther };
-// From Content-Type; a missing one is read as JSON.
+// From Content-Type: kJson only for application/json or a "+json" type (parameters ignored), so
+// no "simple" cross-site request is read as JSON; a missing type is kOther (415, as HBase).
 BodyType RequestBodyType(const http::Request& req);
 
 // Percent-decodes one path segment (InvalidArgument on a bad escape).

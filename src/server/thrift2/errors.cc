@@ -9,6 +9,13 @@ void ThrowTIOError(const Status& status) {
   throw error;
 }
 
+void ThrowPermissionDenied(const std::string& message) {
+  thrift2::TIOError error;
+  error.__set_message("PermissionDenied: " + message);
+  error.__set_canRetry(false);
+  throw error;
+}
+
 void ThrowUnsupported(const std::string& method) {
   ThrowTIOError(Status::NotSupported(method + " is not supported by basalt's Thrift2 server"));
 }

@@ -33,6 +33,11 @@ T ValueOrThrow(Result<T> result) {
 // The message of the TIllegalArgument thrown for a scanner id that is unknown or expired.
 inline constexpr const char* kInvalidScannerId = "Invalid scanner Id";
 
+// For a request the server refuses whatever its arguments (a reserved namespace): a TIOError
+// "PermissionDenied: <message>" that cannot be retried. basalt::Status has no such class, so
+// this is its one spelling on Thrift2.
+[[noreturn]] void ThrowPermissionDenied(const std::string& message);
+
 // For methods basalt does not serve (ACLs, slow logs, ...): a TIOError naming the method.
 [[noreturn]] void ThrowUnsupported(const std::string& method);
 

@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <optional>
-#include <regex>
 
+#include <re2/re2.h>
+
+#include "server/reserved_namespaces.h"
 #include "server/thrift2/errors.h"
 #include "thrift2/codec.h"
 
@@ -41,10 +43,6 @@ std::optional<std::string> ExpectedValue(const std::string& value) {
   return value;
 }
 
-TableName TableNameOrThrow(const TTableName& name) {
-  return ValueOrThrow(thrift2::FromThrift(name));
-}
-
 // Reads up to `num_rows` results from `scanner` (HBase's numRows; fewer than 1 reads one).
 void ReadRows(ResultScanner& scanner, int32_t num_rows, std::vector<TResult>* out) {
   int32_t n = std::max(num_rows, 1);
@@ -55,15 +53,62 @@ void ReadRows(ResultScanner& scanner, int32_t num_rows, std::vector<TResult>* ou
   ThrowIfError(scanner.status());
 }
 
+// A caller's table name pattern (HBase's Pattern.compile, matched against the whole name). RE2
+// rather than std::regex: std::regex recurses per nesting level and backtracks, so one call with
+// a deeply nested pattern overflowed the stack and a pattern like (a*)*b took exponential time;
+// RE2 parses without recursion and matches in linear time. Java syntax RE2 lacks (back
+// references, look-around) is refused. The length and program-size caps bound the memory one
+// call may spend compiling; table names are short, so real patterns are far below both.
+constexpr size_t kMaxNamePatternBytes = 4096;
+constexpr int64_t kMaxNamePatternMemory = 1 << 20;
+
+std::unique_ptr<re2::RE2> CompileNamePattern(const std::string& regex) {
+  if (regex.size() > kMaxNamePatternBytes) {
+    ThrowTIOError(
+        Status::InvalidArgument("table name pattern too long: " + std::to_string(regex.size()) +
+                                " bytes (at most " + std::to_string(kMaxNamePatternBytes) + ")"));
+  }
+  re2::RE2::Options options;
+  options.set_log_errors(false);
+  options.set_max_mem(kMaxNamePatternMemory);
+  auto pattern = std::make_unique<re2::RE2>(regex, options);
+  if (!pattern->ok()) {
+    ThrowTIOError(Status::InvalidArgument("bad table name pattern: " + pattern->error()));
+  }
+  return pattern;
+}
+
 }  // namespace
 
 Thrift2Handler::Thrift2Handler(Connection& conn, ScannerRegistry& scanners, std::string host,
-                               const std::atomic<int>* port)
-    : conn_(conn), scanners_(scanners), host_(std::move(host)), port_(port) {}
+                               const std::atomic<int>* port,
+                               std::vector<std::string> reserved_namespaces)
+    : conn_(conn),
+      scanners_(scanners),
+      host_(std::move(host)),
+      port_(port),
+      reserved_namespaces_(std::move(reserved_namespaces)) {}
+
+void Thrift2Handler::RefuseReserved(std::string_view ns) const {
+  if (IsReservedNamespace(reserved_namespaces_, ns)) {
+    ThrowPermissionDenied(ReservedNamespaceMessage(ns));
+  }
+}
+
+TableName Thrift2Handler::TableNameOrThrow(const TTableName& name) const {
+  TableName parsed = ValueOrThrow(thrift2::FromThrift(name));
+  RefuseReserved(parsed.ns);
+  return parsed;
+}
+
+TableName Thrift2Handler::TableNameOrThrow(const std::string& table) const {
+  TableName parsed = ValueOrThrow(thrift2::ParseTableArgument(table));
+  RefuseReserved(parsed.ns);
+  return parsed;
+}
 
 std::unique_ptr<Table> Thrift2Handler::OpenTable(const std::string& table) {
-  TableName name = ValueOrThrow(thrift2::ParseTableArgument(table));
-  return ValueOrThrow(conn_.GetTable(name));
+  return ValueOrThrow(conn_.GetTable(TableNameOrThrow(table)));
 }
 
 // ---- Data methods ----
@@ -200,7 +245,7 @@ void Thrift2Handler::getScannerResults(std::vector<TResult>& out, const std::str
 }
 
 std::vector<THRegionLocation> Thrift2Handler::RegionLocations(const std::string& table) {
-  TableName name = ValueOrThrow(thrift2::ParseTableArgument(table));
+  TableName name = TableNameOrThrow(table);
   TableInfo info = ValueOrThrow(conn_.admin().DescribeTable(name));
   // basalt keeps one region per split range: N split keys give N + 1 regions.
   std::vector<THRegionLocation> out;
@@ -272,18 +317,12 @@ bool Thrift2Handler::tableExists(const TTableName& table_name) {
 
 std::vector<TableName> Thrift2Handler::MatchingTables(const std::string& regex,
                                                       bool include_sys_tables) {
-  std::optional<std::regex> pattern;
-  if (!regex.empty()) {
-    try {
-      pattern.emplace(regex, std::regex::ECMAScript);
-    } catch (const std::regex_error& e) {
-      ThrowTIOError(Status::InvalidArgument("bad table name pattern '" + regex + "': " + e.what()));
-    }
-  }
+  std::unique_ptr<re2::RE2> pattern;
+  if (!regex.empty()) pattern = CompileNamePattern(regex);
   std::vector<TableName> out;
   for (auto& name : ValueOrThrow(conn_.admin().ListTables())) {
     if (!include_sys_tables && name.ns == kSystemNamespace) continue;
-    if (pattern && !std::regex_match(name.ToString(), *pattern)) continue;
+    if (pattern && !re2::RE2::FullMatch(name.ToString(), *pattern)) continue;
     out.push_back(std::move(name));
   }
   return out;
@@ -293,12 +332,15 @@ void Thrift2Handler::getTableDescriptorsByPattern(std::vector<TTableDescriptor>&
                                                   const std::string& regex,
                                                   bool include_sys_tables) {
   for (const auto& name : MatchingTables(regex, include_sys_tables)) {
+    // A listing shows a reserved table's name, but its schema is refused like its rows.
+    if (IsReservedNamespace(reserved_namespaces_, name.ns)) continue;
     out.push_back(thrift2::ToThrift(ValueOrThrow(conn_.admin().DescribeTable(name)).descriptor));
   }
 }
 
 void Thrift2Handler::getTableDescriptorsByNamespace(std::vector<TTableDescriptor>& out,
                                                     const std::string& name) {
+  RefuseReserved(name);
   ValueOrThrow(conn_.admin().GetNamespace(name));
   for (const auto& t : ValueOrThrow(conn_.admin().ListTables(name))) {
     out.push_back(thrift2::ToThrift(ValueOrThrow(conn_.admin().DescribeTable(t)).descriptor));
@@ -314,6 +356,7 @@ void Thrift2Handler::getTableNamesByPattern(std::vector<TTableName>& out, const 
 
 void Thrift2Handler::getTableNamesByNamespace(std::vector<TTableName>& out,
                                               const std::string& name) {
+  RefuseReserved(name);
   ValueOrThrow(conn_.admin().GetNamespace(name));
   for (const auto& t : ValueOrThrow(conn_.admin().ListTables(name))) {
     out.push_back(thrift2::ToThrift(t));
@@ -322,7 +365,9 @@ void Thrift2Handler::getTableNamesByNamespace(std::vector<TTableName>& out,
 
 void Thrift2Handler::createTable(const TTableDescriptor& desc,
                                  const std::vector<std::string>& split_keys) {
-  ThrowIfError(conn_.admin().CreateTable(ValueOrThrow(thrift2::FromThrift(desc)), split_keys));
+  TableDescriptor wanted = ValueOrThrow(thrift2::FromThrift(desc));
+  RefuseReserved(wanted.name.ns);
+  ThrowIfError(conn_.admin().CreateTable(wanted, split_keys));
 }
 
 void Thrift2Handler::deleteTable(const TTableName& table_name) {
@@ -378,6 +423,7 @@ void Thrift2Handler::modifyColumnFamily(const TTableName& table_name,
 void Thrift2Handler::modifyTable(const TTableDescriptor& desc) {
   // basalt's Admin changes a table family by family: apply the difference.
   TableDescriptor wanted = ValueOrThrow(thrift2::FromThrift(desc));
+  RefuseReserved(wanted.name.ns);
   ThrowIfError(wanted.Validate());
   Admin& admin = conn_.admin();
   TableDescriptor current = ValueOrThrow(admin.DescribeTable(wanted.name)).descriptor;
@@ -398,18 +444,22 @@ void Thrift2Handler::modifyTable(const TTableDescriptor& desc) {
 }
 
 void Thrift2Handler::createNamespace(const TNamespaceDescriptor& namespace_desc) {
+  RefuseReserved(namespace_desc.name);
   ThrowIfError(conn_.admin().CreateNamespace(thrift2::FromThrift(namespace_desc)));
 }
 
-void Thrift2Handler::modifyNamespace(const TNamespaceDescriptor& /*namespace_desc*/) {
+void Thrift2Handler::modifyNamespace(const TNamespaceDescriptor& namespace_desc) {
+  RefuseReserved(namespace_desc.name);
   ThrowUnsupported("modifyNamespace");
 }
 
 void Thrift2Handler::deleteNamespace(const std::string& name) {
+  RefuseReserved(name);
   ThrowIfError(conn_.admin().DeleteNamespace(name));
 }
 
 void Thrift2Handler::getNamespaceDescriptor(TNamespaceDescriptor& out, const std::string& name) {
+  RefuseReserved(name);
   out = thrift2::ToThrift(ValueOrThrow(conn_.admin().GetNamespace(name)));
 }
 

@@ -8,6 +8,7 @@
 #include <atomic>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "basalt/connection.h"
@@ -20,9 +21,10 @@ namespace basalt::server {
 class Thrift2Handler final : public thrift2::THBaseServiceIf {
  public:
   // `conn`, `scanners` and `port` must outlive the handler. `host` and `*port` are what region
-  // locations report as the server.
+  // locations report as the server. Every method naming a table or namespace of
+  // `reserved_namespaces` throws a permission-denied TIOError (errors.h).
   Thrift2Handler(Connection& conn, ScannerRegistry& scanners, std::string host,
-                 const std::atomic<int>* port);
+                 const std::atomic<int>* port, std::vector<std::string> reserved_namespaces = {});
 
   // Data methods.
   bool exists(const std::string& table, const thrift2::TGet& tget) override;
@@ -113,6 +115,11 @@ class Thrift2Handler final : public thrift2::THBaseServiceIf {
   bool revoke(const thrift2::TAccessControlEntity& info) override;
 
  private:
+  // Throws the permission-denied TIOError when `ns` is reserved.
+  void RefuseReserved(std::string_view ns) const;
+  // A table argument as a name, refused when reserved.
+  TableName TableNameOrThrow(const thrift2::TTableName& name) const;
+  TableName TableNameOrThrow(const std::string& table) const;
   std::unique_ptr<Table> OpenTable(const std::string& table);
   std::vector<TableName> MatchingTables(const std::string& regex, bool include_sys_tables);
   std::vector<thrift2::THRegionLocation> RegionLocations(const std::string& table);
@@ -121,6 +128,7 @@ class Thrift2Handler final : public thrift2::THBaseServiceIf {
   ScannerRegistry& scanners_;
   const std::string host_;
   const std::atomic<int>* port_;
+  const std::vector<std::string> reserved_namespaces_;
 };
 
 }  // namespace basalt::server

@@ -85,7 +85,7 @@ class Thrift2Server::Impl {
     // Region locations report the bound port, known once the socket listens.
     handler_ = std::make_shared<Thrift2Handler>(
         conn_, scanners_, options_.bind_address == "0.0.0.0" ? "localhost" : options_.bind_address,
-        &port_);
+        &port_, options_.reserved_namespaces);
     auto processor = std::make_shared<thrift2::THBaseServiceProcessor>(handler_);
     server_ = std::make_shared<apache::thrift::server::TThreadPoolServer>(
         processor, socket_, std::make_shared<LimitedTransportFactory>(options_.framed, config),

@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "basalt/connection.h"
 #include "basalt/status.h"
@@ -55,6 +56,10 @@ struct Thrift2ServerOptions {
   std::chrono::milliseconds read_timeout{60000};
   // A scanner unused for this long is closed (hbase.client.scanner.timeout.period). Default: 60 s.
   std::chrono::milliseconds scanner_idle_timeout{60000};
+  // Namespaces no method may name, tables or the namespace itself: a TIOError saying permission
+  // denied (server/reserved_namespaces.h). Thrift2 carries no credentials, so nothing lifts
+  // this. Listings still show them. Default: none.
+  std::vector<std::string> reserved_namespaces;
 };
 
 // Thread safety: Start and Stop from one thread; port() from any.

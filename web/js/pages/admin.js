@@ -1,7 +1,7 @@
 // Admin pages over HBase's REST API: namespaces and their tables (GET /namespaces,
 // /namespaces/{ns}/tables), a table's family settings (GET /{table}/schema) and a row browser
 // (PUT /{table}/scanner with a JSON Scanner body, then GET the scanner until 204).
-import {rest, adminToken, setAdminToken} from '../api.js';
+import {ApiError, rest, adminToken, setAdminToken} from '../api.js';
 import {h, mount, routeLink, toast, formValues, formatTime} from '../dom.js';
 import {fromBase64, toBase64, printable, parseBinary, compareBytes, prefixEnd} from '../bytes.js';
 
@@ -64,10 +64,19 @@ export async function adminPage(main) {
   const namespaces = (await rest('GET', '/namespaces')).body.Namespace || [];
   const cards = [];
   for (const ns of namespaces) {
-    const tables = (await rest('GET', '/namespaces/' + encodeURIComponent(ns) + '/tables')).body;
+    let tables = null;
+    let refused = '';
+    try {
+      tables = (await rest('GET', '/namespaces/' + encodeURIComponent(ns) + '/tables')).body;
+    } catch (e) {
+      // The app's namespace is reserved (docs/security.md): 403 without the admin token.
+      if (!(e instanceof ApiError) || e.status !== 403) throw e;
+      refused = e.message;
+    }
     const names = ((tables && tables.table) || []).map((t) => t.name);
     cards.push(h('div', {class: 'card namespace', 'data-namespace': ns},
       h('h2', null, ns),
+      refused ? h('p', {class: 'muted reserved'}, refused) :
       names.length === 0 ? h('p', {class: 'muted'}, 'No tables.') :
         h('ul', {class: 'plain'}, names.map((name) => {
           const full = name.includes(':') ? name : (ns === 'default' ? name : ns + ':' + name);
