@@ -369,6 +369,22 @@ describe('social pages (/api/v1)', () => {
     await bob.waitForFunction((u) => document.querySelector('#whoami-name')?.textContent === u, B);
   });
 
+  test('sign-up shows its rules before the first try and drops a stale error on the next', async (t) => {
+    if (!alice) return t.skip('no users (see above)');
+    const page = await openPage('#/signup');
+    await page.waitForSelector('#signup-form');
+    assert.match(await page.textContent('#signup-form-user-rule'), /3 to 32/);
+    assert.match(await page.textContent('#signup-form-password-rule'), /10 to 128/);
+    // A name that is taken: the server's error shows, then goes once the form is edited.
+    await page.fill('#signup-form [name=user]', A);
+    await page.fill('#signup-form [name=password]', PASSWORD);
+    await page.click('#signup-form button[type=submit]');
+    await page.waitForFunction(() => document.querySelector('#signup-form-error').textContent !== '');
+    await page.fill('#signup-form [name=user]', A + 'x');
+    assert.equal(await page.textContent('#signup-form-error'), '');
+    await page.close();
+  });
+
   test('one\'s own post is still on Home after a reload', async (t) => {
     if (!alice) return t.skip('no users (see above)');
     // A user of its own, so that the other tests' counts of alice's and bob's posts hold.
@@ -424,6 +440,7 @@ describe('social pages (/api/v1)', () => {
     await bob.click('#follow-button');
     await bob.waitForSelector('#follow-button[data-following="1"]');
     assert.equal(await bob.textContent('#followers-count'), '1');
+    assert.equal((await bob.textContent('#followers-link')).trim(), '1 follower');
 
     await compose(alice, 'first post ' + tag);
     for (let i = 1; i <= 11; i++) await compose(alice, `post ${i} ${tag}`);
@@ -474,6 +491,7 @@ describe('social pages (/api/v1)', () => {
     await bob.click('#follow-button');
     await bob.waitForSelector('#follow-button[data-following="0"]');
     assert.equal(await bob.textContent('#followers-count'), '0');
+    assert.equal((await bob.textContent('#followers-link')).trim(), '0 followers');
     // Unfollowing takes the followed user's posts out of the follower's home feed.
     await go(bob, '#/', '#feed[data-loaded]');
     assert.ok(!(await bob.locator('#feed .post-author').allTextContents()).includes(A),

@@ -15,7 +15,8 @@ function header(profile) {
       h('a', {href: '#/u/' + seg(profile.user) + '/following', id: 'following-link'},
         h('b', {id: 'following-count'}, String(profile.following)), ' following'),
       h('a', {href: '#/u/' + seg(profile.user) + '/followers', id: 'followers-link'},
-        h('b', {id: 'followers-count'}, String(profile.followers)), ' followers')));
+        h('b', {id: 'followers-count'}, String(profile.followers)),
+        profile.followers === 1 ? ' follower' : ' followers')));
 }
 
 function followButton(profile, onChange) {
