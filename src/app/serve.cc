@@ -52,6 +52,15 @@ std::optional<Status> ReadAppConfigKey(const std::string& key, const nlohmann::j
     }
     return s;
   }
+  if (key == "auth_attempts_per_minute" || key == "max_concurrent_password_hashes") {
+    uint32_t* field = key == "auth_attempts_per_minute" ? &config->auth_attempts_per_minute
+                                                        : &config->max_concurrent_password_hashes;
+    Status s = ReadConfigValue(v, key, field);
+    if (s.ok() && *field == 0) {
+      s = Status::InvalidArgument("config key '" + key + "' must be at least 1");
+    }
+    return s;
+  }
   if (key == "demo") return ReadConfigValue(v, key, &config->demo);
   if (key == "demo_scale") return ReadConfigValue(v, key, &config->demo_scale);
   return std::nullopt;
@@ -85,7 +94,7 @@ Status Serve(const ServeConfig& serve_config) {
   server::http::Router router;
   server::http::Metrics metrics;
   server::rest::ScannerRegistry scanners(std::chrono::seconds(config.scanner_ttl_seconds),
-                                         config.max_scanners);
+                                         config.max_scanners, config.max_scanners_per_client);
   server::http::HttpServer http_server(config, router, metrics, *access_log);
   Status s = http_server.Listen();
   if (!s.ok()) {
@@ -189,6 +198,10 @@ Status Serve(const ServeConfig& serve_config) {
   api_v1::ApiV1Options api_options;
   api_options.session_ttl_seconds = app_config.session_ttl_seconds;
   api_options.admin_token = config.admin_token;
+  api_options.attempt_limits.max_failures =
+      static_cast<int>(std::min<uint32_t>(app_config.auth_attempts_per_minute, 1'000'000));
+  api_options.max_concurrent_password_hashes =
+      static_cast<int>(std::min<uint32_t>(app_config.max_concurrent_password_hashes, 1024));
   api_v1::ApiV1Service api(**app, &metrics, std::move(api_options));
   api.RegisterRoutes(&router);
 

@@ -25,6 +25,11 @@ struct AppConfig {
   // The namespace of the recipes' tables behind /api/v1 and --demo, so that they stay apart from
   // the tables users create in `default`.
   std::string app_namespace = "app";
+  // Sign-ups and log-ins one client address may make per minute, successful or not (each costs
+  // a password hash); more get 429 with Retry-After.
+  uint32_t auth_attempts_per_minute = 30;
+  // Password hashes (sign-ups, log-ins) running at once; 64 MiB each at the interactive cost.
+  uint32_t max_concurrent_password_hashes = 2;
 };
 
 // Everything `basalt serve` is told: the HBase-facing servers' settings and the app's.

@@ -1,13 +1,18 @@
 // Starts a real `basalt serve` on free loopback ports in a fresh data directory, as
 // tests/http/conftest.py does, and stops it with SIGTERM.
 import {spawn} from 'node:child_process';
-import {mkdtempSync, rmSync} from 'node:fs';
+import {mkdtempSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 
-export async function startServer(binary, extraArgs = []) {
+// `config`, when given, is written to a config file the server reads (--config).
+export async function startServer(binary, extraArgs = [], config = null) {
   if (!binary) throw new Error('set BASALT_BINARY to the basalt binary (CTest does)');
   const dir = mkdtempSync(join(tmpdir(), 'basalt-browser-'));
+  if (config !== null) {
+    writeFileSync(join(dir, 'serve.json'), JSON.stringify(config));
+    extraArgs = [...extraArgs, '--config', join(dir, 'serve.json')];
+  }
   const proc = spawn(binary, ['serve', '--data', join(dir, 'data'), '--port', '0',
                               '--thrift-port', '0', '--access-log', join(dir, 'access.log'),
                               ...extraArgs],

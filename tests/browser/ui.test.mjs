@@ -25,7 +25,8 @@ before(async () => {
   const help = spawnSync(process.env.BASALT_BINARY || 'basalt', ['serve', '--help'],
                          {encoding: 'utf8'}).stdout || '';
   const fast = help.includes('--insecure-fast-password-hash') ? ['--insecure-fast-password-hash'] : [];
-  server = await startServer(process.env.BASALT_BINARY, fast);
+  // The tests sign up and log in more often than one address may per minute by default.
+  server = await startServer(process.env.BASALT_BINARY, fast, {auth_attempts_per_minute: 100000});
   browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,

@@ -33,6 +33,7 @@
 
 #include "basalt/connection.h"
 #include "fuzz_store.h"
+#include "server/thrift2/growing_protocol.h"
 #include "server/thrift2/handler.h"
 #include "server/thrift2/scanner_registry.h"
 #include "server/thrift2/thrift2_server.h"
@@ -88,17 +89,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       const_cast<uint8_t*>(data + 1), static_cast<uint32_t>(size - 1), TMemoryBuffer::OBSERVE);
   auto out = std::make_shared<TMemoryBuffer>();
   std::shared_ptr<TProtocol> iprot, oprot;
-  // The server's limits (Thrift2Server): strings up to the message size, lists up to
-  // max_list_elements.
+  // The server's protocols and limits (Thrift2Server): strings up to the message size, grown
+  // as they arrive (growing_protocol.h), lists up to max_list_elements.
   const basalt::server::Thrift2ServerOptions limits;
+  iprot = basalt::server::GrowingProtocolFactory(compact, limits.max_message_bytes,
+                                                 limits.max_list_elements)
+              ->getProtocol(in);
   if (compact) {
-    iprot =
-        std::make_shared<TCompactProtocol>(in, limits.max_message_bytes, limits.max_list_elements);
     oprot = std::make_shared<TCompactProtocol>(out);
   } else {
-    iprot =
-        std::make_shared<TBinaryProtocol>(in, limits.max_message_bytes, limits.max_list_elements,
-                                          /*strict_read=*/false, /*strict_write=*/true);
     oprot = std::make_shared<TBinaryProtocol>(out);
   }
   stack->errors->count = 0;

@@ -142,7 +142,9 @@ PASSWORD = "correct horse battery"
 def api_server(binary):
     """A server for the /api/v1 tests, with the test-only fast password hash."""
     with tempfile.TemporaryDirectory(prefix="basalt-api-") as tmp:
-        s = Server(binary, os.path.join(tmp, "data"), config={"max_body": 65536},
+        # Its tests sign up hundreds of users from one address, past the default limit.
+        s = Server(binary, os.path.join(tmp, "data"),
+                   config={"max_body": 65536, "auth_attempts_per_minute": 1000000},
                    extra_args=[FAST_HASH])
         yield s
         assert s.stop() == 0
@@ -190,10 +192,11 @@ class ApiUser:
 
 
 @contextlib.contextmanager
-def serving(binary, *args):
-    """A server of its own with the fast password hash and `args`, stopped cleanly after."""
+def serving(binary, *args, config=None):
+    """A server of its own with the fast password hash, `args` and `config`, stopped cleanly
+    after."""
     with tempfile.TemporaryDirectory(prefix="basalt-own-") as tmp:
-        s = Server(binary, os.path.join(tmp, "data"), extra_args=[FAST_HASH, *args])
+        s = Server(binary, os.path.join(tmp, "data"), config=config, extra_args=[FAST_HASH, *args])
         yield s
         assert s.stop() == 0
 

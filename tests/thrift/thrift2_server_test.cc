@@ -697,6 +697,15 @@ TEST_F(Thrift2ServerTest, UnknownCompareOperatorIsATIOError) {
   EXPECT_FALSE(client_->exists("t", GetOf("r")));
 }
 
+int64_t RssKb() {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line)) {
+    if (line.rfind("VmRSS:", 0) == 0) return std::stoll(line.substr(6));
+  }
+  return -1;
+}
+
 int64_t PeakRssKb() {
   std::ifstream status("/proc/self/status");
   std::string line;
@@ -732,6 +741,183 @@ TEST_F(Thrift2ServerTest, StringDeclaringMoreThanTheMessageLimitIsRejectedBefore
   EXPECT_LT(PeakRssKb() - peak_before, 100 * 1024) << "the declared 800 MB were allocated";
   PutCells("r", {Cv("f", "q", "v")});
   EXPECT_TRUE(client_->exists("t", GetOf("r")));
+}
+
+// 300,000 openScanner calls in 15 s took 2.1 GiB before scanners were capped.
+TEST_F(Thrift2ServerTest, ScannersAreCappedPerClientAndInAll) {
+  StopServer();
+  server::Thrift2ServerOptions options;
+  options.max_scanners = 5;
+  options.max_scanners_per_client = 3;
+  StartServer(options);
+  std::vector<int32_t> ids;
+  for (int i = 0; i < 3; ++i) ids.push_back(client_->openScanner("t", TScan()));
+  try {
+    client_->openScanner("t", TScan());
+    ADD_FAILURE() << "a fourth scanner of one client was opened";
+  } catch (const TIOError& e) {
+    EXPECT_NE(e.message.find("too many open scanners for client 127.0.0.1 (at most 3 per client)"),
+              std::string::npos)
+        << e.message;
+    EXPECT_TRUE(e.canRetry);
+  }
+  client_->closeScanner(ids.back());
+  ids.pop_back();
+  ids.push_back(client_->openScanner("t", TScan()));  // closing one made room
+
+  StopServer();
+  options.max_scanners = 2;
+  options.max_scanners_per_client = 0;
+  StartServer(options);
+  client_->openScanner("t", TScan());
+  client_->openScanner("t", TScan());
+  try {
+    client_->openScanner("t", TScan());
+    ADD_FAILURE() << "a third scanner was opened on a server capped at two";
+  } catch (const TIOError& e) {
+    EXPECT_NE(e.message.find("too many open scanners on this server (at most 2)"),
+              std::string::npos)
+        << e.message;
+  }
+}
+
+// Expired scanners give their place back.
+TEST_F(Thrift2ServerTest, ExpiredScannersNoLongerCountAgainstTheCap) {
+  StopServer();
+  server::Thrift2ServerOptions options;
+  options.max_scanners_per_client = 2;
+  options.scanner_idle_timeout = std::chrono::milliseconds(100);
+  StartServer(options);
+  client_->openScanner("t", TScan());
+  client_->openScanner("t", TScan());
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));  // the reaper runs every 50 ms
+  EXPECT_NO_THROW(client_->openScanner("t", TScan()));
+}
+
+// One client could take every worker thread before; a connection past its share is closed
+// before its first request, so it holds no thread.
+TEST_F(Thrift2ServerTest, ConnectionsPastTheClientsShareAreClosedAtOnce) {
+  StopServer();
+  server::Thrift2ServerOptions options;
+  options.max_connections_per_client = 2;
+  StartServer(options);  // client_ holds one
+  auto open_client = [this](std::shared_ptr<TTransport>* transport) {
+    auto socket = std::make_shared<TSocket>("127.0.0.1", server_->port());
+    socket->setRecvTimeout(5000);
+    *transport = std::make_shared<TBufferedTransport>(socket);
+    (*transport)->open();
+    return std::make_unique<THBaseServiceClient>(std::make_shared<TBinaryProtocol>(*transport));
+  };
+  std::shared_ptr<TTransport> second_transport, third_transport, fourth_transport;
+  // A call answered means its connection was accepted (and counted): the server accepts in its
+  // own time.
+  EXPECT_FALSE(client_->exists("t", GetOf("r")));
+  auto second = open_client(&second_transport);
+  EXPECT_FALSE(second->exists("t", GetOf("r")));
+  auto third = open_client(&third_transport);
+  auto started = std::chrono::steady_clock::now();
+  EXPECT_THROW(third->exists("t", GetOf("r")), apache::thrift::transport::TTransportException);
+  EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(4));
+  third_transport->close();
+  // The first two are still served, and a closed one makes room.
+  EXPECT_FALSE(client_->exists("t", GetOf("r")));
+  second_transport->close();
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));  // the server sees the close
+  auto fourth = open_client(&fourth_transport);
+  EXPECT_FALSE(fourth->exists("t", GetOf("r")));
+  fourth_transport->close();
+}
+
+// Thrift allocated a declared string before reading it: 32 connections each declaring a value
+// just under the 100 MiB message limit, and sending nothing more, held 3.45 GiB.
+TEST_F(Thrift2ServerTest, DeclaredStringsTakeMemoryOnlyAsTheirBytesArrive) {
+  for (bool compact : {false, true}) {
+    SCOPED_TRACE(compact ? "compact" : "binary");
+    StopServer();
+    server::Thrift2ServerOptions options;
+    options.compact = compact;
+    StartServer(options);
+    const int64_t rss_before = RssKb();
+    std::vector<std::shared_ptr<TSocket>> sockets;
+    for (int i = 0; i < 6; ++i) {
+      auto socket = std::make_shared<TSocket>("127.0.0.1", server_->port());
+      socket->setRecvTimeout(5000);
+      socket->open();
+      auto raw = std::make_shared<TBufferedTransport>(socket);
+      std::shared_ptr<apache::thrift::protocol::TProtocol> out;
+      if (compact) {
+        out = std::make_shared<TCompactProtocol>(raw);
+      } else {
+        out = std::make_shared<TBinaryProtocol>(raw);
+      }
+      // put("t", TPut{row: <a 90 MiB string, of which 3 bytes are sent>})
+      out->writeMessageBegin("put", apache::thrift::protocol::T_CALL, 1);
+      out->writeStructBegin("args");
+      out->writeFieldBegin("table", apache::thrift::protocol::T_STRING, 1);
+      out->writeBinary("t");
+      out->writeFieldEnd();
+      out->writeFieldBegin("tput", apache::thrift::protocol::T_STRUCT, 2);
+      out->writeStructBegin("TPut");
+      out->writeFieldBegin("row", apache::thrift::protocol::T_STRING, 1);
+      raw->flush();
+      const int32_t declared = 90 << 20;
+      if (compact) {
+        uint8_t varint[5];
+        uint32_t n = static_cast<uint32_t>(declared), len = 0;
+        while (n >= 0x80) {
+          varint[len++] = static_cast<uint8_t>(n | 0x80);
+          n >>= 7;
+        }
+        varint[len++] = static_cast<uint8_t>(n);
+        socket->write(varint, len);
+      } else {
+        const uint8_t size[] = {
+            static_cast<uint8_t>(declared >> 24), static_cast<uint8_t>(declared >> 16),
+            static_cast<uint8_t>(declared >> 8), static_cast<uint8_t>(declared)};
+        socket->write(size, sizeof(size));
+      }
+      socket->write(reinterpret_cast<const uint8_t*>("abc"), 3);
+      sockets.push_back(socket);
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));  // the server reads what came
+    // 6 x 90 MiB = 540 MiB if the declarations were allocated; 6 x 1 MiB chunks now.
+    EXPECT_LT(RssKb() - rss_before, 64 * 1024) << "declared strings were allocated";
+    for (auto& socket : sockets) socket->close();
+    PutCells("r", {Cv("f", "q", "v")});
+    EXPECT_TRUE(client_->exists("t", GetOf("r")));
+  }
+}
+
+// One getScannerRows or getScannerResults call asking for every row built the whole table in
+// memory.
+TEST_F(Thrift2ServerTest, OneCallReturnsAtMostTheResultByteCap) {
+  const std::string mib(1 << 20, 'x');
+  for (int i = 0; i < 20; ++i) {
+    char row[8];
+    std::snprintf(row, sizeof(row), "r%02d", i);
+    PutCells(row, {Cv("f", "q", mib)});
+  }
+  int32_t id = client_->openScanner("t", TScan());
+  std::vector<TResult> first, second, third;
+  client_->getScannerRows(first, id, 1000);
+  EXPECT_EQ(first.size(), 16u);  // the row that reaches 16 MiB is the last
+  client_->getScannerRows(second, id, 1000);
+  EXPECT_EQ(second.size(), 4u);  // the scanner goes on where the first call stopped
+  EXPECT_EQ(second.front().row, "r16");
+  client_->getScannerRows(third, id, 1000);
+  EXPECT_TRUE(third.empty());
+  client_->closeScanner(id);
+
+  std::vector<TResult> all;
+  try {
+    client_->getScannerResults(all, "t", TScan(), 1000);
+    ADD_FAILURE() << "getScannerResults returned " << all.size() << " rows past the cap";
+  } catch (const TIOError& e) {
+    EXPECT_NE(e.message.find("take more than 16 MiB"), std::string::npos) << e.message;
+  }
+  std::vector<TResult> ten;
+  client_->getScannerResults(ten, "t", TScan(), 10);
+  EXPECT_EQ(ten.size(), 10u);
 }
 
 TEST_F(Thrift2ServerTest, StopClosesIdleConnectionsAndReturns) {

@@ -1,5 +1,6 @@
 #include "app/api_v1/api_v1_service.h"
 
+#include <algorithm>
 #include <chrono>
 #include <exception>
 
@@ -16,7 +17,9 @@ ApiV1Service::ApiV1Service(AppServices& app, const server::http::Metrics* metric
     : app_(app),
       metrics_(metrics),
       options_(std::move(options)),
-      login_limiter_(options_.login_limits) {}
+      login_limiter_(options_.login_limits),
+      attempt_limiter_(options_.attempt_limits),
+      hash_slots_(std::max(options_.max_concurrent_password_hashes, 1)) {}
 
 // The contract's routes, in the order of docs/api-v1.md's sections, each with what its OpenAPI
 // description says beyond its path and handler (openapi_document.h).

@@ -8,9 +8,11 @@
 //
 // Authentication: a session token by bearer or cookie (credentials.h), checked against the
 // UserStore on every request; writes authenticated by the cookie need the CSRF header. Every
-// write acts as the session's user only. Log-ins are rate-limited per user name and per client
-// address (login_rate_limiter.h). A route that needs a session has a SessionHandler, which runs
-// only for a live session.
+// write acts as the session's user only. Sign-ups and log-ins are limited per client address
+// (attempts, success or not), failed log-ins per user name from one address and per address
+// (login_rate_limiter.h), and the password hashes they cost by how many may run at once
+// (hash_slots.h). A route that needs a session has a SessionHandler, which runs only for a live
+// session.
 //
 // Errors: handlers return a failure as a Status, which the router answers with ApiError (the
 // contract's error body); exceptions are caught there too and answered as a 500.
@@ -20,6 +22,7 @@
 #ifndef BASALT_APP_API_V1_API_V1_SERVICE_H_
 #define BASALT_APP_API_V1_API_V1_SERVICE_H_
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -29,6 +32,7 @@
 #include <vector>
 
 #include "app/api_v1/app_services.h"
+#include "app/api_v1/hash_slots.h"
 #include "app/api_v1/login_rate_limiter.h"
 #include "app/api_v1/openapi_document.h"
 #include "server/http/metrics.h"
@@ -43,7 +47,15 @@ struct ApiV1Options {
   int64_t session_ttl_seconds = 7 * 24 * 3600;
   // When not empty, /api/v1/admin/* needs it (credentials.h).
   std::string admin_token;
+  // Failed log-ins, counted per user name from one address and per address.
   LoginRateLimiterOptions login_limits;
+  // Sign-ups and log-ins per client address, successful or not: each costs a password hash.
+  LoginRateLimiterOptions attempt_limits = {.max_failures = 30, .window_ms = 60'000};
+  // Password hashes (sign-ups, log-ins) running at once; a request that finds none free within
+  // hash_slot_wait gets 429 with Retry-After. Handlers run on the HTTP server's few threads
+  // (2 per core, at least 4), so hashes must leave some of them free, and a wait holds one.
+  int max_concurrent_password_hashes = 2;
+  std::chrono::milliseconds hash_slot_wait{250};
   // Wall clock, ms since the epoch, for the default windows of the click queries. Default
   // (empty): the system clock.
   std::function<int64_t()> now_ms;
@@ -109,6 +121,9 @@ class ApiV1Service {
   // sign-up) with its cookie; 401 / 429 on failure.
   Result<Response> StartSession(const Ctx& ctx, const std::string& user,
                                 const std::string& password, bool created);
+  // The 429 for a client address past its sign-up and log-in attempts (counting this one), or
+  // nullopt (the attempt is counted).
+  std::optional<Response> RefuseExcessAttempt(const Ctx& ctx);
 
   // user_handlers.cc
   Result<Response> GetUser(const Ctx& ctx);
@@ -155,6 +170,8 @@ class ApiV1Service {
   const server::http::Metrics* metrics_;
   ApiV1Options options_;
   LoginRateLimiter login_limiter_;
+  LoginRateLimiter attempt_limiter_;
+  HashSlots hash_slots_;
 };
 
 }  // namespace basalt::app::api_v1

@@ -29,35 +29,58 @@ Result<UserAndPassword> ReadUserAndPassword(const server::http::RequestContext& 
   return out;
 }
 
+// 429 rate_limited with Retry-After, rounded up to whole seconds.
+server::http::Response RateLimited(const server::http::Request& request, int64_t wait_ms,
+                                   const std::string& why) {
+  int64_t seconds = std::max<int64_t>((wait_ms + 999) / 1000, 1);
+  server::http::Response res = ApiError(request, HttpStatus::too_many_requests,
+                                        why + "; try again in " + std::to_string(seconds) + " s");
+  res.set(bh::field::retry_after, std::to_string(seconds));
+  return res;
+}
+
 }  // namespace
+
+std::optional<server::http::Response> ApiV1Service::RefuseExcessAttempt(const Ctx& ctx) {
+  const std::string key = ctx.client_address();
+  if (int64_t wait_ms = attempt_limiter_.RetryAfterMs(key); wait_ms > 0) {
+    return RateLimited(ctx.request, wait_ms, "too many sign-ups and log-ins from this address");
+  }
+  attempt_limiter_.RecordFailure(key);  // an attempt, whatever its outcome
+  return std::nullopt;
+}
 
 Result<server::http::Response> ApiV1Service::SignUp(const Ctx& ctx) {
   BASALT_ASSIGN_OR_RETURN(UserAndPassword input, ReadUserAndPassword(ctx));
+  if (auto refused = RefuseExcessAttempt(ctx)) return std::move(*refused);
+  // One slot for both hashes: the new password's and the log-in's check of it.
+  HashSlots::Slot slot = hash_slots_.Take(options_.hash_slot_wait);
+  if (!slot) return RateLimited(ctx.request, 1000, "too many sign-ups and log-ins in progress");
   BASALT_RETURN_IF_ERROR(app_.users().Register(input.user, input.password));
   return StartSession(ctx, input.user, input.password, /*created=*/true);
 }
 
 Result<server::http::Response> ApiV1Service::LogIn(const Ctx& ctx) {
   BASALT_ASSIGN_OR_RETURN(UserAndPassword input, ReadUserAndPassword(ctx));
+  if (auto refused = RefuseExcessAttempt(ctx)) return std::move(*refused);
+  HashSlots::Slot slot = hash_slots_.Take(options_.hash_slot_wait);
+  if (!slot) return RateLimited(ctx.request, 1000, "too many sign-ups and log-ins in progress");
   return StartSession(ctx, input.user, input.password, /*created=*/false);
 }
 
 Result<server::http::Response> ApiV1Service::StartSession(const Ctx& ctx, const std::string& user,
                                                           const std::string& password,
                                                           bool created) {
-  const std::string user_key = "user:" + user;
-  const std::string address_key = "address:" + ClientAddress(ctx.remote);
+  // A user name's failures count per address: failures from one address lock the name out
+  // from that address only, so nobody can lock a user out everywhere by failing on purpose. A
+  // guesser spreading over addresses is still held to the per-address limit at each.
+  const std::string address = ctx.client_address();
+  const std::string user_key = "user:" + user + "@" + address;
+  const std::string address_key = "address:" + address;
   if (!created) {
     int64_t wait_ms =
         std::max(login_limiter_.RetryAfterMs(user_key), login_limiter_.RetryAfterMs(address_key));
-    if (wait_ms > 0) {
-      int64_t seconds = (wait_ms + 999) / 1000;
-      Response res =
-          ApiError(ctx.request, HttpStatus::too_many_requests,
-                   "too many failed log-ins; try again in " + std::to_string(seconds) + " s");
-      res.set(bh::field::retry_after, std::to_string(seconds));
-      return res;
-    }
+    if (wait_ms > 0) return RateLimited(ctx.request, wait_ms, "too many failed log-ins");
   }
   Result<recipes::Session> session = app_.users().LogIn(user, password);
   if (session.status().IsInvalidArgument()) {

@@ -127,16 +127,6 @@ Result<std::string> DecodePostId(std::string_view text) {
   return *bytes;
 }
 
-std::string ClientAddress(std::string_view remote) {
-  if (!remote.empty() && remote.front() == '[') {
-    size_t close = remote.find(']');
-    if (close != std::string_view::npos) return std::string(remote.substr(1, close - 1));
-  }
-  size_t colon = remote.rfind(':');
-  if (colon == std::string_view::npos) return std::string(remote);
-  return std::string(remote.substr(0, colon));
-}
-
 namespace {
 
 // Decodes the code point at text[*i] into *cp and moves *i past it; false (and *i unchanged) at
@@ -210,6 +200,14 @@ Status ValidatePostText(std::string_view text) {
   }
   if (IsBlank(text)) {
     return Status::InvalidArgument("field 'text' must not be empty or only white space");
+  }
+  // Line breaks and tabs are text; other control characters (NUL, ESC, ...) are not, and would
+  // reach every reader's terminal or log.
+  for (unsigned char c : text) {
+    if ((c < 0x20 && c != '\n' && c != '\t' && c != '\r') || c == 0x7f) {
+      return Status::InvalidArgument(
+          "field 'text' must not hold control characters other than line breaks and tabs");
+    }
   }
   return Status::OK();
 }

@@ -69,10 +69,6 @@ Status ValidatePostText(std::string_view text);
 // A post id of the contract (base64url) as the Feed's id bytes.
 Result<std::string> DecodePostId(std::string_view text);
 
-// The client's address without the port: "127.0.0.1" from "127.0.0.1:5000", "::1" from
-// "[::1]:5000" or "::1:5000" as Beast prints it.
-std::string ClientAddress(std::string_view remote);
-
 // Whether `text` is valid UTF-8 (no overlong forms, surrogates or code points past U+10FFFF).
 bool IsValidUtf8(std::string_view text);
 // The number of code points of `text`. REQUIRES: IsValidUtf8(text).

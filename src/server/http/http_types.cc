@@ -26,4 +26,18 @@ Response MakeResponse(const Request& request, boost::beast::http::status status,
   return res;
 }
 
+std::string ClientAddress(std::string_view remote) {
+  if (!remote.empty() && remote.front() == '[') {
+    size_t close = remote.find(']');
+    if (close != std::string_view::npos) return std::string(remote.substr(1, close - 1));
+  }
+  size_t colon = remote.rfind(':');
+  if (colon == std::string_view::npos) return std::string(remote);
+  return std::string(remote.substr(0, colon));
+}
+
+std::string RequestContext::client_address() const {
+  return ClientAddress(remote);
+}
+
 }  // namespace basalt::server::http

@@ -8,6 +8,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -29,6 +30,9 @@ struct RequestContext {
   // The remote address, "ip:port".
   std::string remote;
 
+  // The remote address without the port (ClientAddress): who the per-client caps count.
+  std::string client_address() const;
+
   // The first value of query parameter `name`.
   std::optional<std::string> Query(const std::string& name) const;
   // Every value of query parameter `name`, in order.
@@ -36,6 +40,10 @@ struct RequestContext {
   // A path parameter (REQUIRES: the route declares it).
   const std::string& Param(const std::string& name) const { return params.at(name); }
 };
+
+// The client's address without the port: "127.0.0.1" from "127.0.0.1:5000", "::1" from
+// "[::1]:5000" or "::1:5000" as Beast prints it.
+std::string ClientAddress(std::string_view remote);
 
 // Handlers return the whole response; they never throw.
 using Handler = std::function<Response(const RequestContext&)>;

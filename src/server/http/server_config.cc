@@ -110,6 +110,9 @@ std::optional<Status> ReadServerConfigKey(const std::string& key, const nlohmann
   }
   if (key == "scanner_ttl_seconds") return ReadConfigValue(v, key, &config->scanner_ttl_seconds);
   if (key == "max_scanners") return ReadConfigValue(v, key, &config->max_scanners);
+  if (key == "max_scanners_per_client") {
+    return ReadConfigValue(v, key, &config->max_scanners_per_client);
+  }
   if (key == "thrift") return ReadConfigValue(v, key, &config->thrift);
   if (key == "thrift_port") return ReadConfigValue(v, key, &config->thrift_port);
   if (key == "thrift_framed") return ReadConfigValue(v, key, &config->thrift_framed);

@@ -83,11 +83,29 @@ void SelectColumns(const std::vector<ColumnName>& columns, Read* read) {
 }
 
 // Every row of `scan`, in one response.
+// The most cell bytes one answer of a multi-row read (a stateless scan, a prefix or range row
+// spec) may hold. These answers are built whole before they are sent (HBase's REST server
+// streams them); without a bound one request built a 140 MB body and grew the server by
+// 420 MiB. A larger read is refused and pointed at a scanner, which pages.
+constexpr size_t kMaxReadAllBytes = 16 << 20;
+
 Result<std::vector<RowResult>> ReadAll(Table& table, const Scan& scan) {
   BASALT_ASSIGN_OR_RETURN(auto scanner, table.GetScanner(scan));
   std::vector<RowResult> out;
+  size_t bytes = 0;
   RowResult r;
-  while (scanner->Next(&r)) out.push_back(std::move(r));
+  while (scanner->Next(&r)) {
+    for (const Cell& cell : r.cells()) {
+      bytes += cell.row.size() + cell.family.size() + cell.qualifier.size() + cell.value.size();
+    }
+    if (bytes > kMaxReadAllBytes) {
+      return Status::InvalidArgument(
+          "the rows asked for take more than " + std::to_string(kMaxReadAllBytes >> 20) +
+          " MiB; ask for fewer (limit=N) or page through them with a scanner "
+          "(POST /{table}/scanner)");
+    }
+    out.push_back(std::move(r));
+  }
   BASALT_RETURN_IF_ERROR(scanner->status());
   return out;
 }

@@ -1,6 +1,8 @@
 #include "server/rest/scanners.h"
 
+#include <iterator>
 #include <random>
+#include <vector>
 
 namespace basalt::server::rest {
 
@@ -40,27 +42,35 @@ Result<std::vector<RowResult>> RestScanner::NextChunk(int64_t max_cells, int64_t
   return out;
 }
 
-Result<std::string> ScannerRegistry::Add(std::shared_ptr<RestScanner> scanner) {
+Result<std::string> ScannerRegistry::Add(std::string_view client,
+                                         std::shared_ptr<RestScanner> scanner) {
+  BASALT_RETURN_IF_ERROR(quota_.Acquire(client));
   std::lock_guard<std::mutex> lock(mu_);
-  if (scanners_.size() >= max_open_) {
-    return Status::Busy("too many open scanners (" + std::to_string(max_open_) + ")");
-  }
   // Ids are not guessable by other clients: a counter plus random bits.
   static thread_local std::mt19937_64 rng{std::random_device{}()};
   char buf[40];
   std::snprintf(buf, sizeof(buf), "%llu%012llx", static_cast<unsigned long long>(next_id_++),
                 static_cast<unsigned long long>(rng() & 0xFFFFFFFFFFFFull));
-  scanners_[buf] = {std::move(scanner), std::chrono::steady_clock::now()};
+  scanners_[buf] = {std::move(scanner), std::string(client), std::chrono::steady_clock::now()};
   return std::string(buf);
 }
 
+std::shared_ptr<RestScanner> ScannerRegistry::EraseLocked(
+    std::map<std::string, Entry>::iterator it) {
+  std::shared_ptr<RestScanner> scanner = std::move(it->second.scanner);
+  quota_.Release(it->second.client);
+  scanners_.erase(it);
+  return scanner;
+}
+
 std::shared_ptr<RestScanner> ScannerRegistry::Find(const std::string& id) {
+  std::shared_ptr<RestScanner> expired;  // destroyed outside the lock
   std::lock_guard<std::mutex> lock(mu_);
   auto it = scanners_.find(id);
   if (it == scanners_.end()) return nullptr;
   auto now = std::chrono::steady_clock::now();
   if (now - it->second.last_used > ttl_) {
-    scanners_.erase(it);
+    expired = EraseLocked(it);
     return nullptr;
   }
   it->second.last_used = now;
@@ -72,8 +82,7 @@ bool ScannerRegistry::Remove(const std::string& id) {
   std::lock_guard<std::mutex> lock(mu_);
   auto it = scanners_.find(id);
   if (it == scanners_.end()) return false;
-  doomed = std::move(it->second.scanner);
-  scanners_.erase(it);
+  doomed = EraseLocked(it);
   return true;
 }
 
@@ -82,19 +91,16 @@ void ScannerRegistry::Expire() {
   std::lock_guard<std::mutex> lock(mu_);
   auto now = std::chrono::steady_clock::now();
   for (auto it = scanners_.begin(); it != scanners_.end();) {
-    if (now - it->second.last_used > ttl_) {
-      doomed.push_back(std::move(it->second.scanner));
-      it = scanners_.erase(it);
-    } else {
-      ++it;
-    }
+    auto next = std::next(it);
+    if (now - it->second.last_used > ttl_) doomed.push_back(EraseLocked(it));
+    it = next;
   }
 }
 
 void ScannerRegistry::Clear() {
-  std::map<std::string, Entry> doomed;
+  std::vector<std::shared_ptr<RestScanner>> doomed;
   std::lock_guard<std::mutex> lock(mu_);
-  doomed.swap(scanners_);
+  while (!scanners_.empty()) doomed.push_back(EraseLocked(scanners_.begin()));
 }
 
 int64_t ScannerRegistry::size() const {

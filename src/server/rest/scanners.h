@@ -2,7 +2,9 @@
 //
 // Each scanner owns its Table and ResultScanner. A chunk is read cell by cell, so a row may be
 // split across chunks exactly as HBase's ScannerInstanceResource does. A scanner not used for
-// `ttl` is dropped by Expire(); Clear() drops them all (before the Connection closes).
+// `ttl` is dropped by Expire(); Clear() drops them all (before the Connection closes). Scanners
+// are capped in all and per client address (client_quota.h): with the total cap alone, one
+// client opening 10,000 scanners shut everyone out of scanners for as long as their TTL.
 //
 // Thread safety: every method may be called from many threads; one scanner serves one request
 // at a time.
@@ -16,9 +18,11 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "basalt/table.h"
+#include "server/client_quota.h"
 
 namespace basalt::server::rest {
 
@@ -44,10 +48,12 @@ class RestScanner {
 
 class ScannerRegistry {
  public:
-  ScannerRegistry(std::chrono::seconds ttl, size_t max_open) : ttl_(ttl), max_open_(max_open) {}
+  // A cap of 0 means none.
+  ScannerRegistry(std::chrono::seconds ttl, size_t max_open, size_t max_open_per_client = 0)
+      : ttl_(ttl), quota_("scanners", max_open, max_open_per_client) {}
 
-  // Busy when max_open scanners are open.
-  Result<std::string> Add(std::shared_ptr<RestScanner> scanner);
+  // Busy, naming the cap, when max_open scanners are open, or max_open_per_client of `client`'s.
+  Result<std::string> Add(std::string_view client, std::shared_ptr<RestScanner> scanner);
   // nullptr when the id is unknown or expired. Refreshes the scanner's lease.
   std::shared_ptr<RestScanner> Find(const std::string& id);
   bool Remove(const std::string& id);
@@ -59,10 +65,15 @@ class ScannerRegistry {
  private:
   struct Entry {
     std::shared_ptr<RestScanner> scanner;
+    std::string client;
     std::chrono::steady_clock::time_point last_used;
   };
+  // Forgets the entry at `it`, giving its unit back; returns its scanner, to be destroyed
+  // outside the lock. REQUIRES: mu_ held.
+  std::shared_ptr<RestScanner> EraseLocked(std::map<std::string, Entry>::iterator it);
+
   const std::chrono::seconds ttl_;
-  const size_t max_open_;
+  ClientQuota quota_;
   mutable std::mutex mu_;
   std::map<std::string, Entry> scanners_;  // guarded by mu_
   uint64_t next_id_ = 1;                   // guarded by mu_

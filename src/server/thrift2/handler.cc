@@ -43,11 +43,30 @@ std::optional<std::string> ExpectedValue(const std::string& value) {
   return value;
 }
 
-// Reads up to `num_rows` results from `scanner` (HBase's numRows; fewer than 1 reads one).
-void ReadRows(ResultScanner& scanner, int32_t num_rows, std::vector<TResult>* out) {
+size_t ResultBytes(const RowResult& r) {
+  size_t bytes = 0;
+  for (const Cell& cell : r.cells()) {
+    bytes += cell.row.size() + cell.family.size() + cell.qualifier.size() + cell.value.size() + 16;
+  }
+  return bytes;
+}
+
+// Reads up to `num_rows` results from `scanner` (HBase's numRows; fewer than 1 reads one),
+// stopping after the row that reaches Thrift2Handler::kMaxResultBytes. Whether it stopped there
+// with rows left is `*more`.
+void ReadRows(ResultScanner& scanner, int32_t num_rows, std::vector<TResult>* out,
+              bool* more = nullptr) {
   int32_t n = std::max(num_rows, 1);
+  size_t bytes = 0;
   RowResult r;
-  while (static_cast<int32_t>(out->size()) < n && scanner.Next(&r)) {
+  if (more != nullptr) *more = false;
+  while (static_cast<int32_t>(out->size()) < n) {
+    if (bytes >= Thrift2Handler::kMaxResultBytes) {
+      if (more != nullptr) *more = scanner.Next(&r);
+      break;
+    }
+    if (!scanner.Next(&r)) break;
+    bytes += ResultBytes(r);
     out->push_back(thrift2::ToThrift(r));
   }
   ThrowIfError(scanner.status());
@@ -82,12 +101,13 @@ std::unique_ptr<re2::RE2> CompileNamePattern(const std::string& regex) {
 
 Thrift2Handler::Thrift2Handler(Connection& conn, ScannerRegistry& scanners, std::string host,
                                const std::atomic<int>* port,
-                               std::vector<std::string> reserved_namespaces)
+                               std::vector<std::string> reserved_namespaces, std::string client)
     : conn_(conn),
       scanners_(scanners),
       host_(std::move(host)),
       port_(port),
-      reserved_namespaces_(std::move(reserved_namespaces)) {}
+      reserved_namespaces_(std::move(reserved_namespaces)),
+      client_(std::move(client)) {}
 
 void Thrift2Handler::RefuseReserved(std::string_view ns) const {
   if (IsReservedNamespace(reserved_namespaces_, ns)) {
@@ -209,7 +229,7 @@ void Thrift2Handler::append(TResult& out, const std::string& table, const TAppen
 int32_t Thrift2Handler::openScanner(const std::string& table, const TScan& tscan) {
   auto t = OpenTable(table);
   auto scanner = ValueOrThrow(t->GetScanner(ValueOrThrow(thrift2::FromThrift(tscan))));
-  return scanners_.Add(std::move(t), std::move(scanner));
+  return ValueOrThrow(scanners_.Add(client_, std::move(t), std::move(scanner)));
 }
 
 void Thrift2Handler::getScannerRows(std::vector<TResult>& out, int32_t scanner_id,
@@ -241,7 +261,15 @@ void Thrift2Handler::getScannerResults(std::vector<TResult>& out, const std::str
                                        const TScan& tscan, int32_t num_rows) {
   auto t = OpenTable(table);
   auto scanner = ValueOrThrow(t->GetScanner(ValueOrThrow(thrift2::FromThrift(tscan))));
-  ReadRows(*scanner, num_rows, &out);
+  bool more = false;
+  ReadRows(*scanner, num_rows, &out, &more);
+  if (more) {
+    out.clear();
+    ThrowTIOError(Status::InvalidArgument(
+        "getScannerResults: the rows asked for take more than " +
+        std::to_string(kMaxResultBytes >> 20) +
+        " MiB; ask for fewer rows, or page through them with openScanner and getScannerRows"));
+  }
 }
 
 std::vector<THRegionLocation> Thrift2Handler::RegionLocations(const std::string& table) {

@@ -17,14 +17,24 @@
 
 namespace basalt::server {
 
-// Thread safety: one handler serves every worker thread.
-class Thrift2Handler final : public thrift2::THBaseServiceIf {
+// Thread safety: a handler may serve many threads at once (the server makes one per
+// connection, the fuzzer one for all).
+class Thrift2Handler : public thrift2::THBaseServiceIf {
  public:
   // `conn`, `scanners` and `port` must outlive the handler. `host` and `*port` are what region
   // locations report as the server. Every method naming a table or namespace of
-  // `reserved_namespaces` throws a permission-denied TIOError (errors.h).
+  // `reserved_namespaces` throws a permission-denied TIOError (errors.h). `client` (the peer's
+  // address) owns the scanners this handler opens, for the registry's per-client cap.
   Thrift2Handler(Connection& conn, ScannerRegistry& scanners, std::string host,
-                 const std::atomic<int>* port, std::vector<std::string> reserved_namespaces = {});
+                 const std::atomic<int>* port, std::vector<std::string> reserved_namespaces = {},
+                 std::string client = {});
+
+  // The most bytes of results one call returns (cell bytes, roughly what goes on the wire):
+  // getScannerRows returns fewer rows than asked once past it (the scanner goes on from there,
+  // as HBase's does past hbase.server.scanner.max.result.size), and getScannerResults, which
+  // has no next call to continue in, refuses. Without it one call of either built a whole table
+  // in memory. One row is always returned whole, however large.
+  static constexpr size_t kMaxResultBytes = 16 << 20;
 
   // Data methods.
   bool exists(const std::string& table, const thrift2::TGet& tget) override;
@@ -129,6 +139,7 @@ class Thrift2Handler final : public thrift2::THBaseServiceIf {
   const std::string host_;
   const std::atomic<int>* port_;
   const std::vector<std::string> reserved_namespaces_;
+  const std::string client_;
 };
 
 }  // namespace basalt::server

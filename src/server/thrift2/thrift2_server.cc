@@ -8,6 +8,7 @@
 #include <thrift/server/TThreadPoolServer.h>
 #include <thrift/transport/TBufferTransports.h>
 #include <thrift/transport/TServerSocket.h>
+#include <thrift/transport/TSocket.h>
 
 #include <atomic>
 #include <condition_variable>
@@ -15,6 +16,10 @@
 #include <mutex>
 #include <thread>
 
+#include <spdlog/spdlog.h>
+
+#include "server/client_quota.h"
+#include "server/thrift2/growing_protocol.h"
 #include "server/thrift2/handler.h"
 #include "server/thrift2/scanner_registry.h"
 
@@ -54,12 +59,70 @@ class ListeningSignal : public apache::thrift::server::TServerEventHandler {
   std::promise<void> listening_;
 };
 
+// One handler per connection, knowing its client's address (for the per-client caps), and the
+// per-client connection cap.
+class PerConnectionHandlers : public thrift2::THBaseServiceIfFactory {
+ public:
+  PerConnectionHandlers(Connection& conn, ScannerRegistry& scanners, std::string host,
+                        const std::atomic<int>* port, std::vector<std::string> reserved_namespaces,
+                        int max_connections_per_client)
+      : conn_(conn),
+        scanners_(scanners),
+        host_(std::move(host)),
+        port_(port),
+        reserved_namespaces_(std::move(reserved_namespaces)),
+        connections_("connections", 0,
+                     static_cast<size_t>(std::max(max_connections_per_client, 0))) {}
+
+  thrift2::THBaseServiceIf* getHandler(const apache::thrift::TConnectionInfo& info) override {
+    std::string client = "unknown";
+    if (auto socket =
+            std::dynamic_pointer_cast<apache::thrift::transport::TSocket>(info.transport)) {
+      client = socket->getPeerAddress();
+    }
+    Status admitted = connections_.Acquire(client);
+    if (!admitted.ok()) {
+      // The connection ends before its first request is read: its worker thread is free at once.
+      spdlog::warn("thrift2: closed a new connection: {}", admitted.message());
+      if (info.transport) info.transport->close();
+      return new Handler(*this, client, /*counted=*/false);
+    }
+    return new Handler(*this, client, /*counted=*/true);
+  }
+
+  void releaseHandler(thrift2::THBaseServiceIf* handler) override {
+    auto* h = static_cast<Handler*>(handler);
+    if (h->counted) connections_.Release(h->client);
+    delete h;
+  }
+
+ private:
+  struct Handler : Thrift2Handler {
+    Handler(PerConnectionHandlers& f, const std::string& client, bool counted)
+        : Thrift2Handler(f.conn_, f.scanners_, f.host_, f.port_, f.reserved_namespaces_, client),
+          client(client),
+          counted(counted) {}
+    const std::string client;
+    const bool counted;
+  };
+
+  Connection& conn_;
+  ScannerRegistry& scanners_;
+  const std::string host_;
+  const std::atomic<int>* port_;
+  const std::vector<std::string> reserved_namespaces_;
+  ClientQuota connections_;
+};
+
 }  // namespace
 
 class Thrift2Server::Impl {
  public:
   Impl(Connection& conn, const Thrift2ServerOptions& options)
-      : options_(options), scanners_(options.scanner_idle_timeout), conn_(conn) {}
+      : options_(options),
+        scanners_(options.scanner_idle_timeout, options.max_scanners,
+                  options.max_scanners_per_client),
+        conn_(conn) {}
 
   Status Start() {
     auto config =
@@ -67,29 +130,24 @@ class Thrift2Server::Impl {
     socket_ = std::make_shared<apache::thrift::transport::TServerSocket>(options_.bind_address,
                                                                          options_.port);
     socket_->setRecvTimeout(static_cast<int>(options_.read_timeout.count()));
-    std::shared_ptr<apache::thrift::protocol::TProtocolFactory> protocol;
-    // The protocols allocate a string's or a list's declared size before reading it: a string
-    // may declare at most the message size, a list max_list_elements.
-    if (options_.compact) {
-      protocol = std::make_shared<apache::thrift::protocol::TCompactProtocolFactory>(
-          options_.max_message_bytes, options_.max_list_elements);
-    } else {
-      protocol = std::make_shared<apache::thrift::protocol::TBinaryProtocolFactory>(
-          options_.max_message_bytes, options_.max_list_elements, /*strict_read=*/false,
-          /*strict_write=*/true);
-    }
+    // A string may declare at most the message size (and is allocated as it arrives), a list
+    // max_list_elements (allocated when declared).
+    std::shared_ptr<apache::thrift::protocol::TProtocolFactory> protocol = GrowingProtocolFactory(
+        options_.compact, options_.max_message_bytes, options_.max_list_elements);
     threads_ = apache::thrift::concurrency::ThreadManager::newSimpleThreadManager(
         std::max(options_.worker_threads, 1));
     threads_->threadFactory(std::make_shared<apache::thrift::concurrency::ThreadFactory>());
     threads_->start();
     // Region locations report the bound port, known once the socket listens.
-    handler_ = std::make_shared<Thrift2Handler>(
+    auto handlers = std::make_shared<PerConnectionHandlers>(
         conn_, scanners_, options_.bind_address == "0.0.0.0" ? "localhost" : options_.bind_address,
-        &port_, options_.reserved_namespaces);
-    auto processor = std::make_shared<thrift2::THBaseServiceProcessor>(handler_);
+        &port_, options_.reserved_namespaces, options_.max_connections_per_client);
     server_ = std::make_shared<apache::thrift::server::TThreadPoolServer>(
-        processor, socket_, std::make_shared<LimitedTransportFactory>(options_.framed, config),
-        protocol, threads_);
+        std::make_shared<thrift2::THBaseServiceProcessorFactory>(handlers), socket_,
+        std::make_shared<LimitedTransportFactory>(options_.framed, config), protocol, threads_);
+    // Accept no more connections than there are threads to serve them; the rest wait in the
+    // listen backlog instead of in the thread pool's unbounded queue.
+    server_->setConcurrentClientLimit(std::max(options_.worker_threads, 1));
     auto signal = std::make_shared<ListeningSignal>();
     std::future<void> listening = signal->future();
     server_->setServerEventHandler(signal);
@@ -127,7 +185,6 @@ class Thrift2Server::Impl {
     if (server_) server_->stop();
     if (serve_thread_.joinable()) serve_thread_.join();
     server_.reset();
-    handler_.reset();
     // Close the scanners before the Connection can go away.
     scanners_.ExpireAll();
   }
@@ -152,7 +209,6 @@ class Thrift2Server::Impl {
   Connection& conn_;
   std::shared_ptr<apache::thrift::transport::TServerSocket> socket_;
   std::shared_ptr<apache::thrift::concurrency::ThreadManager> threads_;
-  std::shared_ptr<Thrift2Handler> handler_;
   std::shared_ptr<apache::thrift::server::TThreadPoolServer> server_;
   std::thread serve_thread_;
   std::thread reaper_;

@@ -9,6 +9,11 @@
 //
 // The wire defaults are HBase's Thrift2 server's: TBinaryProtocol over a buffered socket on
 // port 9090, served by a thread pool (reference §4.1). Clients must match framed/compact exactly.
+//
+// What one client may hold is capped (docs/security.md, "Resource caps"): connections and
+// scanners per client address and in all, the bytes of one message, of one string (allocated as
+// they arrive, growing_protocol.h), the elements of one list, and the bytes of one call's
+// results (Thrift2Handler::kMaxResultBytes).
 
 #ifndef BASALT_SERVER_THRIFT2_THRIFT2_SERVER_H_
 #define BASALT_SERVER_THRIFT2_THRIFT2_SERVER_H_
@@ -47,8 +52,18 @@ struct Thrift2ServerOptions {
   // split. Default: 100000.
   int32_t max_list_elements = 100000;
   // Threads serving connections; each open connection holds one while it is open (Thrift's
-  // thread-pool server), so this is also the most concurrent connections. Default: 32.
+  // thread-pool server), so this is also the most concurrent connections: once they are all
+  // taken, new connections wait in the listen backlog (no memory is spent on them) until one
+  // closes. Default: 32.
   int worker_threads = 32;
+  // Most connections open at once from one client address; one more is closed as soon as it is
+  // accepted (Thrift has no way to answer before a request), and the server logs why. Keeps one
+  // client from taking every worker thread. 0: no cap. Default: 24.
+  int max_connections_per_client = 24;
+  // Most scanners open at once, in all and per client address; openScanner beyond either is a
+  // TIOError (retryable) saying which cap was reached. 0: no cap. Defaults: 10000 and 1000.
+  size_t max_scanners = 10000;
+  size_t max_scanners_per_client = 1000;
   // A connection that sends nothing for this long is closed, which frees its thread: without it,
   // worker_threads idle connections would shut every other client out. Clients reconnect
   // (basalt's thrift:// pool drops connections idle for half this long before reuse).
