@@ -920,6 +920,42 @@ TEST_F(Thrift2ServerTest, OneCallReturnsAtMostTheResultByteCap) {
   EXPECT_EQ(ten.size(), 10u);
 }
 
+// Thrift counts the bytes a transport consumes against its message-size limit and resets the
+// count only where a transport says a message ended: the buffered transport never did, so a
+// long-lived connection died ("No more data to read") once its requests, or its answers, added
+// up to the limit (100 MiB by default; about 2.8 million rows of a batched ingest).
+TEST_F(Thrift2ServerTest, ALongLivedConnectionCarriesManyTimesTheMessageLimit) {
+  for (bool framed : {false, true}) {
+    for (bool compact : {false, true}) {
+      SCOPED_TRACE(std::string(framed ? "framed" : "buffered") +
+                   (compact ? " compact" : " binary"));
+      StopServer();
+      server::Thrift2ServerOptions options;
+      options.framed = framed;
+      options.compact = compact;
+      options.max_message_bytes = 256 << 10;
+      StartServer(options);
+      const std::string value(1000, 'v');
+      // 4 MiB of requests, in messages of about 100 KiB, and as much in answers.
+      for (int batch = 0; batch < 40; ++batch) {
+        std::vector<TPut> puts;
+        std::vector<TGet> gets;
+        for (int i = 0; i < 100; ++i) {
+          TPut put;
+          put.row = "r" + std::to_string(i);
+          put.columnValues = {Cv("f", "q", value)};
+          puts.push_back(put);
+          gets.push_back(GetOf(put.row));
+        }
+        ASSERT_NO_THROW(client_->putMultiple("t", puts)) << "batch " << batch;
+        std::vector<TResult> results;
+        ASSERT_NO_THROW(client_->getMultiple(results, "t", gets)) << "batch " << batch;
+        ASSERT_EQ(results.size(), 100u);
+      }
+    }
+  }
+}
+
 TEST_F(Thrift2ServerTest, StopClosesIdleConnectionsAndReturns) {
   PutCells("r", {Cv("f", "q", "v")});
   auto started = std::chrono::steady_clock::now();

@@ -45,11 +45,10 @@ Result<std::unique_ptr<ClientPool::PooledClient>> ClientPool::Acquire() {
     }
   }
   for (auto& c : stale) CloseQuietly(*c->transport);
-  // A copy: the constant is declared but not defined in libthrift, so it cannot be bound to
-  // make_shared's reference parameter.
-  const int max_message_bytes = apache::thrift::TConfiguration::DEFAULT_MAX_MESSAGE_SIZE;
-  auto config =
-      std::make_shared<apache::thrift::TConfiguration>(max_message_bytes, target_.max_frame_bytes);
+  // One transport both writes and reads, and Thrift resets its count of the message-size limit
+  // when it sends (flush), so the limit bounds each answer, not the connection's total.
+  auto config = std::make_shared<apache::thrift::TConfiguration>(target_.max_message_bytes,
+                                                                 target_.max_frame_bytes);
   try {
     auto socket =
         std::make_shared<apache::thrift::transport::TSocket>(target_.host, target_.port, config);

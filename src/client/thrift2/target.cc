@@ -65,6 +65,9 @@ Result<Thrift2Target> ParseThrift2Target(std::string_view target) {
     } else if (key == "max_frame_bytes") {
       BASALT_ASSIGN_OR_RETURN(int64_t v, ParseNumber(value, key, 1, INT32_MAX));
       t.max_frame_bytes = static_cast<int32_t>(v);
+    } else if (key == "max_message_bytes") {
+      BASALT_ASSIGN_OR_RETURN(int64_t v, ParseNumber(value, key, 1, INT32_MAX));
+      t.max_message_bytes = static_cast<int32_t>(v);
     } else if (key == "idle_ms") {
       BASALT_ASSIGN_OR_RETURN(int64_t v, ParseNumber(value, key, 1, INT32_MAX));
       t.idle_ms = static_cast<int>(v);
@@ -74,7 +77,7 @@ Result<Thrift2Target> ParseThrift2Target(std::string_view target) {
     } else {
       return Status::InvalidArgument("unknown thrift target option '" + std::string(item) +
                                      "' (transport=buffered|framed, protocol=binary|compact, "
-                                     "max_frame_bytes, timeout_ms, idle_ms)");
+                                     "max_frame_bytes, max_message_bytes, timeout_ms, idle_ms)");
     }
   }
   return t;

@@ -2,7 +2,7 @@
 // to it.
 //
 //   thrift://HOST:PORT[?transport=buffered|framed&protocol=binary|compact
-//                      &max_frame_bytes=N&timeout_ms=N&idle_ms=N]
+//                      &max_frame_bytes=N&max_message_bytes=N&timeout_ms=N&idle_ms=N]
 //
 // Defaults match HBase's Thrift2 server: buffered transport, binary protocol.
 
@@ -24,6 +24,8 @@ struct Thrift2Target {
   bool compact = false;
   // Largest frame accepted from the server (framed transport), bytes. Default: 16 MiB.
   int32_t max_frame_bytes = 16 * 1024 * 1024;
+  // Largest answer accepted from the server, bytes (Thrift's TConfiguration). Default: 100 MiB.
+  int32_t max_message_bytes = 100 * 1024 * 1024;
   // Connect, send and receive timeout, milliseconds. Default: 60 s.
   int timeout_ms = 60000;
   // A pooled connection unused for this long is closed instead of reused, before the server's

@@ -21,6 +21,7 @@
 #include "server/client_quota.h"
 #include "server/thrift2/growing_protocol.h"
 #include "server/thrift2/handler.h"
+#include "server/thrift2/message_transports.h"
 #include "server/thrift2/scanner_registry.h"
 
 namespace basalt::server {
@@ -28,20 +29,19 @@ namespace basalt::server {
 namespace {
 
 using apache::thrift::TConfiguration;
-using apache::thrift::transport::TBufferedTransport;
-using apache::thrift::transport::TFramedTransport;
 using apache::thrift::transport::TTransport;
 using apache::thrift::transport::TTransportFactory;
 
-// Wraps each accepted socket in a buffered or framed transport that enforces the size limits.
+// Wraps each accepted socket in a buffered or framed transport that enforces the size limits,
+// per message (message_transports.h).
 class LimitedTransportFactory : public TTransportFactory {
  public:
   LimitedTransportFactory(bool framed, std::shared_ptr<TConfiguration> config)
       : framed_(framed), config_(std::move(config)) {}
 
   std::shared_ptr<TTransport> getTransport(std::shared_ptr<TTransport> trans) override {
-    if (framed_) return std::make_shared<TFramedTransport>(trans, config_);
-    return std::make_shared<TBufferedTransport>(trans, config_);
+    if (framed_) return std::make_shared<MessageFramedTransport>(trans, config_);
+    return std::make_shared<MessageBufferedTransport>(trans, config_);
   }
 
  private:
