@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "basalt/base64.h"
+#include "server/rest/rest_util.h"
 
 namespace basalt::server::rest {
 
@@ -34,10 +35,21 @@ Result<std::vector<RowModel>> ParseCellSet(const std::string& body) {
                                 Base64Decode(c["column"].get<std::string>(), "column"));
       }
       if (c.contains("timestamp")) {
-        if (!c["timestamp"].is_number_integer() || c["timestamp"].get<int64_t>() < 0) {
-          return Status::InvalidArgument("timestamp must be a non-negative integer");
+        // HBase's REST model parses the timestamp into a long, so clients that send it as a
+        // string of digits (node-hbase always does) work there: accept both.
+        const json& ts = c["timestamp"];
+        int64_t value = -1;
+        if (ts.is_number_integer()) {
+          value = ts.get<int64_t>();
+        } else if (ts.is_string()) {
+          Result<int64_t> parsed = ParseInt64(ts.get<std::string>(), "timestamp");
+          if (parsed.ok()) value = *parsed;
         }
-        cell.timestamp = c["timestamp"].get<int64_t>();
+        if (value < 0) {
+          return Status::InvalidArgument(
+              "timestamp must be a non-negative integer (a JSON number or a string of digits)");
+        }
+        cell.timestamp = value;
       }
       if (c.contains("$")) {
         if (!c["$"].is_string()) return Status::InvalidArgument("cell value must be a string");

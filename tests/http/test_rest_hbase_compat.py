@@ -1,0 +1,48 @@
+"""Where basalt's REST server was stricter than HBase's and real HBase REST clients broke on it
+(issue 23: node-hbase, the npm `hbase` package, ran its own suite against basalt serve). Each
+case is what HBase's REST server accepts or answers."""
+
+import requests
+
+from conftest import b64, put_cells, rows_of
+
+JSON = {"Accept": "application/json"}
+
+
+def test_a_timestamp_may_be_a_string_of_digits(url, table):
+    """HBase's REST model parses "timestamp" into a long; node-hbase always sends a string."""
+    body = {"Row": [{"key": b64("r"), "Cell": [
+        {"column": b64("cf:a"), "timestamp": "1795557260798", "$": b64("v1")},
+        {"column": b64("cf:b"), "timestamp": 42, "$": b64("v2")}]}]}
+    r = requests.put(f"{url}/{table}/r", json=body)
+    assert r.status_code == 200, r.text
+    got = rows_of(requests.get(f"{url}/{table}/r", headers=JSON).json())
+    assert sorted(got[b"r"]) == [(b"cf:a", b"v1", 1795557260798), (b"cf:b", b"v2", 42)]
+    for bad in ("-5", "12x", "", "1.5"):
+        body["Row"][0]["Cell"][0]["timestamp"] = bad
+        r = requests.put(f"{url}/{table}/r", json=body)
+        assert r.status_code == 400, (bad, r.text)
+        assert "timestamp must be a non-negative integer" in r.text
+
+
+def test_a_row_spec_may_name_several_columns_on_a_write(url, table):
+    """PUT /t/row/f:a,f:b with a CellSet: the cells' own columns are written, and a cell
+    without one takes the path's first column, as HBase's RowResource does."""
+    body = {"Row": [{"key": b64("r"), "Cell": [
+        {"column": b64("cf:x"), "$": b64("own")},
+        {"$": b64("from-path")}]}]}
+    r = requests.put(f"{url}/{table}/r/cf:a,cf:b", json=body)
+    assert r.status_code == 200, r.text
+    got = rows_of(requests.get(f"{url}/{table}/r", headers=JSON).json())
+    values = {column: value for column, value, _ in got[b"r"]}
+    assert values == {b"cf:x": b"own", b"cf:a": b"from-path"}
+
+
+def test_reading_a_family_the_table_lacks_is_404(url, table):
+    put_cells(url, table, "r", [("cf:a", "v")])
+    for path in ("r/nofam", "r/nofam:q", "r/cf:a,nofam:q", "r*/nofam"):
+        r = requests.get(f"{url}/{table}/{path}", headers=JSON)
+        assert r.status_code == 404, (path, r.text)
+        assert "column family 'nofam' does not exist" in r.text
+    # The table's own families still read.
+    assert requests.get(f"{url}/{table}/r/cf:a", headers=JSON).status_code == 200
