@@ -50,8 +50,8 @@ class Admin {
   virtual Result<bool> IsTableEnabled(const TableName& name) = 0;
 
   // Removes every row, keeping the schema (and the split keys when `preserve_splits`).
-  // REQUIRES: the table is disabled (FailedPrecondition otherwise), as in HBase. The table
-  // stays disabled.
+  // REQUIRES: the table is disabled (FailedPrecondition otherwise), as in HBase. The table ends
+  // enabled, as HBase's does.
   virtual Status TruncateTable(const TableName& name, bool preserve_splits = true) = 0;
   // REQUIRES: the table is disabled (FailedPrecondition otherwise), as in HBase.
   virtual Status DeleteTable(const TableName& name) = 0;
@@ -61,6 +61,10 @@ class Admin {
   // Rewrites all of the table's data, dropping expired, excess, deleted and masked cells and
   // delete markers (HBase major_compact). Synchronous.
   virtual Status MajorCompact(const TableName& name) = 0;
+
+  // The store's unique id, fixed when it was created: HBase's cluster id (what Thrift2's
+  // getClusterId answers). The same across restarts and from every backend.
+  virtual Result<std::string> ClusterId() = 0;
 
   // The storage engine's figures now (basalt/stats.h). NotSupported on backends without an
   // engine of their own to read (thrift://: HBase's Thrift2 has no such call).

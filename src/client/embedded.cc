@@ -68,6 +68,7 @@ class EmbeddedAdmin : public Admin {
   Status Flush(const TableName& name) override { return engine_->Flush(name); }
   Status MajorCompact(const TableName& name) override { return engine_->MajorCompact(name); }
   Result<StoreStats> GetStoreStats() override { return engine_->GetStoreStats(); }
+  Result<std::string> ClusterId() override { return engine_->StoreId(); }
 
  private:
   std::shared_ptr<Engine> engine_;

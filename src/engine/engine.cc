@@ -731,6 +731,8 @@ Status Engine::TruncateTable(const TableName& name, bool preserve_splits) {
   // Fresh, empty column families replace the old ones in one catalog write; the old ones are
   // dropped after.
   TableRecord record = current->record;
+  // As HBase's TruncateTableProcedure, the truncated table ends enabled.
+  record.enabled = true;
   if (!preserve_splits) record.split_keys.clear();
   for (auto& f : record.families) f.id = 0;
   BASALT_ASSIGN_OR_RETURN(auto families, CreateFamilies(&record.families));

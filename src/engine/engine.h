@@ -119,6 +119,8 @@ class Engine : public std::enable_shared_from_this<Engine> {
   Status MajorCompact(const TableName& name);
   // Defined in engine_stats.cc.
   Result<StoreStats> GetStoreStats();
+  // The store's unique id, fixed when it was created (RocksDB's DB identity).
+  Result<std::string> StoreId();
 
   // The current schema of a table; NotFound when it does not exist.
   Result<std::shared_ptr<const TableState>> FindTable(const TableName& name);

@@ -1,10 +1,11 @@
-// Engine::GetStoreStats: RocksDB's properties and tickers as basalt's StoreStats.
+// Engine::GetStoreStats (RocksDB's properties and tickers as basalt's StoreStats) and StoreId.
 
 #include <rocksdb/cache.h>
 #include <rocksdb/db.h>
 #include <rocksdb/statistics.h>
 
 #include "engine/engine.h"
+#include "engine/rocksdb_status.h"
 
 namespace basalt::engine {
 namespace {
@@ -17,6 +18,14 @@ uint64_t IntProperty(rocksdb::DB* db, rocksdb::ColumnFamilyHandle* cf, const std
 }
 
 }  // namespace
+
+Result<std::string> Engine::StoreId() {
+  std::shared_lock<std::shared_mutex> life(lifecycle_mu_);
+  BASALT_RETURN_IF_ERROR(CheckOpen());
+  std::string id;
+  BASALT_RETURN_IF_ERROR(FromRocks(db_->GetDbIdentity(id)));
+  return id;
+}
 
 Result<StoreStats> Engine::GetStoreStats() {
   std::shared_lock<std::shared_mutex> life(lifecycle_mu_);

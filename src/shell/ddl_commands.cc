@@ -347,8 +347,7 @@ Status TruncateWith(CommandContext& ctx, const std::vector<Value>& args, bool pr
     BASALT_RETURN_IF_ERROR(admin.DisableTable(name));
   }
   ctx.out << "Truncating table...\n";
-  BASALT_RETURN_IF_ERROR(admin.TruncateTable(name, preserve_splits));
-  return admin.EnableTable(name);
+  return admin.TruncateTable(name, preserve_splits);  // which leaves it enabled
 }
 
 Status Truncate(CommandContext& ctx, const std::vector<Value>& args) {

@@ -278,6 +278,10 @@ TEST_F(Thrift2ServerTest, ScannerStreamsRowsThenAnswersEmptyAndUnknownIdsAreIlle
   } catch (const TIllegalArgument& e) {
     EXPECT_EQ(e.message, "Invalid scanner Id");
   }
+  // Closing it again, or an id never handed out, returns quietly, as HBase's handler does (the
+  // scanner may simply have expired).
+  EXPECT_NO_THROW(client_->closeScanner(id));
+  EXPECT_NO_THROW(client_->closeScanner(123456));
 }
 
 TEST_F(Thrift2ServerTest, BatchSizeSplitsARowIntoPartialResults) {

@@ -131,6 +131,12 @@ Result<bool> RemoteAdmin::IsTableEnabled(const TableName& name) {
   return enabled;
 }
 
+Result<std::string> RemoteAdmin::ClusterId() {
+  std::string id;
+  BASALT_RETURN_IF_ERROR(pool_->Call([&](ThriftClient& c) { c.getClusterId(id); }));
+  return id;
+}
+
 Status RemoteAdmin::TruncateTable(const TableName& name, bool preserve_splits) {
   t2::TTableName t = t2::ToThrift(name);
   return pool_->Call([&](ThriftClient& c) { c.truncateTable(t, preserve_splits); });

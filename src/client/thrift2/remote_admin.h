@@ -33,6 +33,7 @@ class RemoteAdmin final : public Admin {
   Status DisableTable(const TableName& name) override;
   Status EnableTable(const TableName& name) override;
   Result<bool> IsTableEnabled(const TableName& name) override;
+  Result<std::string> ClusterId() override;
   Status TruncateTable(const TableName& name, bool preserve_splits) override;
   Status DeleteTable(const TableName& name) override;
   Status Flush(const TableName& name) override;

@@ -245,11 +245,8 @@ void Thrift2Handler::getScannerRows(std::vector<TResult>& out, int32_t scanner_i
 }
 
 void Thrift2Handler::closeScanner(int32_t scanner_id) {
-  if (!scanners_.Remove(scanner_id)) {
-    TIllegalArgument ia;
-    ia.__set_message(kInvalidScannerId);
-    throw ia;
-  }
+  // As HBase's handler: closing a scanner that is unknown (or expired already) is not an error.
+  scanners_.Remove(scanner_id);
 }
 
 void Thrift2Handler::mutateRow(const std::string& table, const TRowMutations& trow_mutations) {
@@ -506,7 +503,7 @@ TThriftServerType::type Thrift2Handler::getThriftServerType() {
 }
 
 void Thrift2Handler::getClusterId(std::string& out) {
-  out = "basalt";
+  out = ValueOrThrow(conn_.admin().ClusterId());
 }
 
 // ---- Methods that do not apply ----
