@@ -1,8 +1,10 @@
 #include "basalt/recipes/demo.h"
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <random>
 #include <set>
 #include <string>
@@ -20,6 +22,8 @@ namespace basalt::recipes {
 namespace {
 
 constexpr int64_t kWeekMs = int64_t{7} * 24 * 3600 * 1000;
+// Followees every demo user has at least (when follows are asked for at all).
+constexpr int32_t kMinFollows = 3;
 
 std::string UserName(int32_t i) {
   char buf[32];
@@ -34,19 +38,63 @@ std::discrete_distribution<int32_t> Zipf(int32_t n) {
   return std::discrete_distribution<int32_t>(w.begin(), w.end());
 }
 
-const char* const kWords[] = {"basalt", "hbase",  "rows",   "scan",  "column",  "family",
-                              "feed",   "follow", "coffee", "today", "release", "bench",
-                              "region", "tall",   "wide",   "fast",  "cursor",  "paging"};
 const char* const kActions[] = {"login", "view", "like", "share", "comment", "search"};
 
-std::string Sentence(std::mt19937& rng) {
-  std::string s;
-  int words = 4 + static_cast<int>(rng() % 12);
-  for (int i = 0; i < words; ++i) {
-    if (i > 0) s += ' ';
-    s += kWords[rng() % std::size(kWords)];
+// Posts a person could have written: a template with its blanks filled from small lists.
+const char* const kTemplates[] = {
+    "Just shipped {thing}. {mood}",
+    "Morning coffee and {thing}: a good start to the day.",
+    "Reading about {topic} today. Any recommendations?",
+    "Spent the afternoon on {thing}. {mood}",
+    "Hot take: {topic} is underrated.",
+    "Finally fixed {bug}. {mood}",
+    "Who else is going to {event} this week?",
+    "Trying {topic} for the first time. Notes soon.",
+    "Long day of {thing}. {mood}",
+    "Weekend plan: {hobby}, then more {topic}.",
+    "Three things I learned about {topic} this month, thread below.",
+    "Back from {event}. Great talks on {topic}.",
+};
+const char* const kThings[] = {"a new release",           "the benchmark suite",
+                               "our first region split",  "a tiny command-line tool",
+                               "the onboarding docs",     "a flaky test",
+                               "the move to tall tables", "a dashboard for clicks"};
+const char* const kTopics[] = {"HBase schema design", "row-key salting", "time-series storage",
+                               "follow graphs",       "feed fan-out",    "RocksDB tuning",
+                               "bloom filters",       "compaction"};
+const char* const kMoods[] = {"Worth it.", "Not bad at all.", "Time for tea.", "Still smiling.",
+                              "Lesson learned."};
+const char* const kBugs[] = {"an off-by-one in the pager", "the time zone bug",
+                             "that race in the worker", "a typo in the config"};
+const char* const kEvents[] = {"the meetup", "the storage conference", "the hack night"};
+const char* const kHobbies[] = {"a long walk", "baking bread", "a bike ride", "board games"};
+
+template <size_t N>
+const char* Pick(std::mt19937& rng, const char* const (&list)[N]) {
+  return list[rng() % N];
+}
+
+std::string Bio(std::mt19937& rng) {
+  std::string topic = Pick(rng, kTopics);
+  std::string hobby = Pick(rng, kHobbies);
+  return "Working on " + topic + ". " + static_cast<char>(std::toupper(hobby[0])) +
+         hobby.substr(1) + " on weekends.";
+}
+
+std::string PostText(std::mt19937& rng) {
+  std::string text = Pick(rng, kTemplates);
+  struct Blank {
+    const char* name;
+    const char* value;
+  };
+  const Blank blanks[] = {{"{thing}", Pick(rng, kThings)}, {"{topic}", Pick(rng, kTopics)},
+                          {"{mood}", Pick(rng, kMoods)},   {"{bug}", Pick(rng, kBugs)},
+                          {"{event}", Pick(rng, kEvents)}, {"{hobby}", Pick(rng, kHobbies)}};
+  for (const Blank& blank : blanks) {
+    size_t at = text.find(blank.name);
+    if (at != std::string::npos) text.replace(at, std::strlen(blank.name), blank.value);
   }
-  return s;
+  return text;
 }
 
 }  // namespace
@@ -72,7 +120,7 @@ Result<DemoSummary> LoadDemo(Connection& conn, const DemoOptions& o, const DemoP
     if (!s.ok() && !s.IsAlreadyExists()) return s;
     if (s.ok()) {
       BASALT_RETURN_IF_ERROR(users->UpdateProfile(
-          UserName(i), Profile{"Demo user " + std::to_string(i + 1), Sentence(rng)}));
+          UserName(i), Profile{"Demo user " + std::to_string(i + 1), Bio(rng)}));
     }
     ++summary.users;
     report("users", i + 1, o.users);
@@ -88,13 +136,15 @@ Result<DemoSummary> LoadDemo(Connection& conn, const DemoOptions& o, const DemoP
   FanoutWorkerPool workers(*feed);
   workers.Start();
 
-  // Follows: each user follows a geometric number of others, drawn with Zipf weights.
+  // Follows: each user follows a geometric number of others, drawn with Zipf weights, and at
+  // least kMinFollows, so that every demo log-in has a home timeline to read.
   auto popular = Zipf(o.users);
   std::geometric_distribution<int32_t> how_many(1.0 / (1.0 + o.mean_follows));
   std::vector<int32_t> follows(static_cast<size_t>(o.users));
   int64_t total_follows = 0;
+  const int32_t least = o.mean_follows > 0 ? std::min(kMinFollows, o.users - 1) : 0;
   for (auto& n : follows) {
-    n = std::min(how_many(rng), o.users - 1);
+    n = std::min(std::max(how_many(rng), least), o.users - 1);
     total_follows += n;
   }
   std::set<std::pair<int32_t, int32_t>> edges;
@@ -110,9 +160,17 @@ Result<DemoSummary> LoadDemo(Connection& conn, const DemoOptions& o, const DemoP
     }
   }
 
+  // Posts spread over the last week, written oldest first (as they would have been).
+  const int64_t posts_end = SystemWallMillis();
+  std::uniform_int_distribution<int64_t> post_time(posts_end - kWeekMs, posts_end - 60'000);
+  std::vector<int64_t> post_times(static_cast<size_t>(o.posts));
+  for (int64_t& t : post_times) t = post_time(rng);
+  std::sort(post_times.begin(), post_times.end());
   auto authors = Zipf(o.users);
   for (int32_t p = 0; p < o.posts; ++p) {
-    BASALT_RETURN_IF_ERROR(feed->Post(UserName(authors(rng)), Sentence(rng)).status());
+    BASALT_RETURN_IF_ERROR(
+        feed->PostAt(UserName(authors(rng)), PostText(rng), post_times[static_cast<size_t>(p)])
+            .status());
     ++summary.posts;
     report("posts", p + 1, o.posts);
   }

@@ -91,7 +91,13 @@ Result<std::unique_ptr<Feed>> Feed::Open(Connection& conn, FollowGraph& graph,
 }
 
 Result<std::string> Feed::Post(std::string_view author, std::string_view text) {
+  return PostAt(author, text, SystemWallMillis());
+}
+
+Result<std::string> Feed::PostAt(std::string_view author, std::string_view text,
+                                 int64_t timestamp_ms) {
   if (author.empty()) return Status::InvalidArgument("feed: empty author");
+  if (timestamp_ms < 0) return Status::InvalidArgument("feed: negative post time");
   if (text.size() > options_.max_text_bytes) {
     return Status::InvalidArgument("feed: post text longer than " +
                                    std::to_string(options_.max_text_bytes) + " bytes");
@@ -101,7 +107,7 @@ Result<std::string> Feed::Post(std::string_view author, std::string_view text) {
     BASALT_ASSIGN_OR_RETURN(int64_t followers, graph_.FollowerCount(author));
     high = followers > options_.fanout_threshold;
   }
-  fl::PostId id{std::string(author), SystemWallMillis(), sequence_.fetch_add(1)};
+  fl::PostId id{std::string(author), timestamp_ms, sequence_.fetch_add(1)};
   std::string post_id = fl::EncodePostId(id);
   basalt::Put post(fl::PostRow(post_id), id.timestamp_ms);
   post.Add(std::string(fl::kPostFamily), "a", std::string(author))

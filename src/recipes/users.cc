@@ -11,6 +11,8 @@
 #include <utility>
 #include <vector>
 
+#include "basalt/filter.h"
+#include "basalt/paging.h"
 #include "recipes/table_setup.h"
 
 namespace basalt::recipes {
@@ -18,6 +20,7 @@ namespace {
 
 constexpr size_t kMinUserName = 3;
 constexpr size_t kMaxUserName = 32;
+
 constexpr size_t kMinPassword = 10;
 constexpr size_t kMaxPassword = 128;
 constexpr size_t kMinDistinctPasswordBytes = 5;
@@ -33,6 +36,10 @@ constexpr const char* kBioColumn = "bio";
 constexpr const char* kSessionFamily = "s";
 constexpr const char* kSessionUserColumn = "user";
 constexpr const char* kSessionExpiryColumn = "exp";
+
+bool IsNameChar(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+}
 
 Status InitSodium() {
   static const int result = sodium_init();  // thread-safe once; 1 means already initialised
@@ -170,6 +177,27 @@ class UserStoreImpl : public UserStore {
     return users_->Exists(get);
   }
 
+  Result<UserPage> FindUsers(std::string_view prefix, int32_t page_size,
+                             std::string_view cursor) override {
+    if (page_size < 1 || page_size > 1000) {
+      return Status::InvalidArgument("users: page_size must be 1..1000");
+    }
+    UserPage out;
+    if (prefix.size() > kMaxUserName) return out;
+    for (char c : prefix) {
+      if (!IsNameChar(c)) return out;
+    }
+    Scan scan;
+    if (!prefix.empty()) scan.SetRowPrefix(std::string(prefix));
+    // The password cell marks an account (a row may hold only a profile left by nothing else,
+    // but Register writes both at once): one small cell per row.
+    scan.AddColumn(kAuthFamily, kPasswordColumn).SetFilter(std::make_shared<KeyOnlyFilter>());
+    BASALT_ASSIGN_OR_RETURN(Page page, ReadPage(*users_, scan, page_size, cursor));
+    for (const RowResult& row : page.rows) out.users.push_back(row.row());
+    out.cursor = std::move(page.cursor);
+    return out;
+  }
+
   Result<Profile> GetProfile(std::string_view user) override {
     BASALT_RETURN_IF_ERROR(ValidateUserName(user));
     Get get{std::string(user)};
@@ -261,8 +289,7 @@ Status ValidateUserName(std::string_view user) {
     return Status::InvalidArgument("a user name must start with a lower-case letter");
   }
   for (char c : user) {
-    bool ok = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
-    if (!ok) {
+    if (!IsNameChar(c)) {
       return Status::InvalidArgument(
           "a user name may only hold lower-case letters, digits and '_'");
     }

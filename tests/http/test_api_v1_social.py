@@ -66,6 +66,47 @@ def test_following_and_followers_page_to_the_end(api, new_user):
         assert_api_error(r, 400, "bad_request")
 
 
+def test_people_are_found_by_name_prefix(api, new_user):
+    stem = fresh_name("find")
+    users = [new_user(f"{stem}_{suffix}") for suffix in ("a", "b", "c")]
+    names = sorted(u.name for u in users)
+    items, pages = walk_pages(requests.get, f"{api}/users?prefix={stem.upper()}", 2)
+    assert items == names and len(pages) == 2  # any case; in name order; paged
+    r = requests.get(f"{api}/users", params={"prefix": stem + "_b"})
+    assert r.json() == {"items": [stem + "_b"], "next_cursor": None}
+    r = requests.get(f"{api}/users", params={"prefix": "no-such-start!"})
+    assert r.json() == {"items": [], "next_cursor": None}
+    assert_api_error(requests.get(f"{api}/users", params={"limit": 0}), 400, "bad_request")
+
+
+def test_suggestions_are_followees_of_followees_then_popular_accounts(api, new_user):
+    me, friend1, friend2, target, other, star = (new_user() for _ in range(6))
+    # target is followed by both of my followees, other by one.
+    for friend in (friend1, friend2):
+        assert me.post(f"/users/{friend.name}/follow").status_code == 204
+        assert friend.post(f"/users/{target.name}/follow").status_code == 204
+    assert friend1.post(f"/users/{other.name}/follow").status_code == 204
+    assert friend1.post(f"/users/{me.name}/follow").status_code == 204  # never suggest myself
+    r = me.get("/suggestions")
+    assert r.status_code == 200, r.text
+    items = r.json()["items"]
+    assert items[:2] == [{"user": target.name, "followed_by_followees": 2},
+                         {"user": other.name, "followed_by_followees": 1}]
+    suggested = [i["user"] for i in items]
+    assert me.name not in suggested
+    assert friend1.name not in suggested and friend2.name not in suggested  # already followed
+    # A new account follows nobody: it gets the most followed accounts.
+    newcomer = new_user()
+    for fan in (friend1, friend2, other):
+        assert fan.post(f"/users/{star.name}/follow").status_code == 204
+    r = newcomer.get("/suggestions", params={"limit": 100})
+    assert r.status_code == 200
+    popular = r.json()["items"]
+    assert popular and all(i["followed_by_followees"] == 0 for i in popular)
+    assert newcomer.name not in [i["user"] for i in popular]
+    assert_api_error(requests.get(f"{api}/suggestions"), 401, "unauthorized")
+
+
 def test_posts_create_read_delete_and_only_the_author_deletes(api, new_user):
     alice, bob = new_user(), new_user()
     r = alice.post("/posts", json={"text": "hello, world"})

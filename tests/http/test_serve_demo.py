@@ -104,3 +104,27 @@ def test_the_demo_tables_live_in_the_app_namespace(binary, data_dir):
 def test_bad_demo_scale_fails_before_serving(binary, data_dir):
     with pytest.raises(RuntimeError, match="demo scale"):
         Server(binary, data_dir, extra_args=["--demo", "--demo-scale", "0"])
+
+
+def test_every_demo_user_has_followees_and_posts_read_like_posts(binary, data_dir):
+    """A demo log-in used to land on an empty feed (28 of 200 users followed nobody), and the
+    posts were random words stamped within one second."""
+    s = Server(binary, data_dir, extra_args=["--demo", "--demo-scale", "0.05"])
+    try:
+        api = s.url + "/api/v1"
+        for i in range(1, 11):
+            profile = requests.get(f"{api}/users/user{i:04d}").json()
+            assert profile["following"] >= 3, profile
+        session = requests.Session()
+        r = session.post(f"{api}/login",
+                         json={"user": "user0002", "password": "basalt-demo-password"})
+        assert r.status_code == 200, r.text
+        home = session.get(f"{api}/timeline", params={"limit": 100}).json()["items"]
+        assert home, "a demo user's home timeline is empty"
+        posts = requests.get(f"{api}/users/user0001/posts", params={"limit": 100}).json()["items"]
+        times = [p["timestamp_ms"] for p in posts + home]
+        assert max(times) - min(times) > 24 * 3600 * 1000, "posts are not spread over days"
+        for post in posts + home:
+            assert " " in post["text"] and post["text"][-1] in ".?", post["text"]
+    finally:
+        stop(s)

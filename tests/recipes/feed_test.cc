@@ -120,6 +120,25 @@ TEST_P(FeedTest, PostIsReadBackWithItsAuthorTextAndTime) {
   EXPECT_EQ(ts, post->timestamp_ms);
 }
 
+// Imports and the demo data post at times of their own: timelines order by those times, and
+// the fan-out delivers as for Post.
+TEST_P(FeedTest, PostAtUsesTheGivenTimeForOrderAndFanOut) {
+  ASSERT_OK(feed_->Follow("bob", "alice"));
+  const int64_t day = 24 * 3600 * 1000;
+  const int64_t base = 1'700'000'000'000;
+  auto newer = feed_->PostAt("alice", "two days ago", base - 2 * day);
+  auto older = feed_->PostAt("alice", "three days ago", base - 3 * day);
+  ASSERT_OK(newer);
+  ASSERT_OK(older);
+  auto post = feed_->GetPost(*older);
+  ASSERT_OK(post);
+  EXPECT_EQ(post->timestamp_ms, base - 3 * day);
+  std::string now = MustPost("alice", "now");
+  DrainJobs();
+  EXPECT_EQ(HomeIds("bob"), (std::vector<std::string>{now, *newer, *older}));
+  EXPECT_TRUE(feed_->PostAt("alice", "x", -1).status().IsInvalidArgument());
+}
+
 TEST_P(FeedTest, PostRejectsEmptyAuthorAndTooLongText) {
   EXPECT_TRUE(feed_->Post("", "x").status().IsInvalidArgument());
   EXPECT_TRUE(feed_->Post("alice", std::string(1001, 'x')).status().IsInvalidArgument());

@@ -54,6 +54,37 @@ TEST_P(UsersTest, RegisterThenLogInGivesASessionForTheUser) {
   EXPECT_NE(second->token, session->token);
 }
 
+TEST_P(UsersTest, FindUsersListsNamesByPrefixInPages) {
+  auto users = Open();
+  ASSERT_NE(users, nullptr);
+  for (const char* name : {"alice", "alicia", "alfred", "bob", "al_x", "albert"}) {
+    ASSERT_OK(users->Register(name, kPassword));
+  }
+  auto first = users->FindUsers("al", 2);
+  ASSERT_OK(first);
+  EXPECT_EQ(first->users, (std::vector<std::string>{"al_x", "albert"}));
+  ASSERT_FALSE(first->cursor.empty());
+  auto second = users->FindUsers("al", 2, first->cursor);
+  ASSERT_OK(second);
+  EXPECT_EQ(second->users, (std::vector<std::string>{"alfred", "alice"}));
+  auto third = users->FindUsers("al", 2, second->cursor);
+  ASSERT_OK(third);
+  EXPECT_EQ(third->users, (std::vector<std::string>{"alicia"}));
+  EXPECT_TRUE(third->cursor.empty());
+  auto all = users->FindUsers("", 100);
+  ASSERT_OK(all);
+  EXPECT_EQ(all->users.size(), 6u);
+  EXPECT_EQ(all->users.back(), "bob");
+  // A prefix no name could start with finds nobody; a bad page size is an error.
+  for (const char* prefix : {"Al", "a-", "\xff", "abcdefghijklmnopqrstuvwxyz0123456789"}) {
+    auto none = users->FindUsers(prefix, 10);
+    ASSERT_OK(none);
+    EXPECT_TRUE(none->users.empty()) << prefix;
+  }
+  EXPECT_TRUE(users->FindUsers("a", 0).status().IsInvalidArgument());
+  EXPECT_TRUE(users->FindUsers("a", 1001).status().IsInvalidArgument());
+}
+
 TEST_P(UsersTest, TakenNameIsAlreadyExists) {
   auto users = Open();
   ASSERT_NE(users, nullptr);

@@ -3,9 +3,11 @@
 // API, on any backend). `basalt demo load` runs it; the server and its UI have something to show.
 //
 // Every demo user's password is kDemoPassword. Users are "user0001", "user0002", ...; user0001
-// has the most followers (followed users are drawn with Zipf weights), post authors, active users
-// and clicked items are Zipf-distributed too. Activity and clicks are spread over the last 7
-// days. Loading into a store that already holds demo data adds to it (existing users are kept).
+// has the most followers (followed users are drawn with Zipf weights), and every user follows
+// at least 3 others (when mean_follows > 0). Post authors, active users and clicked items are
+// Zipf-distributed too. Posts are short sentences a person could have written; posts, activity
+// and clicks are spread over the last 7 days. Loading into a store that already holds demo data
+// adds to it (existing users are kept).
 
 #ifndef BASALT_RECIPES_DEMO_H_
 #define BASALT_RECIPES_DEMO_H_

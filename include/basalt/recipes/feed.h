@@ -90,6 +90,10 @@ class Feed {
   // bytes(author) + ReverseTimestamp(now) + uint32 sequence, unique within a millisecond for this
   // Feed. InvalidArgument for an empty author or a text longer than max_text_bytes.
   Result<std::string> Post(std::string_view author, std::string_view text);
+  // Post at a time of the caller's (ms since the epoch, >= 0) instead of now: for imports and
+  // demo data whose posts are older than the import. The post sorts into timelines by that
+  // time; its fan-out works as Post's.
+  Result<std::string> PostAt(std::string_view author, std::string_view text, int64_t timestamp_ms);
 
   // The post; NotFound when there is none (never written or deleted), InvalidArgument for an
   // id that is not a post id.

@@ -36,15 +36,10 @@
 #include <vector>
 
 #include "basalt/connection.h"
+#include "basalt/recipes/users.h"  // UserPage
 #include "basalt/status.h"
 
 namespace basalt::recipes {
-
-// A page of user names and the cursor of the next page (empty when there is none).
-struct UserPage {
-  std::vector<std::string> users;
-  std::string cursor;
-};
 
 struct FollowGraphOptions {
   enum class Layout : uint8_t { kTall, kWide };

@@ -35,6 +35,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "basalt/connection.h"
 #include "basalt/status.h"
@@ -76,6 +77,12 @@ struct Profile {
   std::string bio;
 };
 
+// A page of user names and the cursor of the next page (empty when there is none).
+struct UserPage {
+  std::vector<std::string> users;
+  std::string cursor;
+};
+
 class UserStore {
  public:
   // Opens (creating the tables if needed) a store on `conn`, which must outlive it. Fails with
@@ -106,6 +113,13 @@ class UserStore {
 
   // Whether the account exists. Suits FollowGraphOptions::user_exists (see UserExistsFunction).
   virtual Result<bool> UserExists(std::string_view user) = 0;
+
+  // Accounts whose name starts with `prefix`, in name order, `page_size` at a time (1..1000);
+  // pass the returned cursor for the next page. An empty prefix lists every account. A prefix
+  // no name could start with (not of the name alphabet, or too long) finds nobody; it is not
+  // an error. Cost: one scan of the users table over the prefix, reading one cell per account.
+  virtual Result<UserPage> FindUsers(std::string_view prefix, int32_t page_size,
+                                     std::string_view cursor = {}) = 0;
 
   // NotFound when the user does not exist.
   virtual Result<Profile> GetProfile(std::string_view user) = 0;

@@ -25,6 +25,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -142,6 +143,15 @@ class ApiV1Service {
   Result<Response> ProfileResponse(const Ctx& ctx, const std::string& user,
                                    const std::optional<Caller>& caller);
 
+  // people_handlers.cc
+  Result<Response> SearchUsers(const Ctx& ctx);
+  Result<Response> Suggestions(const Ctx& ctx, const Caller& caller);
+  // The most followed accounts (at most kPopularKept), read at most every kPopularCacheMs.
+  Result<std::vector<std::string>> PopularUsers();
+  static constexpr int64_t kPopularCacheMs = 60'000;
+  static constexpr size_t kPopularScan = 5000;
+  static constexpr size_t kPopularKept = 100;
+
   // post_handlers.cc
   Result<Response> CreatePost(const Ctx& ctx, const Caller& caller);
   Result<Response> GetPost(const Ctx& ctx);
@@ -172,6 +182,9 @@ class ApiV1Service {
   LoginRateLimiter login_limiter_;
   LoginRateLimiter attempt_limiter_;
   HashSlots hash_slots_;
+  std::mutex popular_mu_;
+  std::vector<std::string> popular_;  // guarded by popular_mu_
+  int64_t popular_read_ms_ = 0;       // guarded by popular_mu_; 0: never read
 };
 
 }  // namespace basalt::app::api_v1

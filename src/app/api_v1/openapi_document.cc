@@ -205,6 +205,10 @@ OpenApiJson PageOf(OpenApiJson item) {
                   {"items", "next_cursor"});
 }
 
+OpenApiJson StringQueryParameter(std::string name, std::string_view description) {
+  return Parameter(std::move(name), "query", false, StringSchema(), description);
+}
+
 OpenApiJson IntQueryParameter(std::string name, int64_t min, std::optional<int64_t> max,
                               int64_t fallback) {
   OpenApiJson schema = {{"type", "integer"}, {"minimum", min}};

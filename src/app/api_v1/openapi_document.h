@@ -65,6 +65,8 @@ OpenApiJson ObjectOf(std::initializer_list<std::pair<const char*, OpenApiJson>> 
                      std::vector<std::string> required = {});
 // The contract's page: {"items": [...], "next_cursor": "..." or null}.
 OpenApiJson PageOf(OpenApiJson item);
+// An optional string query parameter.
+OpenApiJson StringQueryParameter(std::string name, std::string_view description);
 // An optional integer query parameter.
 OpenApiJson IntQueryParameter(std::string name, int64_t min, std::optional<int64_t> max,
                               int64_t fallback);
