@@ -36,12 +36,14 @@ using CommandFunction = Status (*)(CommandContext& ctx, const std::vector<Value>
 
 struct CommandSpec {
   std::string_view name;
-  std::string_view group;    // "ddl", "namespace", "dml", "tools"
+  std::string_view group;    // "general", "ddl", "namespace", "dml", "tools"
   std::string_view summary;  // one line, for `help`
   std::string_view usage;    // syntax and examples, for `help 'name'` and usage errors
   CommandFunction run;
 };
 
+// status, whoami.
+std::vector<CommandSpec> GeneralCommands();
 // Tables: create, alter, describe (desc), list, exists, is_enabled, is_disabled, enable,
 // disable, drop, truncate, truncate_preserve, get_splits; tools: flush, major_compact.
 std::vector<CommandSpec> DdlCommands();

@@ -38,7 +38,7 @@ Session::Session(Connection& conn, std::ostream& out, std::ostream& err)
                        "help\nhelp 'scan'\nhelp 'ddl'", nullptr});
   commands_.push_back(
       {"exit", "general", "leave the shell (also: quit, or Ctrl-D)", "exit", nullptr});
-  for (auto group : {DdlCommands(), NamespaceCommands(), DmlCommands()}) {
+  for (auto group : {GeneralCommands(), DdlCommands(), NamespaceCommands(), DmlCommands()}) {
     commands_.insert(commands_.end(), group.begin(), group.end());
   }
 }

@@ -27,6 +27,8 @@ import tempfile
 
 def mask(text):
     text = re.sub(r"Took \d+\.\d{4} seconds", "Took <T> seconds", text)
+    text = re.sub(r"^cluster id: \S+$", "cluster id: <id>", text, flags=re.M)
+    text = re.sub(r"^\S+ \(auth:NONE\)$", "<user> (auth:NONE)", text, flags=re.M)
     return re.sub(r"timestamp=\d{13}\b", "timestamp=<now>", text)
 
 

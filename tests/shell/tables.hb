@@ -10,6 +10,8 @@ list
 list 'ns1:.*'
 list_namespace
 list_namespace_tables 'ns1'
+status
+whoami
 describe 'ns1:t2'
 desc 't3'
 get_splits 't3'
