@@ -1,9 +1,9 @@
 """A full disk through `basalt serve` (docs/reliability.md, "Full disk").
 
 The store lives on a 32 MiB file system the test mounts, a tmpfs and ext4 on a loop device (so it
-runs as root, as CI does; elsewhere it is skipped). A filler file takes most of it; REST writes fill the rest. Then: writes fail with
-503 and a message saying the disk is full (never a crash), reads keep working, every
-acknowledged row is there; once the filler is deleted writes come back by themselves, within
+runs as root, as CI does; elsewhere it is skipped). A filler file takes most of it; REST writes
+fill the rest. Then: writes fail with 503 and a message saying the disk is full (never a crash),
+reads keep working, every acknowledged row is there; once the filler is deleted writes come back by themselves, within
 seconds, without a restart; after the disk is filled again, a kill -9 and a restart on the nearly
 full disk work and every acknowledged row is still there.
 """
@@ -47,10 +47,10 @@ def small_disk(request):
         image = os.path.join(top, "ext4.img")
         with open(image, "wb") as f:
             f.truncate(32 * MIB)
-        subprocess.run(["mkfs.ext4", "-q", "-F", "-m", "0", image], check=True,
-                       capture_output=True)
-        cmd = ["mount", "-o", "loop", image, mnt]
-    r = subprocess.run(cmd, capture_output=True, text=True)
+        r = subprocess.run(["mkfs.ext4", "-q", "-F", "-m", "0", image], capture_output=True,
+                           text=True)
+        cmd = ["mount", "-o", "loop", image, mnt] if r.returncode == 0 else None
+    r = subprocess.run(cmd, capture_output=True, text=True) if cmd else r
     if r.returncode != 0:
         shutil.rmtree(top)
         pytest.skip(f"cannot mount a {request.param} here: {r.stderr.strip()}")
