@@ -16,8 +16,11 @@
 #include <algorithm>
 #include <atomic>
 #include <charconv>
+#include <chrono>
+#include <functional>
 
 #include "engine/compaction_filter.h"
+#include "engine/info_log.h"
 #include "engine/key_format.h"
 #include "engine/rocksdb_status.h"
 #include "engine/row_prefix_transform.h"
@@ -65,6 +68,37 @@ Status CheckCompressionSupported(Compression c) {
   return Status::NotSupported("compression " + std::string(CompressionName(c)) +
                               " is not available in this build of RocksDB");
 }
+
+// Takes RocksDB's recovery from a full disk into the engine's hands (docs/reliability.md, "Full
+// disk"). RocksDB 7.8 hands a NoSpace error to its SstFileManager, which polls the free space
+// every 5 seconds and resumes only once the disk has a whole write buffer free (64 MiB by
+// default, whatever the disk's size or the memtables' contents); until then a DB::Resume() of
+// the engine's answers Busy. With that recovery turned off, the engine's own DB::Resume (before
+// the next write, see Engine::ResumeAfterIoError) gets the store going again as soon as the
+// memtables' flush fits.
+class NoSpaceListener : public rocksdb::EventListener {
+ public:
+  explicit NoSpaceListener(std::function<void()> on_stopped) : on_stopped_(std::move(on_stopped)) {}
+  void OnBackgroundError(rocksdb::BackgroundErrorReason, rocksdb::Status* error) override {
+    // A soft error (a compaction that found no room) leaves writes going, and the reserve stays
+    // for when they stop.
+    if (error->IsNoSpace() && error->severity() >= rocksdb::Status::Severity::kHardError) {
+      on_stopped_();
+    }
+  }
+  void OnErrorRecoveryBegin(rocksdb::BackgroundErrorReason, rocksdb::Status error,
+                            bool* auto_recovery) override {
+    if (error.IsNoSpace()) *auto_recovery = false;
+    error.PermitUncheckedError();
+  }
+
+ private:
+  std::function<void()> on_stopped_;
+};
+
+// While the disk is full, the least time between two DB::Resume() attempts: each one flushes
+// every memtable, writing table files until the disk refuses; the writes in between fail at once.
+constexpr std::chrono::milliseconds kResumeInterval{200};
 
 bool IsReservedNamespace(std::string_view ns) {
   return ns == kDefaultNamespace || ns == kSystemNamespace;
@@ -141,11 +175,32 @@ Status Engine::OpenImpl() {
     db_opts.statistics = statistics_;
   }
   db_opts.listeners.push_back(std::make_shared<StorageChangeListener>(storage_epoch_));
+  db_opts.listeners.push_back(std::make_shared<NoSpaceListener>([this] { OnNoSpace(); }));
+  // Replayed write-ahead logs stay in the memtables (and the logs on disk) instead of being
+  // flushed to table files by the open: the open then needs no room for that flush, so a store
+  // whose disk is still (nearly) full opens again. The memtables are flushed as usual later.
+  db_opts.avoid_flush_during_recovery = true;
+  // No preallocation: RocksDB would fallocate 1.1 write buffers (70 MiB by default) ahead of each
+  // write-ahead log and table file, and on ext4 a fallocate that fails for lack of space keeps
+  // what it got. On a disk with less than that free, the first log took all of it, so the OPTIONS
+  // file, the MANIFEST and every flush failed (a new store could not even be created on 11 MiB
+  // free), and after a full disk was resumed the next log took the freed space again. Sequential
+  // appends lose nothing measurable without it (1 KiB puts, synced and not, on this machine).
+  db_opts.allow_fallocate = false;
 
   std::vector<std::string> cf_names;
   bool exists = rocksdb::DB::ListColumnFamilies(db_opts, path_, &cf_names).ok();
   if (!exists && !options_.create_if_missing) {
     return Status::NotFound("no basalt store in '" + path_ + "'");
+  }
+  // RocksDB's own info log aborts the process on a full disk (info_log.h). Set before the
+  // read-only open below, which would otherwise make one too.
+  rocksdb::Env* env = db_opts.env != nullptr ? db_opts.env : rocksdb::Env::Default();
+  info_log_ = OpenInfoLog(env, path_, db_opts.info_log_level);
+  db_opts.info_log = info_log_;
+  if (!options_.in_memory) {
+    reserve_ = std::make_unique<SpaceReserve>(path_);
+    reserve_->PrepareForOpen();
   }
 
   // The catalog says which options each family's column family needs, and RocksDB wants those
@@ -199,6 +254,10 @@ Status Engine::OpenImpl() {
     if (s.IsIOError() && s.ToString().find("lock") != std::string::npos) {
       return Status::Busy("data directory '" + path_ +
                           "' is in use by another process: " + s.ToString());
+    }
+    if (s.IsNoSpace()) {
+      return Status::IOError("cannot open '" + path_ + "': its disk is full (" + s.ToString() +
+                             "); free some space on it and open it again");
     }
     return FromRocks(s).WithContext("opening '" + path_ + "'");
   }
@@ -275,33 +334,72 @@ Status Engine::OpenImpl() {
   }
   sequence_ = std::make_unique<SequenceAllocator>(
       first_seq, [this](uint64_t l) { return PersistSequenceLimit(l); });
+  PutResumeAnchor();
   return Status::OK();
 }
 
 Status Engine::ResumeAfterIoError() {
   std::lock_guard<std::mutex> l(resume_mu_);
   if (!needs_resume_.load()) return Status::OK();  // another write resumed the store meanwhile
-  Status s = FromRocks(db_->Resume());
+  const auto now = std::chrono::steady_clock::now();
+  if (no_space_.load() && now < next_resume_) return DiskFullError(last_resume_error_);
+  rocksdb::Status rs = db_->Resume();
+  if (rs.ok()) {
+    PutResumeAnchor();
+    needs_resume_ = false;
+    if (no_space_.exchange(false) && reserve_ != nullptr) reserve_->Restore();
+    return Status::OK();
+  }
+  if (no_space_.load() && (rs.IsNoSpace() || rs.IsBusy()) &&
+      rs.severity() < rocksdb::Status::Severity::kFatalError) {
+    // The resume's flush found no room (or one is still running): the disk is still full.
+    next_resume_ = now + kResumeInterval;
+    last_resume_error_ = rs.ToString();
+    return DiskFullError(last_resume_error_);
+  }
+  Status s = FromRocks(rs);
   if (s.IsBusy()) {
-    // RocksDB's own recovery (e.g. from a full disk) is still running; it may finish by itself.
+    // RocksDB's own recovery (e.g. from a retryable error) is still running; it may finish by
+    // itself.
     return Status::IOError("the store '" + path_ +
                            "' stopped writing after an I/O error and is still recovering (" +
                            s.ToString() + "); retry later");
   }
-  if (!s.ok()) {
-    // RocksDB resumes after a failed flush or compaction once the fault is gone, but not after
-    // a failed write-ahead log write (a fatal error for it): then only a reopen helps.
-    return Status::IOError("the store '" + path_ +
-                           "' stopped writing after an I/O error and could not resume (" +
-                           s.ToString() + "); writes fail until it is closed and reopened");
-  }
-  needs_resume_ = false;
-  return Status::OK();
+  // RocksDB resumes after a failed flush or compaction once the fault is gone, and after a full
+  // disk, but not after another failed write-ahead log write, nor when its resume could not even
+  // create a new write-ahead log (fatal errors for it): then only a reopen helps.
+  return Status::IOError("the store '" + path_ +
+                         "' stopped writing after an I/O error and could not resume (" +
+                         s.ToString() + "); writes fail until it is closed and reopened");
 }
 
 Status Engine::NoteIoError(const rocksdb::Status& s) {
+  if (s.IsNoSpace()) {
+    OnNoSpace();
+    return DiskFullError(s.ToString());
+  }
   if (s.IsIOError()) needs_resume_ = true;
   return FromRocks(s);
+}
+
+void Engine::PutResumeAnchor() {
+  rocksdb::WriteOptions wo;
+  wo.disableWAL = true;
+  db_->Put(wo, default_cf_, MetaResumeAnchorKey(), "").PermitUncheckedError();
+}
+
+void Engine::OnNoSpace() {
+  // The reserve goes first, so that the resume (or a reopen) has room even if nothing else is
+  // freed.
+  if (reserve_ != nullptr) reserve_->Release();
+  no_space_ = true;
+  needs_resume_ = true;
+}
+
+Status Engine::DiskFullError(const std::string& detail) const {
+  return Status::Busy("the disk of the store '" + path_ + "' is full (" + detail +
+                      "): writes fail until space is freed on it, then succeed again; retry "
+                      "later");
 }
 
 Status Engine::PersistSequenceLimit(uint64_t limit) {
@@ -398,15 +496,17 @@ Result<uint64_t> Engine::NextId() {
   util::PutFixed64BE(&out, next + 1);
   rocksdb::WriteOptions wo;
   wo.sync = true;
-  BASALT_RETURN_IF_ERROR(FromRocks(db_->Put(wo, default_cf_, MetaNextIdKey(), out)));
+  if (needs_resume_.load()) BASALT_RETURN_IF_ERROR(ResumeAfterIoError());
+  BASALT_RETURN_IF_ERROR(NoteIoError(db_->Put(wo, default_cf_, MetaNextIdKey(), out)));
   return next;
 }
 
 Status Engine::WriteCatalog(const std::string& key, const std::string* value) {
   rocksdb::WriteOptions wo;
   wo.sync = true;
-  if (value == nullptr) return FromRocks(db_->Delete(wo, default_cf_, key));
-  return FromRocks(db_->Put(wo, default_cf_, key, *value));
+  if (needs_resume_.load()) BASALT_RETURN_IF_ERROR(ResumeAfterIoError());
+  if (value == nullptr) return NoteIoError(db_->Delete(wo, default_cf_, key));
+  return NoteIoError(db_->Put(wo, default_cf_, key, *value));
 }
 
 Status Engine::PutTableRecord(const TableRecord& record) {

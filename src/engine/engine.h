@@ -12,6 +12,7 @@
 #define BASALT_ENGINE_ENGINE_H_
 
 #include <atomic>
+#include <chrono>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -38,6 +39,7 @@
 #include "engine/iterator_pool.h"
 #include "engine/row_locks.h"
 #include "engine/sequence.h"
+#include "engine/space_reserve.h"
 #include "util/futex_mutex.h"
 
 namespace rocksdb {
@@ -47,6 +49,7 @@ class ColumnFamilyHandle;
 class DB;
 class Env;
 class Iterator;
+class Logger;
 class Statistics;
 struct ColumnFamilyOptions;
 }  // namespace rocksdb
@@ -151,12 +154,28 @@ class Engine : public std::enable_shared_from_this<Engine> {
 
   Status OpenImpl();
   // Called before a write once needs_resume_ is set: DB::Resume(), so that the store accepts
-  // writes again when the fault is gone (space freed, a transient error). IOError while it
-  // persists, and for good after a failed write-ahead log write, which RocksDB does not resume
-  // from: the store must then be closed and reopened.
+  // writes again when the fault is gone (space freed, a transient error). While the disk is full
+  // it fails with Busy (DiskFullError), trying DB::Resume at most every kResumeInterval in
+  // between; after a failed write-ahead log write other than a full disk, which RocksDB does not
+  // resume from, it fails with IOError for good: the store must then be closed and reopened.
   Status ResumeAfterIoError();
-  // FromRocks(s), and sets needs_resume_ when `s` is an I/O error.
+  // FromRocks(s); sets needs_resume_ when `s` is an I/O error, and turns a full disk into
+  // DiskFullError (see OnNoSpace).
   Status NoteIoError(const rocksdb::Status& s);
+  // A write, flush or compaction failed for lack of space and RocksDB stopped writing: releases
+  // the space reserve (so that recovery and a reopen have room) and marks the store for
+  // ResumeAfterIoError. Called on the writing thread, or by RocksDB's listener.
+  void OnNoSpace();
+  // Writes MetaResumeAnchorKey() to the default column family without the write-ahead log, so
+  // that a DB::Resume() always has a memtable to flush. RocksDB 7.8's resume switches to a new
+  // write-ahead log only when it flushes a non-empty memtable; when every memtable is empty (the
+  // store just opened, or just resumed, which flushes them all) it keeps the log whose append
+  // failed, and the next write's append to it trips an assertion in RocksDB's file writer (an
+  // abort, with Debian's librocksdb). Called at open and after each resume; its own failure is
+  // harmless (the next write fails the same way and resumes).
+  void PutResumeAnchor();
+  // The retryable error every write gets while the disk is full (HTTP 503, Thrift2 canRetry).
+  Status DiskFullError(const std::string& detail) const;
   rocksdb::ColumnFamilyOptions FamilyCfOptions(const FamilyRecord& family);
   Status PersistSequenceLimit(uint64_t limit);
   Result<uint64_t> NextId();
@@ -200,7 +219,15 @@ class Engine : public std::enable_shared_from_this<Engine> {
   // Set when a write failed with an I/O error: RocksDB then refuses writes (its "background
   // error") until DB::Resume(), which the next write calls first (see ResumeAfterIoError).
   std::atomic<bool> needs_resume_{false};
+  // Set with needs_resume_ when the error was a full disk (RocksDB's NoSpace).
+  std::atomic<bool> no_space_{false};
   std::mutex resume_mu_;
+  // While the disk is full, no DB::Resume before this (each one tries to flush every memtable).
+  std::chrono::steady_clock::time_point next_resume_ /* GUARDED_BY(resume_mu_) */;
+  std::string last_resume_error_ /* GUARDED_BY(resume_mu_) */;
+  // Null for an in-memory store.
+  std::unique_ptr<SpaceReserve> reserve_;
+  std::shared_ptr<rocksdb::Logger> info_log_;
   std::unique_ptr<rocksdb::Env> mem_env_;
   std::shared_ptr<rocksdb::Cache> block_cache_;
   std::shared_ptr<rocksdb::Statistics> statistics_;  // null unless options_.statistics

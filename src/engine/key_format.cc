@@ -220,6 +220,10 @@ std::string MetaNextIdKey() {
   return "\x01"
          "next_id";
 }
+std::string MetaResumeAnchorKey() {
+  return "\x01"
+         "resume_anchor";
+}
 std::string CatalogNamespacePrefix() {
   return "\x02";
 }

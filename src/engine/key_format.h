@@ -122,6 +122,9 @@ bool ParseValue(std::string_view value, ParsedValue* out);
 std::string MetaFormatVersionKey();
 std::string MetaSequenceLimitKey();
 std::string MetaNextIdKey();
+// Never read: Engine::PutResumeAnchor writes it (without the write-ahead log) to keep the default
+// column family's memtable from being empty.
+std::string MetaResumeAnchorKey();
 std::string CatalogNamespaceKey(std::string_view ns);
 std::string CatalogNamespacePrefix();
 std::string CatalogTableKey(std::string_view ns, std::string_view qualifier);

@@ -125,6 +125,10 @@ IOStatus FaultInjectionFileSystem::Check(CallKind kind, const std::string& fname
       ++injected_;
       return IOStatus::IOError("injected sync error");
     case Fault::kNoSpace:
+      if (kind != CallKind::kWrite) return IOStatus::OK();
+      ++injected_;
+      return IOStatus::NoSpace("injected: no space left on device");
+    case Fault::kNoSpaceOrInodes:
       if (kind == CallKind::kSync || kind == CallKind::kRead) return IOStatus::OK();
       ++injected_;
       return IOStatus::NoSpace("injected: no space left on device");

@@ -6,7 +6,11 @@
 //   kWriteError  Append/PositionedAppend return IOError;
 //   kSyncError   Sync/Fsync/RangeSync return IOError (writes succeed: SYNC_WAL writes, which
 //                only append, go through; FSYNC_WAL writes and flushes fail);
-//   kNoSpace     Append/PositionedAppend and new files return IOError NoSpace (a full disk);
+//   kNoSpace     Append/PositionedAppend return IOError NoSpace: a full disk, as Linux file
+//                systems have one (creating a file still works: an empty file takes no data
+//                blocks, and RocksDB creates its new log and table files empty);
+//   kNoSpaceOrInodes  the same, and new files fail with NoSpace too (a disk out of inodes, or
+//                a directory that needs a block it cannot get);
 //   kReadError   Read/MultiRead of files opened for random access (table files) return IOError.
 // A failing call writes (or reads) nothing. Clearing the fault restores normal behaviour.
 //
@@ -24,7 +28,14 @@
 
 namespace basalt::crash {
 
-enum class Fault : uint8_t { kNone, kWriteError, kSyncError, kNoSpace, kReadError };
+enum class Fault : uint8_t {
+  kNone,
+  kWriteError,
+  kSyncError,
+  kNoSpace,
+  kNoSpaceOrInodes,
+  kReadError
+};
 // Which files a fault applies to: the write-ahead log (*.log), table files (*.sst) or all.
 enum class FaultScope : uint8_t { kAllFiles, kWalOnly, kSstOnly };
 

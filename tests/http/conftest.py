@@ -35,14 +35,14 @@ def unb64(text):
 class Server:
     """One `basalt serve` process; `url` is its base URL."""
 
-    def __init__(self, binary, data_dir, config=None, extra_args=()):
+    def __init__(self, binary, data_dir, config=None, extra_args=(), log_dir=None):
         self.binary = binary
         self.data_dir = data_dir
-        self.log_path = os.path.join(os.path.dirname(data_dir), "access.log")
+        self.log_path = os.path.join(log_dir or os.path.dirname(data_dir), "access.log")
         args = [binary, "serve", "--data", data_dir, "--port", "0", "--thrift-port", "0",
                 "--access-log", self.log_path, *extra_args]
         if config is not None:
-            path = os.path.join(os.path.dirname(data_dir), "serve.json")
+            path = os.path.join(log_dir or os.path.dirname(data_dir), "serve.json")
             with open(path, "w") as f:
                 json.dump(config, f)
             args += ["--config", path]
