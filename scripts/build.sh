@@ -11,12 +11,16 @@ cd "$(dirname "$0")/.."
 
 mode="${1:-release}"
 shift || true
-flags=(-G Ninja -DBASALT_WERROR="${BASALT_WERROR:-ON}")
+# Tests and benchmarks are built unless the caller says otherwise (scripts/run.sh builds the
+# binary alone). Switching them does not rebuild the library: its flags do not change.
+flags=(-G Ninja -DBASALT_WERROR="${BASALT_WERROR:-ON}"
+       -DBASALT_BUILD_TESTS="${BASALT_BUILD_TESTS:-ON}")
 # Debug information is -g1 (line tables and function names: enough for backtraces, sanitizer
 # reports and perf) in every mode but debug: full -g costs about a third more compile time,
 # which CI's 30 minutes on 2 cores cannot spare.
 case "$mode" in
-  release) flags+=(-DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -g1 -DNDEBUG") ;;
+  release) flags+=(-DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -g1 -DNDEBUG"
+                   -DBASALT_BUILD_BENCH="${BASALT_BUILD_BENCH:-ON}") ;;
   debug)   flags+=(-DCMAKE_BUILD_TYPE=Debug) ;;
   # clang's warnings are not GCC's: the release build is the -Werror gate, this one reports.
   asan)    flags+=(-DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DBASALT_WERROR=OFF

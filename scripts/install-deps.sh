@@ -1,28 +1,44 @@
 #!/usr/bin/env bash
-# Installs the Debian 12 packages basalt needs to build and test, if any are missing.
+# Installs the Debian 12 packages basalt needs, if any are missing:
+#   scripts/install-deps.sh serve   what building and running `basalt` needs (scripts/run.sh)
+#   scripts/install-deps.sh         that and what the tests need (scripts/test.sh): compilers for
+#                                   the sanitizer builds, Chromium and Node.js for the browser
+#                                   tests, pytest, wrk, and the browser tests' npm modules
 # Idempotent; needs root (or sudo) only when something is missing.
 set -euo pipefail
 
+mode="${1:-test}"
+case "$mode" in
+  serve|test) ;;
+  *) echo "usage: $0 [serve|test]" >&2; exit 2 ;;
+esac
+
 packages=(
-  build-essential cmake ninja-build pkg-config git
-  librocksdb-dev libgflags-dev
+  build-essential cmake ninja-build pkg-config
+  librocksdb-dev
   nlohmann-json3-dev libcli11-dev libfmt-dev libspdlog-dev libboost-dev
-  python3-pytest python3-requests libre2-dev
-  curl  # the README's REST examples (tests/cli/readme_test.py)
+  libre2-dev libxxhash-dev
   libthrift-dev thrift-compiler
-  libgtest-dev libgmock-dev googletest libbenchmark-dev
-  libsqlite3-dev libxxhash-dev
   libsodium-dev
   libjemalloc-dev
   libedit-dev
-  clang-format
-  clang libclang-rt-14-dev
-  chromium
-  wrk  # bench/http_bench.py only
 )
-# Node.js for the browser tests; a machine may already have it from elsewhere (its npm included).
-command -v node >/dev/null 2>&1 || packages+=(nodejs)
-command -v npm >/dev/null 2>&1 || packages+=(npm)
+if [ "$mode" = test ]; then
+  packages+=(
+    git libgflags-dev
+    python3-pytest python3-requests
+    curl  # the README's REST examples (tests/cli/readme_test.py)
+    libgtest-dev libgmock-dev googletest libbenchmark-dev
+    libsqlite3-dev
+    clang-format
+    clang libclang-rt-14-dev
+    chromium
+    wrk  # bench/http_bench.py only
+  )
+  # Node.js for the browser tests; a machine may already have it from elsewhere (its npm too).
+  command -v node >/dev/null 2>&1 || packages+=(nodejs)
+  command -v npm >/dev/null 2>&1 || packages+=(npm)
+fi
 
 missing=()
 for p in "${packages[@]}"; do
@@ -37,6 +53,8 @@ if [ ${#missing[@]} -gt 0 ]; then
   $SUDO apt-get update -q
   $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
+
+[ "$mode" = serve ] && exit 0
 
 # The browser tests' npm modules (playwright-core, the OpenAPI validator), exactly as locked in
 # tests/browser/package-lock.json, installed again when the lock is newer than the install.

@@ -7,8 +7,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-scripts/install-deps.sh
-scripts/build.sh release --target basalt >/dev/null
+scripts/install-deps.sh serve
+# The binary only: no tests or benchmarks, so nothing they need is installed or configured. Ninja
+# prints a line per step ([done/total]); the first build takes several minutes.
+if [ ! -x build/release/basalt ]; then echo "building basalt (the first build takes a few minutes)"; fi
+BASALT_BUILD_TESTS=OFF BASALT_BUILD_BENCH=OFF scripts/build.sh release --target basalt |
+  grep --line-buffered -v '^ninja: no work to do' || true
 
 data="${BASALT_DATA:-$PWD/data}"
 bin="build/release/basalt"

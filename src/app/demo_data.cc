@@ -55,7 +55,7 @@ Result<recipes::DemoOptions> ScaledDemoOptions(double scale) {
 }
 
 Result<std::string> LoadDemoOnFirstStart(Connection& conn, const std::string& name_space,
-                                         double scale) {
+                                         double scale, const recipes::DemoProgress& progress) {
   BASALT_ASSIGN_OR_RETURN(recipes::DemoOptions options, ScaledDemoOptions(scale));
   options.name_space = name_space;
   BASALT_ASSIGN_OR_RETURN(bool marked, MarkerPresent(conn, name_space));
@@ -64,7 +64,7 @@ Result<std::string> LoadDemoOnFirstStart(Connection& conn, const std::string& na
   if (has_users) {
     return "skipped: " + DemoUsers(name_space).ToString() + " holds users already";
   }
-  BASALT_ASSIGN_OR_RETURN(recipes::DemoSummary sum, recipes::LoadDemo(conn, options));
+  BASALT_ASSIGN_OR_RETURN(recipes::DemoSummary sum, recipes::LoadDemo(conn, options, progress));
   std::string summary = std::to_string(sum.users) + " users, " + std::to_string(sum.follows) +
                         " follows, " + std::to_string(sum.posts) + " posts, " +
                         std::to_string(sum.actions) + " actions, " + std::to_string(sum.clicks) +

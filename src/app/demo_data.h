@@ -27,8 +27,9 @@ Result<recipes::DemoOptions> ScaledDemoOptions(double scale);
 // Loads ScaledDemoOptions(scale) into namespace `name_space` under the rule above. Returns what
 // happened, "loaded: ..." or "skipped: ..." (a line for the server's log); InvalidArgument for a
 // bad scale, before any write; otherwise the first recipe error (the marker is then not written).
+// `progress` is called as the load goes (recipes/demo.h).
 Result<std::string> LoadDemoOnFirstStart(Connection& conn, const std::string& name_space,
-                                         double scale);
+                                         double scale, const recipes::DemoProgress& progress = {});
 
 }  // namespace basalt::app
 

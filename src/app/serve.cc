@@ -84,8 +84,18 @@ Status Serve(const ServeConfig& serve_config) {
   BASALT_ASSIGN_OR_RETURN(auto access_log, server::http::AccessLog::Open(config.access_log));
   BASALT_ASSIGN_OR_RETURN(std::unique_ptr<Connection> conn, Connection::Open(config.data));
   if (app_config.demo) {  // before listening, so that the first request sees the data
+    // A line per stage and quarter: the default load takes tens of seconds (password hashing).
+    auto progress = [last_stage = std::string(), last_quarter = -1](
+                        std::string_view stage, int64_t done, int64_t total) mutable {
+      int quarter = total > 0 ? static_cast<int>(done * 4 / total) : 4;
+      if (stage == last_stage && quarter == last_quarter) return;
+      last_stage = std::string(stage);
+      last_quarter = quarter;
+      std::cerr << "basalt serve: loading demo data: " << stage << " " << done << "/" << total
+                << std::endl;
+    };
     Result<std::string> demo =
-        LoadDemoOnFirstStart(*conn, app_config.app_namespace, app_config.demo_scale);
+        LoadDemoOnFirstStart(*conn, app_config.app_namespace, app_config.demo_scale, progress);
     if (!demo.ok()) conn->Close().PermitUncheckedError();
     BASALT_RETURN_IF_ERROR(demo.status().WithContext("--demo"));
     std::cerr << "basalt serve: demo data " << *demo << std::endl;

@@ -313,7 +313,11 @@ async function signUp(user) {
   await page.fill('#signup-form [name=user]', user);
   await page.fill('#signup-form [name=password]', PASSWORD);
   await page.click('#signup-form button[type=submit]');
-  await page.waitForFunction((u) => document.querySelector('#whoami-name')?.textContent === u, user);
+  try {
+    await page.waitForFunction((u) => document.querySelector('#whoami-name')?.textContent === u, user);
+  } catch (e) {
+    throw new Error(`sign-up of ${user} did not log in: ${await page.textContent('main')}`);
+  }
   await page.waitForSelector('#compose-form');
   return page;
 }
@@ -480,9 +484,13 @@ describe('social pages (/api/v1)', () => {
   test('profile following and followers lists', async (t) => {
     if (!alice) return t.skip('no users (see above)');
     await go(bob, '#/u/' + B + '/following', '#following-list .user-item');
-    assert.deepEqual(await bob.locator('#following-list .user-item').allTextContents(), [A]);
+    assert.deepEqual(await bob.locator('#following-list .user-name').allTextContents(), [A]);
+    // Bob follows A: the row's button says so.
+    await bob.waitForSelector('#following-list .follow-toggle[data-following="1"]');
     await go(bob, '#/u/' + A + '/followers', '#followers-list .user-item');
-    assert.deepEqual(await bob.locator('#followers-list .user-item').allTextContents(), [B]);
+    assert.deepEqual(await bob.locator('#followers-list .user-name').allTextContents(), [B]);
+    // No button on one's own row.
+    assert.equal(await bob.locator('#followers-list .follow-toggle').count(), 0);
     await go(bob, '#/', '#feed[data-loaded]');
     assert.ok((await bob.locator('#feed .post-author').allTextContents()).includes(A),
               'the followed user\'s posts are not in the home feed');
@@ -501,6 +509,38 @@ describe('social pages (/api/v1)', () => {
     await bob.waitForSelector('#follow-button[data-following="0"]');
     await bob.click('#follow-button');
     await bob.waitForSelector('#follow-button[data-following="1"]');
+  });
+
+  test('a new user finds people by name, follows from the list, and gets a non-empty feed', async (t) => {
+    if (!alice) return t.skip('no users (see above)');
+    const carol = await signUp('finder_' + tag);
+    await go(carol, '#/', '#feed[data-loaded]');
+    assert.equal(await carol.locator('#feed .post').count(), 0);
+    await carol.click('#find-people');
+    await carol.waitForSelector('#people-form');
+    // Suggestions for an account that follows nobody: the most followed accounts (alice has bob).
+    await carol.waitForSelector('#suggestions[data-loaded] .user-item');
+    assert.ok((await carol.locator('#suggestions .user-name').allTextContents()).includes(A));
+    // Search by prefix, any case.
+    await carol.fill('#people-search', ('alice_' + tag).toUpperCase());
+    await carol.click('#people-form button[type=submit]');
+    await carol.waitForFunction((a) => [...document.querySelectorAll('#people-results .user-name')]
+      .map((e) => e.textContent).join() === a, A);
+    const row = carol.locator('#people-results .user-item', {hasText: A});
+    await row.locator('.follow-toggle[data-following="0"]').click();
+    await row.locator('.follow-toggle[data-following="1"]').waitFor();
+    assert.equal(await carol.textContent('#toast'), 'Following ' + A);
+    // The toast was about that page: it goes with it.
+    await go(carol, '#/', '#feed[data-loaded]');
+    assert.equal(await carol.isHidden('#toast'), true);
+    // Following backfills alice's posts into carol's home timeline.
+    await waitForInFeed(carol, 'post 11 ' + tag);
+    // From a followers list, follow another user.
+    await go(carol, '#/u/' + A + '/followers', '#followers-list .follow-toggle');
+    const bobRow = carol.locator('#followers-list .user-item', {hasText: B});
+    await bobRow.locator('.follow-toggle[data-following="0"]').click();
+    await bobRow.locator('.follow-toggle[data-following="1"]').waitFor();
+    await go(carol, '#/u/' + B, '#follow-button[data-following="1"]');
   });
 
   test('markup in posts and display names is shown as text', async (t) => {
@@ -568,6 +608,11 @@ describe('social pages (/api/v1)', () => {
     assert.equal(chart.max, 3);
     assert.ok(chart.inked > 500, JSON.stringify(chart));
     assert.ok((await bob.locator('#click-top .top-item').allTextContents()).includes(item));
+    // A top item is a link that opens its own counts.
+    await bob.fill('#click-item', 'something-else');
+    await bob.click(`#click-top .top-item[data-item="${item}"]`);
+    await bob.waitForFunction((it) => document.querySelector('#click-item').value === it &&
+                              document.querySelector('#click-total').textContent === '3', item);
   });
 
   test('every write the UI sends carries the CSRF header, and one without it is refused', async (t) => {
@@ -585,6 +630,38 @@ describe('social pages (/api/v1)', () => {
 });
 
 describe('every page', () => {
+  // Nothing spills out of the window sideways, on a laptop and on a phone: every element's box
+  // ends within the viewport, unless it is inside a box that scrolls by design (.scroll).
+  test('fits a 1280 px and a 390 px wide window', async () => {
+    const me = 'layout_' + Date.now().toString(36);
+    const page = await signUp(me);
+    const pages = [['#/', '#feed[data-loaded]'], ['#/people', '#people-results[data-loaded]'],
+                   ['#/u/' + me, '#user-posts[data-loaded]'], ['#/activity', 'main h1'], ['#/clicks', '#click-form'],
+                   ['#/admin', '.namespace'], ['#/admin/table/default%3Awebtest', '#schema-table'],
+                   ['#/admin/stats', 'main h1'], ['#/login', 'main h1'], ['#/signup', 'main h1']];
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({width, height: 900});
+      for (const [hash, selector] of pages) {
+        await go(page, hash, selector || 'main h1');
+        await page.waitForTimeout(100);
+        const spill = await page.evaluate(() => {
+          const limit = document.documentElement.clientWidth + 1;
+          const out = [];
+          for (const el of document.querySelectorAll('body *')) {
+            if (el.closest('.scroll') || el.closest('[hidden]')) continue;
+            const box = el.getBoundingClientRect();
+            if (box.width > 0 && box.right > limit) {
+              out.push(`${el.tagName.toLowerCase()}${el.id ? '#' + el.id : ''}.${el.className} ends at ${Math.round(box.right)}`);
+            }
+          }
+          return {out: out.slice(0, 5), scroll: document.documentElement.scrollWidth, limit};
+        });
+        assert.deepEqual(spill.out, [], `${hash} at ${width} px`);
+        assert.ok(spill.scroll <= spill.limit, `${hash} at ${width} px scrolls sideways: ${spill.scroll}`);
+      }
+    }
+  });
+
   test('ran without script errors or CSP violations', () => {
     for (const o of opened) assert.deepEqual(o.errors, []);
   });

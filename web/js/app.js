@@ -1,11 +1,12 @@
 // The single-page app: hash routes (#/..., so the server serves only / and /ui/...), the
 // navigation bar, and one render function per page in pages/.
 import {api} from './api.js';
-import {h, mount, toast} from './dom.js';
+import {clearToast, h, mount, toast} from './dom.js';
 import {session, refreshSession} from './session.js';
 import {loginPage, signupPage} from './pages/auth.js';
 import {homePage} from './pages/home.js';
 import {profilePage, profileListPage} from './pages/profile.js';
+import {peoplePage} from './pages/people.js';
 import {activityPage} from './pages/activity.js';
 import {clicksPage} from './pages/clicks.js';
 import {adminPage, adminTablePage} from './pages/admin.js';
@@ -16,6 +17,7 @@ const routes = [
   [/^\/?$/, homePage, true],
   [/^\/login$/, loginPage, false],
   [/^\/signup$/, signupPage, false],
+  [/^\/people$/, peoplePage, false],
   [/^\/u\/([^/]+)$/, profilePage, false],
   [/^\/u\/([^/]+)\/(following|followers)$/, profileListPage, false],
   [/^\/activity$/, activityPage, true],
@@ -31,8 +33,9 @@ let leave = null;
 function renderNav() {
   const nav = document.getElementById('nav');
   const links = session.me
-    ? [['#/', 'Home'], ['#/u/' + encodeURIComponent(session.me), 'Profile'], ['#/activity', 'Activity']]
-    : [['#/login', 'Log in'], ['#/signup', 'Sign up']];
+    ? [['#/', 'Home'], ['#/people', 'People'], ['#/u/' + encodeURIComponent(session.me), 'Profile'],
+       ['#/activity', 'Activity']]
+    : [['#/login', 'Log in'], ['#/signup', 'Sign up'], ['#/people', 'People']];
   links.push(['#/clicks', 'Clicks'], ['#/admin', 'Admin'], ['#/admin/stats', 'Server']);
   const current = location.hash || '#/';
   mount(nav, links.map(([href, text]) =>
@@ -63,6 +66,7 @@ export async function render() {
     leave = null;
   }
   renderNav();
+  clearToast();  // a message about the page left behind
   const main = document.getElementById('main');
   const path = (location.hash || '#/').slice(1);
   for (const [pattern, page, needsSession] of routes) {

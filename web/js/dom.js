@@ -70,6 +70,13 @@ export function toast(message, isError = false) {
   toastTimer = setTimeout(() => { el.hidden = true; }, isError ? 6000 : 2500);
 }
 
+// Hides the toast at once (on leaving a page: its message was about that page).
+export function clearToast() {
+  clearTimeout(toastTimer);
+  const el = document.getElementById('toast');
+  if (el) el.hidden = true;
+}
+
 // Reads a form's named fields into an object of strings.
 export function formValues(form) {
   const out = {};

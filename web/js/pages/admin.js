@@ -88,17 +88,19 @@ export async function adminPage(main) {
 
 function schemaTable(schema) {
   const families = schema.ColumnSchema || [];
-  const keys = [];
+  // The settings people change most (VERSIONS, TTL) first, so a narrow window shows them; the
+  // table scrolls sideways inside its box instead of spilling out of the page.
+  const keys = ['VERSIONS', 'TTL'].filter((k) => families.some((f) => k in f));
   for (const f of families) {
     for (const k of Object.keys(f)) {
       if (k !== 'name' && !keys.includes(k)) keys.push(k);
     }
   }
-  return h('table', {class: 'grid', id: 'schema-table'},
+  return h('div', {class: 'scroll'}, h('table', {class: 'grid', id: 'schema-table'},
     h('thead', null, h('tr', null, h('th', null, 'family'), keys.map((k) => h('th', null, k)))),
     h('tbody', null, families.map((f) => h('tr', {class: 'family-row'},
       h('td', {class: 'family-name'}, f.name),
-      keys.map((k) => h('td', null, f[k] === undefined ? '' : String(f[k])))))));
+      keys.map((k) => h('td', null, f[k] === undefined ? '' : String(f[k]))))))));
 }
 
 // Reads up to `maxRows` rows from a new scanner, merging a row split across chunks, and always

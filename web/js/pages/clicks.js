@@ -47,8 +47,15 @@ export async function clicksPage(main) {
       document.getElementById('click-week').textContent = String(counts.week);
       drawBars(canvas, series.points.map((p) => ({x: p.t_ms, y: p.count})),
                {label: 'clicks on ' + name});
-      mount(top, best.items.map((it) => h('li', null, h('span', {class: 'top-item'}, it.item),
-                                          ' — ', String(it.count))));
+      // Each top item opens its own counts and chart.
+      mount(top, best.items.map((it) => h('li', null,
+        h('a', {href: '#/clicks', class: 'top-item', 'data-item': it.item, onclick: (event) => {
+          event.preventDefault();
+          item.value = it.item;
+          sessionStorage.setItem('basalt.clickItem', it.item);
+          show();
+        }}, it.item),
+        ' — ', String(it.count))));
     } catch (e) {
       toast(e.message, true);
     }

@@ -37,11 +37,12 @@ export async function homePage(main) {
   counted();
   const feed = h('section', {id: 'feed'});
   mount(main, h('h1', null, 'Home'), compose, h('div', {class: 'tabs'},
-    h('button', {class: 'secondary', id: 'refresh-feed', onclick: load}, 'Refresh')), feed);
+    h('button', {class: 'secondary', id: 'refresh-feed', onclick: load}, 'Refresh'),
+    h('a', {href: '#/people', id: 'find-people'}, 'Find people to follow')), feed);
 
   async function load() {
     await pagedList(feed, '/timeline', (post) => postCard(post),
-                    {empty: 'Your timeline is empty: follow someone or post something.'});
+                    {empty: 'Your timeline is empty: find people to follow (above) or post something.'});
   }
   compose.addEventListener('submit', async (event) => {
     event.preventDefault();

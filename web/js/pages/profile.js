@@ -4,6 +4,7 @@ import {api, seg} from '../api.js';
 import {h, mount, routeLink, toast, formValues} from '../dom.js';
 import {session} from '../session.js';
 import {postCard, pagedList} from './posts.js';
+import {userRow} from './people.js';
 
 function header(profile) {
   const name = profile.display_name || profile.user;
@@ -76,7 +77,6 @@ export async function profileListPage(main, user, which) {
       h('a', {href: '#/u/' + seg(user) + '/following'}, 'Following'),
       h('a', {href: '#/u/' + seg(user) + '/followers'}, 'Followers')),
     list);
-  await pagedList(list, '/users/' + seg(user) + '/' + which,
-                  (name) => h('div', {class: 'card user-item'}, routeLink(name, 'u', name)),
+  await pagedList(list, '/users/' + seg(user) + '/' + which, (name) => userRow(name),
                   {limit: 20, empty: which === 'following' ? 'Follows nobody yet.' : 'No followers yet.'});
 }
