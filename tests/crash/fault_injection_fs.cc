@@ -560,7 +560,14 @@ IOStatus FaultInjectionFileSystem::DropUnsyncedData(UnsyncedTail tail, uint64_t 
     if (!s.ok()) return fail("sizing " + fname, s);
     uint64_t keep = std::min(state->synced, size);
     const uint64_t written = std::min(state->size_at_cut, size);
-    if (tail == UnsyncedTail::kKeepRandomPrefix && written > keep) {
+    if (tail == UnsyncedTail::kKeepRandomAppends && state->wal && written > keep) {
+      // The end of a random one of the appends not durable (or none): a record boundary.
+      std::vector<uint64_t> ends{keep};
+      for (const auto& [end, tick] : state->unsynced_appends) {
+        if (end > keep && end <= written) ends.push_back(end);
+      }
+      keep = ends[rng() % ends.size()];
+    } else if (tail != UnsyncedTail::kDropAll && written > keep) {
       keep += rng() % (written - keep + 1);
     }
     if (size > keep) {
@@ -572,6 +579,12 @@ IOStatus FaultInjectionFileSystem::DropUnsyncedData(UnsyncedTail tail, uint64_t 
       if (!s.ok()) return fail("cutting " + fname, s);
       ++report->files_cut;
       report->bytes_dropped += static_cast<int64_t>(size - keep);
+    }
+    if (state->wal) {
+      report->logs.push_back(std::filesystem::path(fname).filename().string() + ": " +
+                             std::to_string(keep) + " of " + std::to_string(size) +
+                             " bytes kept (synced " + std::to_string(state->synced) +
+                             ", at the cut " + std::to_string(state->size_at_cut) + ")");
     }
   }
   files_.clear();

@@ -33,10 +33,10 @@
 // error, WritableFileWriter::AssertFalseAndGetStatusForPrevError.)
 // Once the store is closed, DropUnsyncedData() turns the disk into what the failure would have
 // left: it undoes the directory operations not made durable (newest first), then cuts every file
-// written since tracking began to its durable size (or, with kKeepRandomPrefix, to a random length
-// between that and its size at the cut: writeback that got part of the unsynced tail out, as a
-// torn log tail; never bytes written after the cut, which the store wrote only because its
-// syncs seemed to succeed).
+// written since tracking began to its durable size (or, with kKeepRandomPrefix or
+// kKeepRandomAppends, to a random length between that and its size at the cut: writeback that got
+// part of the unsynced tail out; never bytes written after the cut, which the store wrote only
+// because its syncs seemed to succeed).
 // Not modelled: directories' own creation and deletion (taken as durable), hard links made by
 // RocksDB (LinkFile passes through), writes through NewRandomRWFile, overwrites in
 // place (ReuseWritableFile, used only for WAL recycling, which basalt does not enable, is
@@ -109,7 +109,11 @@ class FaultInjectionFileSystem : public rocksdb::FileSystemWrapper {
   // deletions, the cut) to stderr, for finding out why a test lost a write.
   void SetTrace(bool on) { trace_ = on; }
 
-  enum class UnsyncedTail : uint8_t { kDropAll, kKeepRandomPrefix };
+  // What DropUnsyncedData keeps of the bytes written before the cut and not synced: nothing, a
+  // random prefix (writeback got part of it out, a torn tail), or for write-ahead log files a
+  // random number of whole appends (writeback stopped at a record boundary, as it can at a log
+  // block boundary; other files as kKeepRandomPrefix).
+  enum class UnsyncedTail : uint8_t { kDropAll, kKeepRandomPrefix, kKeepRandomAppends };
   struct PowerLossReport {
     int64_t files_cut = 0;         // files cut back to their durable size
     int64_t bytes_dropped = 0;     // unsynced bytes dropped
@@ -117,6 +121,9 @@ class FaultInjectionFileSystem : public rocksdb::FileSystemWrapper {
     int64_t renames_undone = 0;
     int64_t deletions_undone = 0;   // deleted files brought back
     int64_t durable_dir_syncs = 0;  // directory fsyncs completed before the cut
+    // One line per write-ahead log file left: "000012.log: 1234 of 5678 bytes kept (synced 1000,
+    // at the cut 4000)", for explaining a loss.
+    std::vector<std::string> logs;
   };
   // Makes the disk what the power failure left (see the top of this file). `seed` drives the
   // random prefixes of kKeepRandomPrefix. REQUIRES: CutPower() was called and nothing uses the

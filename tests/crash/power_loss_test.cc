@@ -7,17 +7,24 @@
 //   - nothing is there in part: a Put or RowMutations whole or absent, a Batch all or nothing, an
 //     Increment of two columns in two families both or neither;
 //   - an FSYNC_WAL counter holds between its acknowledged and acknowledged + unknown increments;
-//   - what SYNC_WAL lost is the unsynced tail of the log: no lost write was acknowledged before a
-//     write that survived began (so none before an acknowledged FSYNC_WAL write began), and none
-//     before the earliest WAL append that no sync covered returned (the file system stamps WAL
-//     appends with the same logical clock as the writes).
+//   - SYNC_WAL loses only writes whose log records were not durable: none acknowledged before
+//     the earliest WAL append that no sync covered returned (the file system stamps WAL appends
+//     with the same logical clock as the writes), none acknowledged before an acknowledged
+//     FSYNC_WAL write began;
+//   - when the cut kept nothing unsynced, what SYNC_WAL lost is a suffix of the log: no lost write
+//     was acknowledged before a surviving write began. When it kept part of the unsynced tails
+//     (writeback got them out) such losses are holes, counted: RocksDB 7.8's point-in-time
+//     recovery replays a later log file after an earlier one that ends cleanly.
 // Cycles run on one store, and at the end every earlier cycle is checked again, so a later
 // recovery that lost what an earlier one kept would show. A second test runs the FSYNC_WAL
 // writers with SYNC_WAL and expects the checks to report losses: they can fail.
 //
 // BASALT_POWER_LOSS_CYCLES=N runs N cycles instead of the default, BASALT_POWER_LOSS_SEED=S
 // fixes the seed (the operation mix, cut moments and kept tails; not thread timing),
-// BASALT_POWER_LOSS_TRACE=1 prints the file system's power-loss events.
+// BASALT_POWER_LOSS_TAILS=drop|bytes|appends|alternate chooses what the cuts keep of unsynced
+// tails (default alternate: drop and bytes by turns), BASALT_POWER_LOSS_WRITE_BUFFER=BYTES the
+// write buffer (default 128 KiB), BASALT_POWER_LOSS_TRACE=1 prints the file system's power-loss
+// events.
 
 #include <gtest/gtest.h>
 #include <rocksdb/env.h>
@@ -31,6 +38,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <memory>
 #include <random>
 #include <string>
@@ -80,7 +88,13 @@ struct Config {
   // The FSYNC_WAL writers write with SYNC_WAL while the checks still expect FSYNC_WAL's promise:
   // the run that shows the checks catch losses.
   bool fsync_writers_use_sync_wal = false;
+  // What the cuts keep of the unsynced tails written before them: nothing, a random number of
+  // bytes or of whole log appends (writeback got them out; UnsyncedTail), or nothing and bytes
+  // on alternate cycles.
+  enum class Tails { kDrop, kBytes, kAppends, kAlternate } tails = Tails::kAlternate;
+  size_t write_buffer_bytes = 128 * 1024;
 };
+using Tails = Config::Tails;
 
 // What a cycle's writes look like after the power cut and recovery.
 struct Observation {
@@ -104,19 +118,26 @@ struct Figures {
   // was not durable at the cut: what SYNC_WAL can lose.
   int64_t at_risk = 0;
   int64_t cycles_with_loss = 0;
-  double max_loss_age_ms = 0;     // how long before the cut the oldest lost write was acknowledged
-  int64_t torn = 0;               // there in part
-  int64_t excess = 0;             // counters above acknowledged + unknown
-  int64_t out_of_order = 0;       // lost, though acknowledged before a surviving write began
+  double max_loss_age_ms = 0;  // how long before the cut the oldest lost write was acknowledged
+  int64_t torn = 0;            // there in part
+  int64_t excess = 0;          // counters above acknowledged + unknown
+  // Lost, though acknowledged before a surviving write began: when the cut kept nothing unsynced
+  // (out of order: must not happen), and when it kept part of the unsynced tails (holes).
+  int64_t out_of_order = 0;
+  int64_t holes = 0;
+  int64_t cycles_with_holes = 0;
   int64_t before_wal_sync = 0;    // lost, though acknowledged before any unsynced WAL append
   int64_t followed_by_fsync = 0;  // lost SYNC_WAL, acknowledged before an acked FSYNC_WAL began
   int64_t changed_later = 0;      // the final pass saw a cycle differently
   PowerLossReport disk;           // summed
   std::vector<std::string> examples;
 
-  void Example(std::string what) {
-    if (examples.size() < 12) examples.push_back(std::move(what));
+  std::string context;  // the cycle being classified, for the examples
+  // Keeps the first few examples of each kind of finding.
+  void Example(const std::string& kind, const std::string& what) {
+    if (++example_counts[kind] <= 4) examples.push_back(context + ": " + kind + ": " + what);
   }
+  std::map<std::string, int> example_counts;
   std::string Examples() const {
     std::string s;
     for (const auto& e : examples) s += "\n  " + e;
@@ -145,6 +166,15 @@ std::string CounterRow(int cycle, bool fsync_class, int64_t k) {
   return buf;
 }
 
+// "writer 2 op 17 (RowMutations, ticks 100-104)".
+std::string Describe(const WriterLog& log, size_t i) {
+  static const char* const kKinds[] = {"Put", "Batch", "RowMutations", "Increment"};
+  const Op& op = log.ops[i];
+  return "writer " + std::to_string(log.writer) + " op " + std::to_string(i) + " (" +
+         kKinds[static_cast<int>(op.kind)] + ", ticks " + std::to_string(op.start) + "-" +
+         (op.acked ? std::to_string(op.ack) : std::string("unknown")) + ")";
+}
+
 uint64_t SeedFromEnv() {
   if (const char* s = std::getenv("BASALT_POWER_LOSS_SEED")) return std::strtoull(s, nullptr, 10);
   return std::random_device{}();
@@ -152,6 +182,19 @@ uint64_t SeedFromEnv() {
 int CyclesFromEnv(int fallback) {
   if (const char* s = std::getenv("BASALT_POWER_LOSS_CYCLES")) return std::max(1, std::atoi(s));
   return fallback;
+}
+// BASALT_POWER_LOSS_TAILS=drop|random|alternate, BASALT_POWER_LOSS_WRITE_BUFFER=bytes.
+void ConfigFromEnv(Config* config) {
+  if (const char* s = std::getenv("BASALT_POWER_LOSS_TAILS")) {
+    const std::string t = s;
+    config->tails = t == "drop"      ? Tails::kDrop
+                    : t == "bytes"   ? Tails::kBytes
+                    : t == "appends" ? Tails::kAppends
+                                     : Tails::kAlternate;
+  }
+  if (const char* s = std::getenv("BASALT_POWER_LOSS_WRITE_BUFFER")) {
+    config->write_buffer_bytes = std::max<size_t>(64 * 1024, std::strtoull(s, nullptr, 10));
+  }
 }
 
 class PowerLossTest : public ::testing::Test {
@@ -172,9 +215,10 @@ class PowerLossTest : public ::testing::Test {
   void Write(int cycle, WriterLog* log, Durability durability, Table* table,
              FaultInjectionFileSystem* fs, uint64_t seed, const std::atomic<bool>& stop);
   Observation Observe(Table& table, int cycle, const std::vector<WriterLog>& logs);
-  // `unsynced_from`: FirstUnsyncedWalAppend() at the cut; `cut_ns`: the steady clock at the cut.
+  // `unsynced_from`: FirstUnsyncedWalAppend() at the cut; `cut_ns`: the steady clock at the cut;
+  // `tails_kept`: whether the cut kept part of the unsynced tails.
   void Classify(const std::vector<WriterLog>& logs, const Observation& seen, int64_t unsynced_from,
-                int64_t cut_ns, Figures* f);
+                int64_t cut_ns, bool tails_kept, Figures* f);
 
   TempDir dir_;
 };
@@ -353,22 +397,26 @@ Observation PowerLossTest::Observe(Table& table, int cycle, const std::vector<Wr
 }
 
 void PowerLossTest::Classify(const std::vector<WriterLog>& logs, const Observation& seen,
-                             int64_t unsynced_from, int64_t cut_ns, Figures* f) {
+                             int64_t unsynced_from, int64_t cut_ns, bool tails_kept, Figures* f) {
   f->torn += seen.torn;
-  for (const auto& e : seen.torn_examples) f->Example(e);
+  for (const auto& e : seen.torn_examples) f->Example("there in part", e);
   // The latest start among surviving writes, and among acknowledged FSYNC_WAL-class writes: a
   // write acknowledged before either began precedes it in the log, so it must be there too.
   int64_t survivor_start = 0, fsync_start = 0;
+  std::string survivor;  // which write that is
   for (size_t wi = 0; wi < logs.size(); ++wi) {
     for (size_t i = 0; i < logs[wi].ops.size(); ++i) {
       const Op& op = logs[wi].ops[i];
-      if (seen.survived[wi][i]) survivor_start = std::max(survivor_start, op.start);
+      if (seen.survived[wi][i] && op.start > survivor_start) {
+        survivor_start = op.start;
+        survivor = Describe(logs[wi], i);
+      }
       if (op.acked && logs[wi].fsync_class && op.kind != Kind::kIncrement) {
         fsync_start = std::max(fsync_start, op.start);
       }
     }
   }
-  int64_t cycle_lost = 0;
+  int64_t cycle_lost = 0, cycle_holes = 0;
   for (size_t wi = 0; wi < logs.size(); ++wi) {
     const WriterLog& log = logs[wi];
     for (size_t i = 0; i < log.ops.size(); ++i) {
@@ -384,26 +432,22 @@ void PowerLossTest::Classify(const std::vector<WriterLog>& logs, const Observati
       ++f->lost_writes[log.fsync_class ? 0 : 1];
       ++cycle_lost;
       f->max_loss_age_ms = std::max(f->max_loss_age_ms, (cut_ns - op.ack_ns) / 1e6);
-      const std::string what = "writer " + std::to_string(log.writer) + " op " + std::to_string(i) +
-                               " (ticks " + std::to_string(op.start) + "-" +
-                               std::to_string(op.ack) + ")";
-      if (log.fsync_class) f->Example("acknowledged FSYNC_WAL-class write lost: " + what);
+      const std::string what = Describe(log, i);
+      if (log.fsync_class) f->Example("acknowledged FSYNC_WAL-class write lost", what);
       if (op.ack < survivor_start) {
-        ++f->out_of_order;
-        f->Example("lost, though acknowledged before a surviving write began (tick " +
-                   std::to_string(survivor_start) + "): " + what);
+        ++cycle_holes;
+        f->Example("lost, though acknowledged before a surviving write began",
+                   what + "; survivor " + survivor);
       }
       if (op.ack < unsynced_from) {
         ++f->before_wal_sync;
-        f->Example("lost, though acknowledged before the first unsynced WAL append (tick " +
-                   std::to_string(unsynced_from) + "): " + what);
+        f->Example("lost, though acknowledged before the first WAL append not durable",
+                   what + "; that append at tick " + std::to_string(unsynced_from));
       }
       if (!log.fsync_class && op.ack < fsync_start) {
         ++f->followed_by_fsync;
-        f->Example(
-            "SYNC_WAL write lost, though acknowledged before an acknowledged FSYNC_WAL "
-            "write began: " +
-            what);
+        f->Example("SYNC_WAL write lost, though acknowledged before an FSYNC_WAL write began",
+                   what);
       }
     }
   }
@@ -429,27 +473,38 @@ void PowerLossTest::Classify(const std::vector<WriterLog>& logs, const Observati
                                std::to_string(k) + " = " + std::to_string(value);
       if (value > acked + unknown) {
         ++f->excess;
-        f->Example(name + " > " + std::to_string(acked) + " acknowledged + " +
-                   std::to_string(unknown) + " unknown");
+        f->Example("counter over", name + " > " + std::to_string(acked) + " acknowledged + " +
+                                       std::to_string(unknown) + " unknown");
       }
       if (value < acked) {
         f->lost_increments[cls] += acked - value;
         cycle_lost += acked - value;
-        if (cls == 0) f->Example(name + " < " + std::to_string(acked) + " acknowledged");
+        if (cls == 0) {
+          f->Example("FSYNC_WAL-class counter lost increments",
+                     name + " < " + std::to_string(acked) + " acknowledged");
+        }
       }
       if (value < acked_before_survivor) {
-        f->out_of_order += acked_before_survivor - value;
-        f->Example(name + " < " + std::to_string(acked_before_survivor) +
-                   " acknowledged before a surviving write began");
+        cycle_holes += acked_before_survivor - value;
+        f->Example("lost, though acknowledged before a surviving write began",
+                   name + " < " + std::to_string(acked_before_survivor) +
+                       " acknowledged before survivor " + survivor);
       }
       if (value < acked_before_sync) {
         f->before_wal_sync += acked_before_sync - value;
-        f->Example(name + " < " + std::to_string(acked_before_sync) +
-                   " acknowledged before the first unsynced WAL append");
+        f->Example("lost, though acknowledged before the first WAL append not durable",
+                   name + " < " + std::to_string(acked_before_sync) + " acknowledged before tick " +
+                       std::to_string(unsynced_from));
       }
     }
   }
   if (cycle_lost > 0) ++f->cycles_with_loss;
+  if (tails_kept) {
+    f->holes += cycle_holes;
+    if (cycle_holes > 0) ++f->cycles_with_holes;
+  } else {
+    f->out_of_order += cycle_holes;
+  }
   for (const WriterLog& log : logs) {
     for (const Op& op : log.ops) {
       if (!op.acked) {
@@ -475,7 +530,7 @@ Figures PowerLossTest::Run(const Config& config, uint64_t seed) {
     ConnectionOptions options;
     // A small write buffer, so that flushes (new table files, directory fsyncs, manifest writes,
     // a new log) run while the power goes.
-    options.write_buffer_bytes = 128 * 1024;
+    options.write_buffer_bytes = config.write_buffer_bytes;
     auto conn = client::OpenEmbedded(dir_.path(), options, engine_options);
     EXPECT_OK(conn);
     if (!conn.ok()) return f;
@@ -518,7 +573,10 @@ Figures PowerLossTest::Run(const Config& config, uint64_t seed) {
     const int64_t unsynced_from = fs->FirstUnsyncedWalAppend();
     PowerLossReport report;
     const UnsyncedTail tail =
-        cycle % 2 == 0 ? UnsyncedTail::kKeepRandomPrefix : UnsyncedTail::kDropAll;
+        config.tails == Tails::kAppends ? UnsyncedTail::kKeepRandomAppends
+        : config.tails == Tails::kBytes || (config.tails == Tails::kAlternate && cycle % 2 == 0)
+            ? UnsyncedTail::kKeepRandomPrefix
+            : UnsyncedTail::kDropAll;
     const rocksdb::IOStatus dropped = fs->DropUnsyncedData(tail, rng(), &report);
     EXPECT_TRUE(dropped.ok()) << dropped.ToString();
     f.disk.files_cut += report.files_cut;
@@ -537,7 +595,11 @@ Figures PowerLossTest::Run(const Config& config, uint64_t seed) {
     EXPECT_OK(plain_table);
     if (!plain_table.ok()) return f;
     Observation seen = Observe(**plain_table, cycle, logs);
-    Classify(logs, seen, unsynced_from, cut_ns, &f);
+    f.context = "cycle " + std::to_string(cycle) +
+                (tail == UnsyncedTail::kDropAll ? " (tails dropped" : " (random tails kept");
+    for (const auto& l : report.logs) f.context += "; " + l;
+    f.context += ")";
+    Classify(logs, seen, unsynced_from, cut_ns, tail != UnsyncedTail::kDropAll, &f);
     plain_table->reset();
     EXPECT_OK((*plain)->Close());
     all_logs.push_back(std::move(logs));
@@ -556,7 +618,9 @@ Figures PowerLossTest::Run(const Config& config, uint64_t seed) {
     if (again.survived != observed[c].survived || again.generation != observed[c].generation ||
         again.counter_value != observed[c].counter_value || again.torn != observed[c].torn) {
       ++f.changed_later;
-      f.Example("cycle " + std::to_string(c + 1) + " reads differently after later cycles");
+      f.context = "final pass";
+      f.Example("changed later",
+                "cycle " + std::to_string(c + 1) + " reads differently after later cycles");
     }
   }
   return f;
@@ -570,8 +634,9 @@ void Print(const char* label, uint64_t seed, const Figures& f, double seconds) {
       "increments; written with SYNC_WAL and acknowledged after the first WAL append not durable "
       "at the cut (at risk) %lld; cycles with a loss %lld; oldest lost write acknowledged %.1f ms "
       "before the cut; unknown %lld (returned after the cut %lld; there %lld, absent %lld, "
-      "increments not counted); torn %lld, counters over %lld, lost out of order %lld, lost "
-      "though acknowledged before the first WAL append not durable %lld, SYNC_WAL lost though "
+      "increments not counted); torn %lld, counters over %lld, lost out of order %lld, holes "
+      "%lld in %lld cycles, lost though acknowledged before the first WAL append not durable "
+      "%lld, SYNC_WAL lost though "
       "acknowledged before an FSYNC_WAL write began %lld, changed later %lld | disk: %lld files "
       "cut, %lld bytes dropped, %lld creations, %lld renames and %lld deletions undone, %lld dir "
       "fsyncs before the cuts\n",
@@ -579,9 +644,10 @@ void Print(const char* label, uint64_t seed, const Figures& f, double seconds) {
       n(f.lost_writes[0]), n(f.lost_increments[0]), n(f.acked[1]), n(f.lost_writes[1]),
       n(f.lost_increments[1]), n(f.at_risk), n(f.cycles_with_loss), f.max_loss_age_ms, n(f.unknown),
       n(f.returned_after_cut), n(f.unknown_present), n(f.unknown_absent), n(f.torn), n(f.excess),
-      n(f.out_of_order), n(f.before_wal_sync), n(f.followed_by_fsync), n(f.changed_later),
-      n(f.disk.files_cut), n(f.disk.bytes_dropped), n(f.disk.creations_undone),
-      n(f.disk.renames_undone), n(f.disk.deletions_undone), n(f.disk.durable_dir_syncs));
+      n(f.out_of_order), n(f.holes), n(f.cycles_with_holes), n(f.before_wal_sync),
+      n(f.followed_by_fsync), n(f.changed_later), n(f.disk.files_cut), n(f.disk.bytes_dropped),
+      n(f.disk.creations_undone), n(f.disk.renames_undone), n(f.disk.deletions_undone),
+      n(f.disk.durable_dir_syncs));
   std::fflush(stdout);
 }
 
@@ -593,6 +659,7 @@ TEST_F(PowerLossTest, FsyncWalWritesSurviveAndSyncWalLosesOnlyAnUnsyncedSuffix) 
   const uint64_t seed = SeedFromEnv();
   Config config;
   config.cycles = CyclesFromEnv(16);
+  ConfigFromEnv(&config);
   const auto start = std::chrono::steady_clock::now();
   const Figures f = Run(config, seed);
   Print("FSYNC_WAL and SYNC_WAL writers", seed, f, Since(start));
@@ -619,6 +686,7 @@ TEST_F(PowerLossTest, SyncWalWritesCheckedAsFsyncWalAreReportedLost) {
   const uint64_t seed = SeedFromEnv();
   Config config;
   config.cycles = CyclesFromEnv(6);
+  ConfigFromEnv(&config);
   config.fsync_writers = 3;
   config.sync_writers = 0;
   config.fsync_writers_use_sync_wal = true;
@@ -796,6 +864,24 @@ TEST_F(PowerLossFileSystemTest, NothingDoneAfterTheCutIsDurable) {
   EXPECT_EQ(Read("000003.sst"), "old table");
   EXPECT_EQ(report.deletions_undone, 1);
   EXPECT_EQ(report.creations_undone, 1);
+}
+
+TEST_F(PowerLossFileSystemTest, KeepRandomAppendsCutsALogAtTheEndOfAnAppend) {
+  auto file = Create("a.log");
+  SyncDir();
+  Append(file.get(), "synced|");
+  Sync(file.get());
+  Append(file.get(), "one|");
+  Append(file.get(), "two|");
+  Append(file.get(), "three|");
+  Close(file.get());
+  fs_->CutPower();
+  PowerLossReport report;
+  ASSERT_TRUE(fs_->DropUnsyncedData(UnsyncedTail::kKeepRandomAppends, 3, &report).ok());
+  const std::string left = Read("a.log");
+  EXPECT_TRUE(left == "synced|" || left == "synced|one|" || left == "synced|one|two|" ||
+              left == "synced|one|two|three|")
+      << left;
 }
 
 TEST_F(PowerLossFileSystemTest, KeepRandomPrefixKeepsThePartBetweenSyncedAndWritten) {
