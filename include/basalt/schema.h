@@ -77,6 +77,11 @@ struct FamilyDescriptor {
   BloomFilter bloom_filter = BloomFilter::kRow;
   // Target size of an uncompressed data block, bytes. Default: 64 KiB as HBase.
   int32_t block_size = 65536;
+  // HBase's other column-family attributes, by HBase's name (IN_MEMORY, BLOCKCACHE,
+  // REPLICATION_SCOPE, DATA_BLOCK_ENCODING, ...): kept with the schema and read back, so HBase
+  // clients see what they set, but basalt does not act on them. Names are 1..64 of [A-Z0-9_.],
+  // not one of the settings above; values at most 1024 bytes; at most 32 attributes.
+  std::map<std::string, std::string> attributes;
 
   explicit FamilyDescriptor(std::string name_in = "") : name(std::move(name_in)) {}
 

@@ -175,6 +175,33 @@ Status FamilyDescriptor::Validate() const {
     return Status::InvalidArgument("family '" + name +
                                    "': BLOCKSIZE must be between 1 KiB and 16 MiB");
   }
+  if (attributes.size() > 32) {
+    return Status::InvalidArgument("family '" + name + "': at most 32 attributes");
+  }
+  static constexpr std::string_view kSettings[] = {
+      "NAME",        "VERSIONS",    "MIN_VERSIONS", "TTL", "KEEP_DELETED_CELLS",
+      "COMPRESSION", "BLOOMFILTER", "BLOCKSIZE"};
+  for (const auto& [key, value] : attributes) {
+    bool name_ok = !key.empty() && key.size() <= 64;
+    for (char c : key) {
+      name_ok =
+          name_ok && ((c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.');
+    }
+    if (!name_ok) {
+      return Status::InvalidArgument("family '" + name + "': attribute name '" + key +
+                                     "' is not 1..64 of A-Z, 0-9, '_' and '.'");
+    }
+    for (std::string_view setting : kSettings) {
+      if (key == setting) {
+        return Status::InvalidArgument("family '" + name + "': " + key +
+                                       " is a setting of its own, not an attribute");
+      }
+    }
+    if (value.size() > 1024) {
+      return Status::InvalidArgument("family '" + name + "': attribute " + key +
+                                     " is longer than 1024 bytes");
+    }
+  }
   return Status::OK();
 }
 

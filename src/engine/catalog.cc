@@ -38,16 +38,19 @@ bool HexDecode(std::string_view hex, std::string* out) {
 
 json FamilyToJson(const FamilyRecord& f) {
   const FamilyDescriptor& d = f.descriptor;
-  return json{{"name", d.name},
-              {"id", f.id},
-              {"cf", f.cf_name},
-              {"max_versions", d.max_versions},
-              {"min_versions", d.min_versions},
-              {"ttl_seconds", d.ttl_seconds},
-              {"keep_deleted_cells", KeepDeletedCellsName(d.keep_deleted_cells)},
-              {"compression", CompressionName(d.compression)},
-              {"bloom_filter", BloomFilterName(d.bloom_filter)},
-              {"block_size", d.block_size}};
+  json j{{"name", d.name},
+         {"id", f.id},
+         {"cf", f.cf_name},
+         {"max_versions", d.max_versions},
+         {"min_versions", d.min_versions},
+         {"ttl_seconds", d.ttl_seconds},
+         {"keep_deleted_cells", KeepDeletedCellsName(d.keep_deleted_cells)},
+         {"compression", CompressionName(d.compression)},
+         {"bloom_filter", BloomFilterName(d.bloom_filter)},
+         {"block_size", d.block_size}};
+  // Only when set: records without attributes keep the format they always had.
+  if (!d.attributes.empty()) j["attributes"] = d.attributes;
+  return j;
 }
 
 Result<FamilyRecord> FamilyFromJson(const json& j) {
@@ -65,6 +68,10 @@ Result<FamilyRecord> FamilyFromJson(const json& j) {
   BASALT_ASSIGN_OR_RETURN(d.bloom_filter,
                           ParseBloomFilter(j.at("bloom_filter").get<std::string>()));
   d.block_size = j.at("block_size").get<int32_t>();
+  // Absent in records written before attributes were kept.
+  if (j.contains("attributes")) {
+    d.attributes = j.at("attributes").get<std::map<std::string, std::string>>();
+  }
   return f;
 }
 

@@ -1,7 +1,10 @@
 #include "thrift2/codec.h"
 
+#include <algorithm>
 #include <cstring>
+#include <iterator>
 #include <limits>
+#include <map>
 #include <optional>
 #include <utility>
 
@@ -10,6 +13,19 @@
 namespace basalt::thrift2 {
 
 namespace {
+
+// FamilyDescriptor::attributes that Thrift2 carries in typed fields.
+constexpr const char* kInMemory = "IN_MEMORY";
+constexpr const char* kBlockCache = "BLOCKCACHE";
+constexpr const char* kReplicationScope = "REPLICATION_SCOPE";
+
+bool IsDecimal(const std::string& text) {
+  if (text.empty() || text.size() > 9) return false;
+  for (char c : text) {
+    if (c < '0' || c > '9') return false;
+  }
+  return true;
+}
 
 // The integer a client sent for an enum field. The generated code stores any i32 from the wire in
 // the enum-typed field, which may name no enumerator; reading the field as its enum type would
@@ -167,6 +183,21 @@ TColumnFamilyDescriptor ToThrift(const FamilyDescriptor& family) {
   t.__set_compressionType(CompressionToThrift(family.compression));
   t.__set_bloomnFilterType(BloomToThrift(family.bloom_filter));
   t.__set_blockSize(family.block_size);
+  // The attributes HBase gives typed fields travel in them; the others in `attributes`, as
+  // HBase's descriptor values.
+  std::map<std::string, std::string> rest;
+  for (const auto& [key, value] : family.attributes) {
+    if (key == kInMemory) {
+      t.__set_inMemory(value == "true");
+    } else if (key == kBlockCache) {
+      t.__set_blockCacheEnabled(value == "true");
+    } else if (key == kReplicationScope && IsDecimal(value)) {
+      t.__set_scope(std::stoi(value));
+    } else {
+      rest[key] = value;
+    }
+  }
+  if (!rest.empty()) t.__set_attributes(std::move(rest));
   return t;
 }
 
@@ -189,6 +220,23 @@ Result<FamilyDescriptor> FromThrift(const TColumnFamilyDescriptor& family) {
     BASALT_ASSIGN_OR_RETURN(f.bloom_filter, BloomFromThrift(family.bloomnFilterType));
   }
   if (family.__isset.blockSize) f.block_size = family.blockSize;
+  if (family.__isset.attributes) {
+    // HBase's descriptor values may repeat the settings the typed fields carry (VERSIONS, TTL,
+    // ...): those are the fields' business.
+    static constexpr std::string_view kSettings[] = {
+        "NAME",        "VERSIONS",    "MIN_VERSIONS", "TTL", "KEEP_DELETED_CELLS",
+        "COMPRESSION", "BLOOMFILTER", "BLOCKSIZE"};
+    for (const auto& [key, value] : family.attributes) {
+      if (std::find(std::begin(kSettings), std::end(kSettings), key) == std::end(kSettings)) {
+        f.attributes[key] = value;
+      }
+    }
+  }
+  if (family.__isset.inMemory) f.attributes[kInMemory] = family.inMemory ? "true" : "false";
+  if (family.__isset.blockCacheEnabled) {
+    f.attributes[kBlockCache] = family.blockCacheEnabled ? "true" : "false";
+  }
+  if (family.__isset.scope) f.attributes[kReplicationScope] = std::to_string(family.scope);
   return f;
 }
 

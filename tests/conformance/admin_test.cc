@@ -137,6 +137,33 @@ TEST_P(AdminTest, ClusterIdIsTheStoresOwnAndSurvivesAReopen) {
   EXPECT_EQ(*again, *id);
 }
 
+// Attributes basalt does not act on (HBase's IN_MEMORY, REPLICATION_SCOPE, ...) are kept and
+// read back on every backend and across a reopen, and a changed family replaces them.
+TEST_P(AdminTest, FamilyAttributesAreKeptAndReadBack) {
+  TableDescriptor desc(TableName("default", "attrs"));
+  FamilyDescriptor family("f");
+  family.attributes = {
+      {"IN_MEMORY", "true"}, {"REPLICATION_SCOPE", "1"}, {"DATA_BLOCK_ENCODING", "FAST_DIFF"}};
+  desc.AddFamily(family).AddFamily(FamilyDescriptor("g"));
+  ASSERT_OK(store().admin().CreateTable(desc));
+  store().Reopen();
+  auto info = store().admin().DescribeTable(TableName("default", "attrs"));
+  ASSERT_OK(info);
+  EXPECT_EQ(info->descriptor.FindFamily("f")->attributes, family.attributes);
+  EXPECT_TRUE(info->descriptor.FindFamily("g")->attributes.empty());
+  family.attributes = {{"IN_MEMORY", "false"}};
+  ASSERT_OK(store().admin().ModifyFamily(TableName("default", "attrs"), family));
+  info = store().admin().DescribeTable(TableName("default", "attrs"));
+  ASSERT_OK(info);
+  EXPECT_EQ(info->descriptor.FindFamily("f")->attributes, family.attributes);
+  // Names are HBase's: upper case; a setting of its own is not an attribute.
+  FamilyDescriptor bad("h");
+  bad.attributes = {{"in_memory", "true"}};
+  EXPECT_TRUE(store().admin().AddFamily(TableName("default", "attrs"), bad).IsInvalidArgument());
+  bad.attributes = {{"VERSIONS", "3"}};
+  EXPECT_TRUE(store().admin().AddFamily(TableName("default", "attrs"), bad).IsInvalidArgument());
+}
+
 TEST_P(AdminTest, DroppedTableIsGoneAndItsNameReusable) {
   Table& t = store().CreateTable("t", {"f"});
   ASSERT_OK(t.Put(Put("r").Add("f", "q", "v")));

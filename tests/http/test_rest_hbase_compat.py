@@ -46,3 +46,31 @@ def test_reading_a_family_the_table_lacks_is_404(url, table):
         assert "column family 'nofam' does not exist" in r.text
     # The table's own families still read.
     assert requests.get(f"{url}/{table}/r/cf:a", headers=JSON).status_code == 200
+
+
+def test_family_attributes_basalt_does_not_act_on_are_kept_not_dropped(url):
+    """IN_MEMORY and REPLICATION_SCOPE were accepted and silently dropped: the schema read back
+    IN_MEMORY "false"."""
+    name = "attrs_kept"
+    r = requests.put(f"{url}/{name}/schema", json={"name": name, "ColumnSchema": [
+        {"name": "cf", "IN_MEMORY": "true", "REPLICATION_SCOPE": "1", "VERSIONS": "2",
+         "DATA_BLOCK_ENCODING": "FAST_DIFF"},
+        {"name": "plain"}]})
+    assert r.status_code == 201, r.text
+    families = {f["name"]: f for f in
+                requests.get(f"{url}/{name}/schema", headers=JSON).json()["ColumnSchema"]}
+    assert families["cf"]["IN_MEMORY"] == "true"
+    assert families["cf"]["REPLICATION_SCOPE"] == "1"
+    assert families["cf"]["DATA_BLOCK_ENCODING"] == "FAST_DIFF"
+    assert families["cf"]["VERSIONS"] == "2"
+    assert families["plain"]["IN_MEMORY"] == "false"  # HBase's default
+    # Changing the family replaces its attributes with the new schema's.
+    r = requests.post(f"{url}/{name}/schema", json={"name": name, "ColumnSchema": [
+        {"name": "cf", "IN_MEMORY": "false", "VERSIONS": "2"}]})
+    assert r.status_code == 200, r.text
+    cf = next(f for f in requests.get(f"{url}/{name}/schema", headers=JSON).json()["ColumnSchema"]
+              if f["name"] == "cf")
+    assert cf["IN_MEMORY"] == "false" and "REPLICATION_SCOPE" not in cf
+    r = requests.put(f"{url}/bad_attrs/schema", json={"name": "bad_attrs", "ColumnSchema": [
+        {"name": "cf", "X" * 70: "1"}]})
+    assert r.status_code == 400 and "attribute name" in r.text

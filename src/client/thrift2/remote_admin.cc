@@ -33,6 +33,9 @@ Result<std::vector<NamespaceDescriptor>> RemoteAdmin::ListNamespaces() {
 
 Status RemoteAdmin::CreateTable(const TableDescriptor& desc,
                                 const std::vector<std::string>& split_keys) {
+  // Checked here too: Thrift2 cannot carry every mistake to the server (an attribute named like
+  // a setting travels in the setting's typed field).
+  BASALT_RETURN_IF_ERROR(desc.Validate());
   t2::TTableDescriptor t = t2::ToThrift(desc);
   return pool_->Call([&](ThriftClient& c) { c.createTable(t, split_keys); });
 }
@@ -88,12 +91,14 @@ Result<TableInfo> RemoteAdmin::DescribeTable(const TableName& name) {
 }
 
 Status RemoteAdmin::AddFamily(const TableName& table, const FamilyDescriptor& family) {
+  BASALT_RETURN_IF_ERROR(family.Validate());
   t2::TTableName t = t2::ToThrift(table);
   t2::TColumnFamilyDescriptor f = t2::ToThrift(family);
   return pool_->Call([&](ThriftClient& c) { c.addColumnFamily(t, f); });
 }
 
 Status RemoteAdmin::ModifyFamily(const TableName& table, const FamilyDescriptor& family) {
+  BASALT_RETURN_IF_ERROR(family.Validate());
   t2::TTableName t = t2::ToThrift(table);
   t2::TColumnFamilyDescriptor f = t2::ToThrift(family);
   return pool_->Call([&](ThriftClient& c) { c.modifyColumnFamily(t, f); });

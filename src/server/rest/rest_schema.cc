@@ -15,16 +15,19 @@ using nlohmann::json;
 namespace {
 
 json FamilyJson(const FamilyDescriptor& f) {
-  return {{"name", f.name},
-          {"VERSIONS", std::to_string(f.max_versions)},
-          {"MIN_VERSIONS", std::to_string(f.min_versions)},
-          {"TTL", std::to_string(f.ttl_seconds)},
-          {"KEEP_DELETED_CELLS", std::string(KeepDeletedCellsName(f.keep_deleted_cells))},
-          {"COMPRESSION", std::string(CompressionName(f.compression))},
-          {"BLOOMFILTER", std::string(BloomFilterName(f.bloom_filter))},
-          {"BLOCKSIZE", std::to_string(f.block_size)},
-          {"IN_MEMORY", "false"},
-          {"BLOCKCACHE", "true"}};
+  json j = {{"name", f.name},
+            {"VERSIONS", std::to_string(f.max_versions)},
+            {"MIN_VERSIONS", std::to_string(f.min_versions)},
+            {"TTL", std::to_string(f.ttl_seconds)},
+            {"KEEP_DELETED_CELLS", std::string(KeepDeletedCellsName(f.keep_deleted_cells))},
+            {"COMPRESSION", std::string(CompressionName(f.compression))},
+            {"BLOOMFILTER", std::string(BloomFilterName(f.bloom_filter))},
+            {"BLOCKSIZE", std::to_string(f.block_size)},
+            // HBase's defaults, unless the family says otherwise below.
+            {"IN_MEMORY", "false"},
+            {"BLOCKCACHE", "true"}};
+  for (const auto& [key, value] : f.attributes) j[key] = value;
+  return j;
 }
 
 // A ColumnSchema attribute as text: HBase writes strings; numbers and booleans are accepted.
@@ -44,7 +47,7 @@ Result<int32_t> AttributeInt(const std::string& text, const std::string& key) {
 }
 
 // HBase's ColumnSchema into a FamilyDescriptor. Attributes basalt has no setting for (IN_MEMORY,
-// BLOCKCACHE, REPLICATION_SCOPE, ...) are accepted and ignored.
+// BLOCKCACHE, REPLICATION_SCOPE, ...) are kept in FamilyDescriptor::attributes and read back.
 Result<FamilyDescriptor> ParseFamily(const json& c) {
   if (!c.is_object() || !c.contains("name") || !c["name"].is_string()) {
     return Status::InvalidArgument("each ColumnSchema needs a \"name\"");
@@ -73,6 +76,8 @@ Result<FamilyDescriptor> ParseFamily(const json& c) {
       BASALT_ASSIGN_OR_RETURN(f.bloom_filter, ParseBloomFilter(text));
     } else if (key == "BLOCKSIZE") {
       BASALT_ASSIGN_OR_RETURN(f.block_size, AttributeInt(text, key));
+    } else {
+      f.attributes[key] = text;
     }
   }
   BASALT_RETURN_IF_ERROR(f.Validate());
