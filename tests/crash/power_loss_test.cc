@@ -554,6 +554,9 @@ Figures PowerLossTest::Run(const Config& config, uint64_t seed) {
     std::this_thread::sleep_for(std::chrono::milliseconds(20 + rng() % 180));
     fs->CutPower();
     const int64_t cut_ns = std::chrono::steady_clock::now().time_since_epoch().count();
+    // At the cut, not after the close below: the close may delete the logs (it flushes first),
+    // and a deleted log's appends are no longer the file system's to report.
+    const int64_t unsynced_from = fs->FirstUnsyncedWalAppend();
     stop = true;
     for (auto& t : threads) t.join();
     // What returned after the cut would not have returned at all.
@@ -570,7 +573,6 @@ Figures PowerLossTest::Run(const Config& config, uint64_t seed) {
     table->reset();
     EXPECT_OK((*conn)->Close());
     conn->reset();
-    const int64_t unsynced_from = fs->FirstUnsyncedWalAppend();
     PowerLossReport report;
     const UnsyncedTail tail =
         config.tails == Tails::kAppends ? UnsyncedTail::kKeepRandomAppends

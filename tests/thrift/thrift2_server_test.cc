@@ -76,6 +76,32 @@ class Thrift2ServerTest : public ::testing::Test {
     conn_.reset();
   }
 
+  // A connection of its own for a hand-written call of `method` on table "t": the call is written
+  // up to its first argument (the table), for the test to go on from there.
+  struct RawCall {
+    std::shared_ptr<TSocket> socket;
+    std::shared_ptr<TBufferedTransport> transport;
+    std::shared_ptr<apache::thrift::protocol::TProtocol> out;
+  };
+  RawCall StartRawCall(bool compact, const std::string& method) {
+    RawCall call;
+    call.socket = std::make_shared<TSocket>("127.0.0.1", server_->port());
+    call.socket->setRecvTimeout(5000);
+    call.socket->open();
+    call.transport = std::make_shared<TBufferedTransport>(call.socket);
+    if (compact) {
+      call.out = std::make_shared<TCompactProtocol>(call.transport);
+    } else {
+      call.out = std::make_shared<TBinaryProtocol>(call.transport);
+    }
+    call.out->writeMessageBegin(method, apache::thrift::protocol::T_CALL, 1);
+    call.out->writeStructBegin("args");
+    call.out->writeFieldBegin("table", apache::thrift::protocol::T_STRING, 1);
+    call.out->writeBinary("t");
+    call.out->writeFieldEnd();
+    return call;
+  }
+
   static TColumnValue Cv(const std::string& f, const std::string& q, const std::string& v,
                          int64_t ts = -1) {
     TColumnValue cv;
@@ -595,24 +621,11 @@ TEST_F(Thrift2ServerTest, ListDeclaringMoreElementsThanTheLimitClosesTheConnecti
     options.compact = compact;
     StartServer(options);
     // putMultiple("t", [4 million puts...]) with nothing after the list header.
-    auto socket = std::make_shared<TSocket>("127.0.0.1", server_->port());
-    socket->setRecvTimeout(5000);
-    socket->open();
-    auto raw = std::make_shared<TBufferedTransport>(socket);
-    std::shared_ptr<apache::thrift::protocol::TProtocol> out;
-    if (compact) {
-      out = std::make_shared<TCompactProtocol>(raw);
-    } else {
-      out = std::make_shared<TBinaryProtocol>(raw);
-    }
-    out->writeMessageBegin("putMultiple", apache::thrift::protocol::T_CALL, 1);
-    out->writeStructBegin("args");
-    out->writeFieldBegin("table", apache::thrift::protocol::T_STRING, 1);
-    out->writeBinary("t");
-    out->writeFieldEnd();
-    out->writeFieldBegin("tputs", apache::thrift::protocol::T_LIST, 2);
-    out->writeListBegin(apache::thrift::protocol::T_STRUCT, 4000000);
-    raw->flush();
+    RawCall call = StartRawCall(compact, "putMultiple");
+    auto socket = call.socket;
+    call.out->writeFieldBegin("tputs", apache::thrift::protocol::T_LIST, 2);
+    call.out->writeListBegin(apache::thrift::protocol::T_STRUCT, 4000000);
+    call.transport->flush();
     // The server refuses the list and closes the connection at once instead of waiting for
     // 4 million puts with their memory allocated.
     uint8_t byte;
@@ -844,26 +857,13 @@ TEST_F(Thrift2ServerTest, DeclaredStringsTakeMemoryOnlyAsTheirBytesArrive) {
     const int64_t rss_before = RssKb();
     std::vector<std::shared_ptr<TSocket>> sockets;
     for (int i = 0; i < 6; ++i) {
-      auto socket = std::make_shared<TSocket>("127.0.0.1", server_->port());
-      socket->setRecvTimeout(5000);
-      socket->open();
-      auto raw = std::make_shared<TBufferedTransport>(socket);
-      std::shared_ptr<apache::thrift::protocol::TProtocol> out;
-      if (compact) {
-        out = std::make_shared<TCompactProtocol>(raw);
-      } else {
-        out = std::make_shared<TBinaryProtocol>(raw);
-      }
       // put("t", TPut{row: <a 90 MiB string, of which 3 bytes are sent>})
-      out->writeMessageBegin("put", apache::thrift::protocol::T_CALL, 1);
-      out->writeStructBegin("args");
-      out->writeFieldBegin("table", apache::thrift::protocol::T_STRING, 1);
-      out->writeBinary("t");
-      out->writeFieldEnd();
-      out->writeFieldBegin("tput", apache::thrift::protocol::T_STRUCT, 2);
-      out->writeStructBegin("TPut");
-      out->writeFieldBegin("row", apache::thrift::protocol::T_STRING, 1);
-      raw->flush();
+      RawCall call = StartRawCall(compact, "put");
+      auto socket = call.socket;
+      call.out->writeFieldBegin("tput", apache::thrift::protocol::T_STRUCT, 2);
+      call.out->writeStructBegin("TPut");
+      call.out->writeFieldBegin("row", apache::thrift::protocol::T_STRING, 1);
+      call.transport->flush();
       const int32_t declared = 90 << 20;
       if (compact) {
         uint8_t varint[5];

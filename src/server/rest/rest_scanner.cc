@@ -119,7 +119,8 @@ Result<http::Response> RestService::CreateScanner(const Ctx& ctx) {
   BASALT_ASSIGN_OR_RETURN(auto scanner, table->GetScanner(model.scan));
   auto registered =
       std::make_shared<RestScanner>(std::move(table), std::move(scanner), model.batch);
-  BASALT_ASSIGN_OR_RETURN(std::string id, scanners_.Add(ctx.client_address(), std::move(registered)));
+  BASALT_ASSIGN_OR_RETURN(std::string id,
+                          scanners_.Add(ctx.client_address(), std::move(registered)));
   auto res = Empty(req, bh::status::created);
   std::string host = listen_address_;
   auto it = req.find(bh::field::host);
