@@ -33,9 +33,9 @@
 
 #include "basalt/connection.h"
 #include "fuzz_store.h"
-#include "server/thrift2/growing_protocol.h"
+#include "server/thrift/growing_protocol.h"
+#include "server/thrift/scanner_registry.h"
 #include "server/thrift2/handler.h"
-#include "server/thrift2/scanner_registry.h"
 #include "server/thrift2/thrift2_server.h"
 
 namespace {
