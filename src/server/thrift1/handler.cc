@@ -113,7 +113,9 @@ void Thrift1Handler::getTableNames(std::vector<Text>& out) {
 void Thrift1Handler::getTableNamesWithIsTableEnabled(std::map<Text, bool>& out) {
   for (const auto& name : ValueOrThrow(conn_.admin().ListTables())) {
     if (name.ns == kSystemNamespace) continue;
-    out[name.ToString()] = ValueOrThrow(conn_.admin().IsTableEnabled(name));
+    Result<bool> enabled = conn_.admin().IsTableEnabled(name);
+    if (!enabled.ok() && enabled.status().IsNotFound()) continue;  // dropped since the listing
+    out[name.ToString()] = ValueOrThrow(std::move(enabled));
   }
 }
 
