@@ -108,8 +108,8 @@ struct ThriftServers {
     for (const auto* server : {thrift2.get(), thrift1.get()}) {
       if (server == nullptr) continue;
       const server::ThriftServerOptions& o = server->options();
-      std::cout << "basalt serve: " << (server == thrift2.get() ? "thrift2" : "thrift1") << " on "
-                << o.bind_address << ":" << server->port() << (o.framed ? " (framed" : " (buffered")
+      std::cout << "basalt serve: " << server->name() << " on " << o.bind_address << ":"
+                << server->port() << (o.framed ? " (framed" : " (buffered")
                 << (o.compact ? ", compact)" : ", binary)") << std::endl;
     }
   }

@@ -176,6 +176,8 @@ class ThriftServer {
   void Stop();
 
   const ThriftServerOptions& options() const { return options_; }
+  // "thrift2", "thrift1".
+  const std::string& name() const { return name_; }
 
  private:
   class Impl;
