@@ -28,9 +28,10 @@ INTERNAL = {
     "paging": ["util", "keys"],
     "engine": ["util", "filter"],
     "thrift2": ["util"],
+    "thrift1": ["util"],
     "client": ["util", "engine", "thrift2"],
     "recipes": [],  # the public API only, so the recipes run unchanged on every backend
-    "server": ["util", "thrift2"],
+    "server": ["util", "thrift2", "thrift1"],
     "shell": ["util"],
     "app": ["util", "server"],
     "cli": ["util", "app", "shell"],
@@ -43,7 +44,7 @@ RECIPE_USERS = {"recipes", "app", "cli"}
 # standard library, nlohmann/json, gtest in *_test.cc) are free for all.
 THIRD_PARTY = {
     "rocksdb/": {"engine"},
-    "thrift/": {"thrift2", "client", "server"},
+    "thrift/": {"thrift2", "thrift1", "client", "server"},
     "sodium": {"recipes"},
     "boost/": {"server", "app"},
     "spdlog/": {"server"},

@@ -20,6 +20,7 @@
 #include "server/http/router.h"
 #include "server/rest/rest_service.h"
 #include "server/rest/scanners.h"
+#include "server/thrift1/thrift1_server.h"
 #include "server/thrift2/thrift2_server.h"
 
 namespace basalt::app {
@@ -65,6 +66,60 @@ std::optional<Status> ReadAppConfigKey(const std::string& key, const nlohmann::j
   if (key == "demo_scale") return ReadConfigValue(v, key, &config->demo_scale);
   return std::nullopt;
 }
+
+// The Thrift servers of `basalt serve`: Thrift2 and Thrift1, each on its own port, on the same
+// store and bind address, with the same caps. The app's tables hold password hashes and
+// sessions: Thrift has no credentials, so neither may ever name them.
+struct ThriftServers {
+  std::unique_ptr<server::ThriftServer> thrift2;
+  std::unique_ptr<server::ThriftServer> thrift1;
+
+  Status Start(Connection& conn, const server::http::ServerConfig& config,
+               const std::string& app_namespace) {
+    auto fill = [&](server::ThriftServerOptions& o, uint16_t port, bool framed, bool compact) {
+      o.bind_address = config.bind;
+      o.port = port;
+      o.framed = framed;
+      o.compact = compact;
+      o.reserved_namespaces = {app_namespace};
+    };
+    if (config.thrift) {
+      server::Thrift2ServerOptions o;
+      fill(o, config.thrift_port, config.thrift_framed, config.thrift_compact);
+      thrift2 = std::make_unique<server::Thrift2Server>(conn, o);
+      Status s = thrift2->Start();
+      if (!s.ok()) return s.WithContext("thrift2 server");
+    }
+    if (config.thrift1) {
+      server::Thrift1ServerOptions o;
+      fill(o, config.thrift1_port, config.thrift1_framed, config.thrift1_compact);
+      thrift1 = std::make_unique<server::Thrift1Server>(conn, o);
+      Status s = thrift1->Start();
+      if (!s.ok()) {
+        Stop();
+        return s.WithContext("thrift1 server");
+      }
+    }
+    return Status::OK();
+  }
+
+  // The ready lines: "basalt serve: thrift2 on HOST:PORT (buffered, binary)".
+  void Announce() const {
+    for (const auto* server : {thrift2.get(), thrift1.get()}) {
+      if (server == nullptr) continue;
+      const server::ThriftServerOptions& o = server->options();
+      std::cout << "basalt serve: " << server->name() << " on " << o.bind_address << ":"
+                << server->port() << (o.framed ? " (framed" : " (buffered")
+                << (o.compact ? ", compact)" : ", binary)") << std::endl;
+    }
+  }
+
+  // Lets calls in flight finish; the store may close after.
+  void Stop() {
+    if (thrift2 != nullptr) thrift2->Stop();
+    if (thrift1 != nullptr) thrift1->Stop();
+  }
+};
 
 }  // namespace
 
@@ -113,22 +168,11 @@ Status Serve(const ServeConfig& serve_config) {
   }
   std::string address = config.bind + ":" + std::to_string(http_server.port());
 
-  std::unique_ptr<server::Thrift2Server> thrift;
-  if (config.thrift) {
-    server::Thrift2ServerOptions options;
-    options.bind_address = config.bind;
-    options.port = config.thrift_port;
-    options.framed = config.thrift_framed;
-    options.compact = config.thrift_compact;
-    // The app's tables hold password hashes and sessions: Thrift2 has no credentials, so it may
-    // never name them.
-    options.reserved_namespaces = {app_config.app_namespace};
-    thrift = std::make_unique<server::Thrift2Server>(*conn, options);
-    s = thrift->Start();
-    if (!s.ok()) {
-      conn->Close().PermitUncheckedError();
-      return s.WithContext("thrift2 server");
-    }
+  ThriftServers thrift;
+  s = thrift.Start(*conn, config, app_config.app_namespace);
+  if (!s.ok()) {
+    conn->Close().PermitUncheckedError();
+    return s;
   }
 
   // The recipes behind /api/v1.
@@ -140,14 +184,14 @@ Status Serve(const ServeConfig& serve_config) {
   }
   auto app = api_v1::AppServices::Open(*conn, app_options);
   if (!app.ok()) {
-    if (thrift != nullptr) thrift->Stop();
+    thrift.Stop();
     conn->Close().PermitUncheckedError();
     return app.status().WithContext("/api/v1 recipes");
   }
   if (config.insecure_no_auth && !server::http::IsLoopbackBind(config.bind)) {
     std::cerr << "basalt serve: warning: --insecure-no-auth: listening on " << config.bind
               << (config.admin_token.empty() ? " without an admin token" : "")
-              << (config.thrift ? ", Thrift2 on (it has no credentials)" : "")
+              << (config.thrift || config.thrift1 ? ", Thrift on (it has no credentials)" : "")
               << ": anyone who can reach it may read, write and drop tables outside the app's "
                  "namespace"
               << std::endl;
@@ -226,15 +270,11 @@ Status Serve(const ServeConfig& serve_config) {
     }
   });
 
-  if (thrift != nullptr) {
-    std::cout << "basalt serve: thrift2 on " << config.bind << ":" << thrift->port()
-              << (config.thrift_framed ? " (framed" : " (buffered")
-              << (config.thrift_compact ? ", compact)" : ", binary)") << std::endl;
-  }
+  thrift.Announce();
   std::cout << "basalt serve: listening on http://" << address << std::endl;
   http_server.Run();
-  // HTTP has drained; Thrift2 calls in flight finish before the store closes.
-  if (thrift != nullptr) thrift->Stop();
+  // HTTP has drained; Thrift calls in flight finish before the store closes.
+  thrift.Stop();
   // Fan-out jobs left when the drain times out stay queued in their table and resume on the
   // next start.
   Status drained = (*app)->Shutdown(std::chrono::seconds(config.shutdown_timeout_seconds));

@@ -637,7 +637,8 @@ int Main(int argc, char** argv) {
   std::optional<uint64_t> serve_max_body;
   CLI::App* serve = app.add_subcommand(
       "serve",
-      "serve HBase's REST API (and /metrics) over HTTP and HBase's Thrift2 on the store in --data");
+      "serve HBase's REST API (and /metrics) over HTTP, HBase's Thrift2 and HBase's Thrift1 on the "
+      "store in --data");
   serve->add_option("--bind", serve_bind, "address to listen on (default 127.0.0.1)");
   serve->add_option("--port", serve_port, "port (default 8080; 0 picks a free one)");
   serve->add_option("--config", serve_config_file, "a JSON file with the same keys");
@@ -652,6 +653,15 @@ int Main(int argc, char** argv) {
                   "Thrift2 over a framed transport (HBase -f)");
   serve->add_flag("--thrift-compact", serve_thrift_compact,
                   "Thrift2 with the compact protocol (HBase -c)");
+  std::optional<uint16_t> serve_thrift1_port;
+  bool serve_no_thrift1 = false, serve_thrift1_framed = false, serve_thrift1_compact = false;
+  serve->add_option("--thrift1-port", serve_thrift1_port,
+                    "HBase Thrift1 (happybase's protocol) port (default 9091; 0 picks a free one)");
+  serve->add_flag("--no-thrift1", serve_no_thrift1, "do not serve HBase's Thrift1 protocol");
+  serve->add_flag("--thrift1-framed", serve_thrift1_framed,
+                  "Thrift1 over a framed transport (HBase -f)");
+  serve->add_flag("--thrift1-compact", serve_thrift1_compact,
+                  "Thrift1 with the compact protocol (HBase -c)");
   std::optional<std::string> serve_admin_token;
   std::optional<uint32_t> serve_session_ttl;
   bool serve_fast_hash = false;
@@ -665,7 +675,8 @@ int Main(int argc, char** argv) {
   serve->add_flag("--insecure-no-auth", serve_insecure_no_auth,
                   "allow --bind beyond loopback without credentials: anyone who can reach the "
                   "ports may read, write and drop every table outside the app's namespace over "
-                  "Thrift2 (which has no credentials) and, without --admin-token, over REST");
+                  "Thrift2 and Thrift1 (which have no credentials) and, without --admin-token, "
+                  "over REST");
   std::vector<std::string> serve_allowed_hosts;
   serve
       ->add_option("--allowed-host", serve_allowed_hosts,
@@ -701,6 +712,10 @@ int Main(int argc, char** argv) {
     if (serve_no_thrift) serve_config.server.thrift = false;
     if (serve_thrift_framed) serve_config.server.thrift_framed = true;
     if (serve_thrift_compact) serve_config.server.thrift_compact = true;
+    if (serve_thrift1_port) serve_config.server.thrift1_port = *serve_thrift1_port;
+    if (serve_no_thrift1) serve_config.server.thrift1 = false;
+    if (serve_thrift1_framed) serve_config.server.thrift1_framed = true;
+    if (serve_thrift1_compact) serve_config.server.thrift1_compact = true;
     // The token: the flag, else the environment, else the config file.
     if (const char* env_token = std::getenv("BASALT_ADMIN_TOKEN");
         env_token != nullptr && *env_token != '\0') {

@@ -12,7 +12,7 @@
 
 #include "basalt/connection.h"
 #include "server/rest/scanners.h"
-#include "server/thrift2/scanner_registry.h"
+#include "server/thrift/scanner_registry.h"
 #include "support/test_store.h"
 
 namespace basalt::testing {

@@ -39,8 +39,12 @@ Result<int> WaitForLine(int fd, const std::regex& pattern, std::string* seen,
 
 }  // namespace
 
-ServerProcess::ServerProcess(std::string binary, std::string data_dir, std::string log_path)
-    : binary_(std::move(binary)), data_dir_(std::move(data_dir)), log_path_(std::move(log_path)) {}
+ServerProcess::ServerProcess(std::string binary, std::string data_dir, std::string log_path,
+                             std::vector<std::string> extra_args)
+    : binary_(std::move(binary)),
+      data_dir_(std::move(data_dir)),
+      log_path_(std::move(log_path)),
+      extra_args_(std::move(extra_args)) {}
 
 ServerProcess::~ServerProcess() {
   if (running()) Kill().PermitUncheckedError();
@@ -66,9 +70,13 @@ Status ServerProcess::Start() {
 Status ServerProcess::StartOnce() {
   int out[2];
   if (pipe(out) != 0) return Status::IOError("pipe failed");
-  const std::string port = std::to_string(thrift_port_);
-  std::vector<std::string> args = {binary_,     "serve",  "--data", data_dir_,       "--bind",
-                                   "127.0.0.1", "--port", "0",      "--thrift-port", port};
+  std::vector<std::string> args = {binary_,          "serve",
+                                   "--data",         data_dir_,
+                                   "--bind",         "127.0.0.1",
+                                   "--port",         "0",
+                                   "--thrift-port",  std::to_string(thrift_port_),
+                                   "--thrift1-port", std::to_string(thrift1_port_)};
+  args.insert(args.end(), extra_args_.begin(), extra_args_.end());
   pid_t pid = fork();
   if (pid < 0) return Status::IOError("fork failed");
   if (pid == 0) {
@@ -89,10 +97,13 @@ Status ServerProcess::StartOnce() {
   auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
   Result<int> thrift =
       WaitForLine(out[0], std::regex("thrift2 on [0-9.]+:(\\d+)"), &seen, deadline);
+  Result<int> thrift1 =
+      thrift.ok() ? WaitForLine(out[0], std::regex("thrift1 on [0-9.]+:(\\d+)"), &seen, deadline)
+                  : thrift.status();
   Result<int> http =
-      thrift.ok()
+      thrift1.ok()
           ? WaitForLine(out[0], std::regex("listening on http://[0-9.]+:(\\d+)"), &seen, deadline)
-          : thrift.status();
+          : thrift1.status();
   // Kept open until the process is reaped: the server may print more (e.g. on shutdown), and
   // a closed pipe would kill it with SIGPIPE.
   stdout_fd_ = out[0];
@@ -101,6 +112,7 @@ Status ServerProcess::StartOnce() {
     return http.status();
   }
   thrift_port_ = *thrift;
+  thrift1_port_ = *thrift1;
   return Status::OK();
 }
 

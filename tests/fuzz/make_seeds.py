@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Writes the seed corpora of the server fuzzers (valid requests) into tests/fuzz/corpus/:
-rest_request/ (raw HTTP requests), rest_codecs/ (selector byte + text) and thrift2_request/
-(selector byte + Thrift messages, binary and compact). Run it again after changing it:
+rest_request/ (raw HTTP requests), rest_codecs/ (selector byte + text), thrift2_request/ and
+thrift1_request/ (selector byte + Thrift messages, binary and compact). Run it again after
+changing it:
     python3 tests/fuzz/make_seeds.py
 """
 
@@ -206,6 +207,82 @@ def thrift_seeds():
             yield f"{kind}_{name}", data
 
 
+def thrift1_seeds():
+    """Calls of HBase's Thrift1 service (Hbase), as happybase and the older bindings make them."""
+    mput = st(f1=boolean(False), f2=s("cf:q"), f3=s("v"), f4=boolean(True))
+    mdel = st(f1=boolean(True), f2=s("f2"))
+    cols = lst(STRING, [s("cf:q"), s("f2")])
+    rows = lst(STRING, [s("r1"), s("r2")])
+    inc = st(f1=s("t"), f2=s("c"), f3=s("cf:n"), f4=i64(2))
+    tscan = st(f1=s("a"), f2=s("z"), f3=i64(1 << 40), f4=lst(STRING, [s("cf")]), f5=i32(10),
+               f6=s("PrefixFilter('r') AND KeyOnlyFilter()"), f7=i32(1), f8=boolean(True),
+               f9=boolean(False), f10=boolean(True))
+    calls = {
+        "tables": [("getTableNames", {}), ("getTableNamesWithIsTableEnabled", {}),
+                   ("getColumnDescriptors", {1: s("t")}), ("getTableRegions", {1: s("t")})],
+        "create_table": [("createTable", {1: s("t2"), 2: lst(STRUCT, [
+            st(f1=s("cf:"), f2=i32(3), f3=s("NONE"), f5=s("ROW"), f9=i32(3600))])})],
+        "enable_disable": [("disableTable", {1: s("t")}), ("isTableEnabled", {1: s("t")}),
+                           ("enableTable", {1: s("t")})],
+        "drop_table": [("disableTable", {1: s("t2")}), ("deleteTable", {1: s("t2")})],
+        "compact": [("compact", {1: s("t")}), ("majorCompact", {1: s("t,,0")})],
+        "mutate_row": [("mutateRow", {1: s("t"), 2: s("r1"), 3: lst(STRUCT, [mput, mdel])})],
+        "mutate_row_ts": [("mutateRowTs", {1: s("t"), 2: s("r1"), 3: lst(STRUCT, [mput]),
+                                           4: i64(5)})],
+        "mutate_rows": [("mutateRows", {1: s("t"), 2: lst(STRUCT, [
+            st(f1=s("r1"), f2=lst(STRUCT, [mput])), st(f1=s("r2"), f2=lst(STRUCT, [mdel]))])})],
+        "mutate_rows_ts": [("mutateRowsTs", {1: s("t"), 2: lst(STRUCT, [
+            st(f1=s("r1"), f2=lst(STRUCT, [mput]))]), 3: i64(7)})],
+        "put_then_row": [("mutateRow", {1: s("t"), 2: s("r1"), 3: lst(STRUCT, [mput])}),
+                         ("getRowWithColumns", {1: s("t"), 2: s("r1"), 3: cols})],
+        "rows": [("getRow", {1: s("t"), 2: s("r1")}), ("getRowTs", {1: s("t"), 2: s("r1"),
+                                                                   3: i64(10)}),
+                 ("getRowWithColumnsTs", {1: s("t"), 2: s("r1"), 3: cols, 4: i64(10)}),
+                 ("getRows", {1: s("t"), 2: rows}),
+                 ("getRowsWithColumns", {1: s("t"), 2: rows, 3: cols}),
+                 ("getRowsTs", {1: s("t"), 2: rows, 3: i64(10)}),
+                 ("getRowsWithColumnsTs", {1: s("t"), 2: rows, 3: cols, 4: i64(10)})],
+        "cells": [("get", {1: s("t"), 2: s("r1"), 3: s("cf:q")}),
+                  ("getVer", {1: s("t"), 2: s("r1"), 3: s("cf"), 4: i32(3)}),
+                  ("getVerTs", {1: s("t"), 2: s("r1"), 3: s("cf:q"), 4: i64(10), 5: i32(3)})],
+        "counters": [("atomicIncrement", {1: s("t"), 2: s("c"), 3: s("cf:n"), 4: i64(5)}),
+                     ("increment", {1: inc}), ("incrementRows", {1: lst(STRUCT, [inc, inc])})],
+        "append": [("append", {1: st(f1=s("t"), f2=s("r1"), f3=lst(STRING, [s("cf:a")]),
+                                     f4=lst(STRING, [s("x")]))})],
+        "check_and_put": [("checkAndPut", {1: s("t"), 2: s("r1"), 3: s("cf:q"), 5: s("v"),
+                                           6: mput})],
+        "deletes": [("deleteAll", {1: s("t"), 2: s("r1"), 3: s("cf:q")}),
+                    ("deleteAllTs", {1: s("t"), 2: s("r1"), 3: s("f2"), 4: i64(3)}),
+                    ("deleteAllRowTs", {1: s("t"), 2: s("r1"), 3: i64(3)}),
+                    ("deleteAllRow", {1: s("t"), 2: s("r2")})],
+        "scanner": [("scannerOpenWithScan", {1: s("t"), 2: tscan}),
+                    ("scannerGetList", {1: i32(0), 2: i32(10)}),
+                    ("scannerGet", {1: i32(0)}), ("scannerClose", {1: i32(0)})],
+        "scanner_reversed": [("scannerOpenWithScan", {1: s("t"), 2: st(f1=s("z"),
+                                                                       f9=boolean(True))}),
+                             ("scannerGetList", {1: i32(1), 2: i32(3)})],
+        "scanner_opens": [("scannerOpen", {1: s("t"), 2: s(""), 3: lst(STRING, [])}),
+                          ("scannerOpenWithStop", {1: s("t"), 2: s("a"), 3: s("z"), 4: cols}),
+                          ("scannerOpenWithPrefix", {1: s("t"), 2: s("r"), 3: cols}),
+                          ("scannerOpenTs", {1: s("t"), 2: s("a"), 3: cols, 4: i64(10)}),
+                          ("scannerOpenWithStopTs", {1: s("t"), 2: s("a"), 3: s("z"), 4: cols,
+                                                     5: i64(10)})],
+        "region_info": [("getRegionInfo", {1: s("t,r1,99999")})],
+        "server": [("getThriftServerType", {}), ("getClusterId", {}),
+                   ("grant", {1: st(f1=s("bob"), f2=i32(0), f4=s("R"), f5=s("t"))})],
+        "app_namespace": [("getRow", {1: s("app:social_users"), 2: s("alice")}),
+                          ("mutateRow", {1: s("app:social_sessions"), 2: s("x"),
+                                         3: lst(STRUCT, [mput])}),
+                          ("disableTable", {1: s("app:social_users")})],
+    }
+    for proto_byte, proto in ((0, Binary()), (1, Compact())):
+        for name, msgs in calls.items():
+            data = bytes([proto_byte]) + b"".join(
+                proto.message(m, args, seqid=i + 1) for i, (m, args) in enumerate(msgs))
+            kind = "binary" if proto_byte == 0 else "compact"
+            yield f"{kind}_{name}", data
+
+
 def b64(text):
     return base64.b64encode(text.encode()).decode()
 
@@ -287,3 +364,4 @@ if __name__ == "__main__":
     write("rest_request", rest_seeds())
     write("rest_codecs", codec_seeds())
     write("thrift2_request", thrift_seeds())
+    write("thrift1_request", thrift1_seeds())

@@ -40,7 +40,7 @@ class Server:
         self.data_dir = data_dir
         self.log_path = os.path.join(log_dir or os.path.dirname(data_dir), "access.log")
         args = [binary, "serve", "--data", data_dir, "--port", "0", "--thrift-port", "0",
-                "--access-log", self.log_path, *extra_args]
+                "--thrift1-port", "0", "--access-log", self.log_path, *extra_args]
         if config is not None:
             path = os.path.join(log_dir or os.path.dirname(data_dir), "serve.json")
             with open(path, "w") as f:
@@ -48,12 +48,15 @@ class Server:
             args += ["--config", path]
         self.proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                      text=True)
-        # The Thrift2 line, then the ready line (or EOF if it failed).
+        # The Thrift2 and Thrift1 lines (each unless turned off), then the ready line (or EOF if
+        # it failed).
+        self.thrift_port = self.thrift1_port = None
         line = self.proc.stdout.readline()
-        self.thrift_port = None
-        t = re.search(r"thrift2 on [0-9.]+:(\d+)", line)
-        if t:
-            self.thrift_port = int(t.group(1))
+        while (t := re.search(r"(thrift[12]) on [0-9.]+:(\d+)", line)):
+            if t.group(1) == "thrift2":
+                self.thrift_port = int(t.group(2))
+            else:
+                self.thrift1_port = int(t.group(2))
             line = self.proc.stdout.readline()
         m = re.search(r"listening on http://([0-9.]+):(\d+)", line)
         if not m:

@@ -28,7 +28,8 @@ def hostile(binary):
         s = Server(binary, os.path.join(tmp, "data"), config={
             "max_body": MAX_BODY, "max_header": 8192,
             "idle_timeout_seconds": IDLE_TIMEOUT, "read_timeout_seconds": READ_TIMEOUT,
-            "max_connections": MAX_CONNECTIONS, "thrift": False})
+            "max_connections": MAX_CONNECTIONS, "thrift": False,
+            "thrift1": False})
         r = requests.put(f"{s.url}/h/schema", json={"name": "h", "ColumnSchema": [{"name": "cf"}]})
         assert r.status_code == 201, r.text
         yield s

@@ -123,7 +123,8 @@ def test_user_tables_work_as_before(open_server):
 
 def refused_at_start(binary, tmp, *args):
     p = subprocess.run([binary, "serve", "--data", os.path.join(tmp, "data"), "--port", "0",
-                        "--thrift-port", "0", *args], capture_output=True, text=True, timeout=30)
+                        "--thrift-port", "0", "--thrift1-port", "0", *args], capture_output=True,
+                       text=True, timeout=30)
     assert p.returncode == 1, (args, p.stdout, p.stderr)
     assert "listening on" not in p.stdout
     return p.stderr
@@ -136,10 +137,14 @@ def test_binding_beyond_loopback_without_credentials_is_refused(binary):
         # The token covers REST, not Thrift2, which has no credentials.
         err = refused_at_start(binary, tmp, "--bind", "0.0.0.0", "--admin-token", TOKEN)
         assert "Thrift2 has no credentials" in err and "--no-thrift" in err, err
+        # Thrift1 neither.
+        err = refused_at_start(binary, tmp, "--bind", "0.0.0.0", "--admin-token", TOKEN,
+                               "--no-thrift")
+        assert "Thrift1 has no credentials" in err and "--no-thrift1" in err, err
 
 
 @pytest.mark.parametrize("args", [
-    ["--bind", "0.0.0.0", "--admin-token", TOKEN, "--no-thrift"],
+    ["--bind", "0.0.0.0", "--admin-token", TOKEN, "--no-thrift", "--no-thrift1"],
     ["--bind", "0.0.0.0", "--insecure-no-auth"],
     ["--bind", "127.0.0.2"],  # loopback: all of 127.0.0.0/8
 ])

@@ -279,7 +279,7 @@ TEST_F(RemoteBackendTest, OneConnectionServesManyThreads) {
 
 // The message-size limit bounds one answer, not what a pooled connection reads in its life: 24
 // MiB of answers through one connection whose limit is 1 MiB. (The server's side of the same
-// limit once dropped long-lived connections: server/thrift2/message_transports.h.)
+// limit once dropped long-lived connections: server/thrift/message_transports.h.)
 TEST_F(RemoteBackendTest, ALongLivedConnectionReadsManyTimesTheMessageLimit) {
   for (const char* query : {"?max_message_bytes=1048576",
                             "?max_message_bytes=1048576&transport=framed&protocol=compact"}) {

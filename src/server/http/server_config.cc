@@ -77,12 +77,20 @@ Status CheckExposure(const ServerConfig& config) {
         "table. Set --admin-token (or $BASALT_ADMIN_TOKEN), bind to 127.0.0.1, or pass "
         "--insecure-no-auth to accept that (docs/security.md)");
   }
-  if (config.thrift) {
+  struct ThriftPort {
+    bool on;
+    const char* name;
+    const char* off_flag;
+  };
+  for (const ThriftPort& t : {ThriftPort{config.thrift, "Thrift2", "--no-thrift"},
+                              ThriftPort{config.thrift1, "Thrift1", "--no-thrift1"}}) {
+    if (!t.on) continue;
     return Status::FailedPrecondition(
-        "refusing to serve Thrift2 on " + config.bind +
-        ": Thrift2 has no credentials (the admin token covers REST only), so anyone who can "
-        "reach it could read, write and drop every table. Pass --no-thrift, bind to 127.0.0.1, "
-        "or pass --insecure-no-auth to accept that (docs/security.md)");
+        std::string("refusing to serve ") + t.name + " on " + config.bind + ": " + t.name +
+        " has no credentials (the admin token covers REST only), so anyone who can reach it "
+        "could read, write and drop every table. Pass " +
+        t.off_flag +
+        ", bind to 127.0.0.1, or pass --insecure-no-auth to accept that (docs/security.md)");
   }
   return Status::OK();
 }
@@ -117,6 +125,10 @@ std::optional<Status> ReadServerConfigKey(const std::string& key, const nlohmann
   if (key == "thrift_port") return ReadConfigValue(v, key, &config->thrift_port);
   if (key == "thrift_framed") return ReadConfigValue(v, key, &config->thrift_framed);
   if (key == "thrift_compact") return ReadConfigValue(v, key, &config->thrift_compact);
+  if (key == "thrift1") return ReadConfigValue(v, key, &config->thrift1);
+  if (key == "thrift1_port") return ReadConfigValue(v, key, &config->thrift1_port);
+  if (key == "thrift1_framed") return ReadConfigValue(v, key, &config->thrift1_framed);
+  if (key == "thrift1_compact") return ReadConfigValue(v, key, &config->thrift1_compact);
   if (key == "admin_token") return ReadConfigValue(v, key, &config->admin_token);
   if (key == "allowed_hosts") return ReadConfigValue(v, key, &config->allowed_hosts);
   if (key == "insecure_no_auth") return ReadConfigValue(v, key, &config->insecure_no_auth);

@@ -1,4 +1,5 @@
-// ServerConfig: what the HBase-facing servers of `basalt serve` are told (HTTP, REST, Thrift2),
+// ServerConfig: what the HBase-facing servers of `basalt serve` are told (HTTP, REST, Thrift2,
+// Thrift1),
 // from its JSON config file and its flags. What runs on them (the app) reads its own keys from
 // the same file through ReadConfigFile.
 
@@ -38,6 +39,12 @@ struct ServerConfig {
   uint16_t thrift_port = 9090;  // 0: any free port (the ready line says which)
   bool thrift_framed = false;   // TFramedTransport instead of a buffered socket (HBase -f)
   bool thrift_compact = false;  // TCompactProtocol instead of TBinaryProtocol (HBase -c)
+  // HBase's Thrift1 protocol (service Hbase, happybase's) on the same store and bind address.
+  // Its own port: HBase uses 9090 for either gateway, and basalt's Thrift2 has it.
+  bool thrift1 = true;           // false: no Thrift1 server
+  uint16_t thrift1_port = 9091;  // 0: any free port (the ready line says which)
+  bool thrift1_framed = false;   // TFramedTransport instead of a buffered socket (HBase -f)
+  bool thrift1_compact = false;  // TCompactProtocol instead of TBinaryProtocol (HBase -c)
   // When set, the REST API's writes and schema changes (and the admin routes of whatever runs on
   // the server) need this token (`Authorization: Bearer T` or `X-Basalt-Admin: T`). A secret:
   // never logged.
@@ -57,8 +64,8 @@ bool IsLoopbackBind(const std::string& bind);
 
 // FailedPrecondition, naming the ways out, when the servers would listen beyond loopback
 // without credentials for the data plane and insecure_no_auth is not set: without an admin
-// token (REST would be open to anyone who can reach it), or with Thrift2 on (Thrift2 has no
-// credentials at all). docs/security.md.
+// token (REST would be open to anyone who can reach it), or with Thrift2 or Thrift1 on (neither
+// has credentials at all). docs/security.md.
 Status CheckExposure(const ServerConfig& config);
 
 // Reads one config key: nullopt when `key` is none of ServerConfig's (another reader's, then),

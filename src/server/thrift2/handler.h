@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "basalt/connection.h"
-#include "server/thrift2/scanner_registry.h"
+#include "server/thrift/scanner_registry.h"
 #include "thrift2/gen/THBaseService.h"
 
 namespace basalt::server {

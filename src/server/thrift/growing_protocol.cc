@@ -1,4 +1,4 @@
-#include "server/thrift2/growing_protocol.h"
+#include "server/thrift/growing_protocol.h"
 
 #include <thrift/protocol/TBinaryProtocol.h>
 #include <thrift/protocol/TCompactProtocol.h>
@@ -20,10 +20,22 @@ using apache::thrift::protocol::TProtocolFactory;
 using apache::thrift::protocol::TVirtualProtocol;
 using apache::thrift::transport::TTransport;
 
-// Longer than any THBaseService method name (the longest has 32 characters).
+// Longer than any method name of THBaseService (the longest has 32 characters) or Hbase (31).
 constexpr int32_t kMaxMessageNameBytes = 256;
 // Bytes allocated ahead of their arrival, at most, per string being read.
 constexpr int32_t kChunkBytes = 1 << 20;
+
+// Whether `name` can be a method name: an IDL identifier, or "Service:method" behind Thrift's
+// multiplexed protocol.
+bool IsMethodName(const std::string& name) {
+  if (name.empty()) return false;
+  for (char c : name) {
+    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+              c == '_' || c == '.' || c == ':';
+    if (!ok) return false;
+  }
+  return true;
+}
 
 void CheckStringSize(int32_t size, int32_t limit) {
   if (size < 0) throw TProtocolException(TProtocolException::NEGATIVE_SIZE);
@@ -75,8 +87,17 @@ class GrowingBinaryProtocol
       result += ReadBody(name_size, kMaxMessageNameBytes, name);
       result += readI32(seqid);
     } else {
-      // An unversioned (pre-strict) message: `sz` is the name's length.
+      // An unversioned (pre-strict) message: `sz` is the name's length. A framed message on
+      // this buffered connection looks like one too (its frame size, then the versioned
+      // header), but its "name" then starts with the version bytes: refused here, since
+      // reading on would wait for bytes the client never sends while the client waits for an
+      // answer.
       result += ReadBody(sz, kMaxMessageNameBytes, name);
+      if (!IsMethodName(name)) {
+        throw TProtocolException(TProtocolException::BAD_VERSION,
+                                 "not a binary-protocol message on a buffered connection (a "
+                                 "framed client, or another protocol?)");
+      }
       int8_t byte = 0;
       result += readByte(byte);
       type = static_cast<TMessageType>(byte);

@@ -10,8 +10,8 @@
 // rows of a batched ingest through one thrift:// connection. These reset the count at the end of
 // every request, so the limit bounds one request, as it is meant to.
 
-#ifndef BASALT_SERVER_THRIFT2_MESSAGE_TRANSPORTS_H_
-#define BASALT_SERVER_THRIFT2_MESSAGE_TRANSPORTS_H_
+#ifndef BASALT_SERVER_THRIFT_MESSAGE_TRANSPORTS_H_
+#define BASALT_SERVER_THRIFT_MESSAGE_TRANSPORTS_H_
 
 #include <thrift/TConfiguration.h>
 #include <thrift/transport/TBufferTransports.h>
@@ -48,4 +48,4 @@ class MessageFramedTransport : public apache::thrift::transport::TFramedTranspor
 
 }  // namespace basalt::server
 
-#endif  // BASALT_SERVER_THRIFT2_MESSAGE_TRANSPORTS_H_
+#endif  // BASALT_SERVER_THRIFT_MESSAGE_TRANSPORTS_H_

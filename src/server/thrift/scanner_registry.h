@@ -1,11 +1,11 @@
-// The Thrift2 server's open scanners, by id, with HBase's idle expiry: a scanner nobody has used
-// for the idle timeout is closed, and its id answers "Invalid scanner Id" afterwards. Each
+// The open scanners of a Thrift server (Thrift2 or Thrift1), by id, with HBase's idle expiry: a
+// scanner nobody has used for the idle timeout is closed, and its id is unknown afterwards. Each
 // scanner belongs to the client (peer address) that opened it, and the registry caps how many
 // are open in all and per client (client_quota.h): without caps, 300,000 openScanner calls in
 // 15 s took 2.1 GiB until the idle timeout freed them.
 
-#ifndef BASALT_SERVER_THRIFT2_SCANNER_REGISTRY_H_
-#define BASALT_SERVER_THRIFT2_SCANNER_REGISTRY_H_
+#ifndef BASALT_SERVER_THRIFT_SCANNER_REGISTRY_H_
+#define BASALT_SERVER_THRIFT_SCANNER_REGISTRY_H_
 
 #include <chrono>
 #include <cstdint>
@@ -38,14 +38,18 @@ class ScannerRegistry {
 
   // Takes the scanner of `client` and the Table it reads (which must outlive it); returns its
   // id. Ids count up from 0, as in HBase. Busy, closing the scanner, when a cap is reached.
+  // `sort_columns` is Thrift1's TScan.sortColumns, kept for the scanner's answers.
   Result<int32_t> Add(std::string_view client, std::unique_ptr<Table> table,
-                      std::unique_ptr<ResultScanner> scanner);
+                      std::unique_ptr<ResultScanner> scanner, bool sort_columns = false);
 
   struct Entry {
     std::mutex mu;  // held while a call uses the scanner
     std::unique_ptr<Table> table;
     std::unique_ptr<ResultScanner> scanner;
     std::string client;
+    bool sort_columns = false;
+    // Set (under `mu`) when a call had to drop rows it had read: the scanner cannot go on.
+    bool broken = false;
     Clock::time_point last_access;  // guarded by the registry's mutex
   };
 
@@ -54,6 +58,7 @@ class ScannerRegistry {
    public:
     explicit Lease(std::shared_ptr<Entry> entry) : entry_(std::move(entry)), lock_(entry_->mu) {}
     ResultScanner& scanner() const { return *entry_->scanner; }
+    Entry& entry() const { return *entry_; }
 
    private:
     std::shared_ptr<Entry> entry_;
@@ -88,4 +93,4 @@ class ScannerRegistry {
 
 }  // namespace basalt::server
 
-#endif  // BASALT_SERVER_THRIFT2_SCANNER_REGISTRY_H_
+#endif  // BASALT_SERVER_THRIFT_SCANNER_REGISTRY_H_

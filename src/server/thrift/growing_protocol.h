@@ -6,10 +6,12 @@
 // for as long as the client took to send it, or forever if it never did, and 32 such
 // connections held 3.45 GiB. These read a string in chunks of at most 1 MiB, growing it as each
 // chunk arrives, so a connection holds about what its client has actually sent. A message name
-// (a method name) is at most 256 bytes. Everything else is Thrift's.
+// (a method name) is at most 256 bytes, and an old-style binary message whose name is no method
+// name is refused at once: that is what a framed client's first bytes look like on a buffered
+// connection, which would otherwise wait for bytes that never come. Everything else is Thrift's.
 
-#ifndef BASALT_SERVER_THRIFT2_GROWING_PROTOCOL_H_
-#define BASALT_SERVER_THRIFT2_GROWING_PROTOCOL_H_
+#ifndef BASALT_SERVER_THRIFT_GROWING_PROTOCOL_H_
+#define BASALT_SERVER_THRIFT_GROWING_PROTOCOL_H_
 
 #include <thrift/protocol/TProtocol.h>
 
@@ -26,4 +28,4 @@ std::shared_ptr<apache::thrift::protocol::TProtocolFactory> GrowingProtocolFacto
 
 }  // namespace basalt::server
 
-#endif  // BASALT_SERVER_THRIFT2_GROWING_PROTOCOL_H_
+#endif  // BASALT_SERVER_THRIFT_GROWING_PROTOCOL_H_

@@ -1,4 +1,4 @@
-#include "server/thrift2/scanner_registry.h"
+#include "server/thrift/scanner_registry.h"
 
 #include <iterator>
 #include <vector>
@@ -6,12 +6,13 @@
 namespace basalt::server {
 
 Result<int32_t> ScannerRegistry::Add(std::string_view client, std::unique_ptr<Table> table,
-                                     std::unique_ptr<ResultScanner> scanner) {
+                                     std::unique_ptr<ResultScanner> scanner, bool sort_columns) {
   BASALT_RETURN_IF_ERROR(quota_.Acquire(client));
   auto entry = std::make_shared<Entry>();
   entry->table = std::move(table);
   entry->scanner = std::move(scanner);
   entry->client = std::string(client);
+  entry->sort_columns = sort_columns;
   std::lock_guard<std::mutex> lock(mu_);
   entry->last_access = Clock::now();
   int32_t id = next_id_++;
