@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """The Debian package: builds it with CPack from the built tree, checks its control fields,
-conffiles and maintainer scripts, unpacks it into a temporary root and checks the files (the
-binary, the systemd unit, /etc/basalt/basalt.json, the man page; no headers or libraries), that
-the unit says what it should (and `systemd-analyze verify` accepts it, where available), and that
-the unpacked binary runs: --version, --help, and `serve` on the packaged config, stopped by
-SIGTERM as systemd stops it.
+conffiles and maintainer scripts (run against stubs: what they would do to a system), unpacks it
+into a temporary root and checks the files (the binary, the systemd unit,
+/etc/basalt/basalt.json, the man page; no headers or libraries), that the unit says what it
+should (and `systemd-analyze verify` accepts it, where available), and that the unpacked binary
+runs: --version, --help, and `serve` on the packaged config, stopped by SIGTERM as systemd stops
+it.
 
 Usage: package_test.py --build BUILD_DIR --version X.Y.Z [--cpack CPACK] [--keep]"""
 
@@ -50,9 +51,50 @@ def check_control(deb, tmp, version):
         path = os.path.join(control, script)
         assert os.access(path, os.X_OK), f"{script} is not executable"
         run(["sh", "-n", path])
-    postinst = open(os.path.join(control, "postinst")).read()
-    assert "adduser" in postinst and "/var/lib/basalt" in postinst
+    check_maintainer_scripts(control, tmp)
     print(f"control: {fields['Package']} {fields['Version']}, Depends: {fields['Depends']}")
+
+
+def run_script(control, tmp, script, arg, user_exists):
+    """Runs a maintainer script with a PATH of stubs only, which log their arguments: what it
+    would do to a system, without doing it (a command without a stub fails the script rather than
+    reaching this machine's). Returns the logged commands."""
+    stubs = os.path.join(tmp, "stubs")
+    log = os.path.join(tmp, "stubs.log")
+    os.makedirs(stubs, exist_ok=True)
+    for name in ("adduser", "getent", "install", "chown", "chmod", "systemctl", "rm"):
+        with open(os.path.join(stubs, name), "w") as f:
+            # Builtins only: PATH holds nothing else.
+            f.write('#!/bin/sh\necho "${0##*/} $*" >> "$STUB_LOG"\n'
+                    'if [ "${0##*/}" = getent ]; then exit "$STUB_GETENT"; fi\n')
+        os.chmod(os.path.join(stubs, name), 0o755)
+    if os.path.exists(log):
+        os.remove(log)
+    p = subprocess.run(["/bin/sh", os.path.join(control, script), arg], capture_output=True,
+                       text=True, env={"PATH": stubs, "STUB_LOG": log,
+                                       "STUB_GETENT": "0" if user_exists else "2"})
+    assert p.returncode == 0, f"{script} {arg}: {p.returncode}\n{p.stdout}{p.stderr}"
+    return open(log).read().splitlines() if os.path.exists(log) else []
+
+
+def check_maintainer_scripts(control, tmp):
+    calls = run_script(control, tmp, "postinst", "configure", user_exists=False)
+    for want in ("getent passwd basalt",
+                 "adduser --quiet --system --group --home /var/lib/basalt --no-create-home "
+                 "--shell /usr/sbin/nologin --gecos basalt store basalt",
+                 "install -d -o basalt -g basalt -m 0750 /var/lib/basalt",
+                 "chown root:basalt /etc/basalt/basalt.json", "chmod 0640 /etc/basalt/basalt.json"):
+        assert want in calls, f"postinst configure: no '{want}' in {calls}"
+    # An upgrade keeps the user: no second adduser.
+    calls = run_script(control, tmp, "postinst", "configure", user_exists=True)
+    assert not any(c.startswith("adduser") for c in calls), calls
+    # Removal disables the unit and keeps the data; purge deletes the data.
+    calls = run_script(control, tmp, "prerm", "remove", True)
+    assert "systemctl disable basalt.service" in calls, f"prerm remove: {calls}"
+    calls = run_script(control, tmp, "postrm", "remove", True)
+    assert not any(c.startswith("rm") for c in calls), f"postrm remove: {calls}"
+    calls = run_script(control, tmp, "postrm", "purge", True)
+    assert "rm -rf /var/lib/basalt" in calls, f"postrm purge: {calls}"
 
 
 def check_files(deb, root):
