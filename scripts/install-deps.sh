@@ -34,6 +34,7 @@ if [ "$mode" = test ]; then
     clang libclang-rt-14-dev
     chromium
     wrk  # bench/http_bench.py only
+    help2man dpkg-dev  # the man page and the .deb's dependencies (tests/install/package_test.py)
   )
   # Node.js for the browser tests; a machine may already have it from elsewhere (its npm too).
   command -v node >/dev/null 2>&1 || packages+=(nodejs)

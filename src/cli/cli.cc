@@ -493,6 +493,9 @@ int Main(int argc, char** argv) {
   app.name("basalt");
   app.fallthrough();  // global options may also follow the subcommand
   app.require_subcommand(1);
+  // help2man builds the man page from --help and --version (cmake/basalt_package.cmake).
+  app.set_version_flag("--version", std::string("basalt ") + BASALT_VERSION,
+                       "print the version and exit");
   app.add_option("--data", args.data_dir,
                  "data directory, or a backend target such as thrift://HOST:PORT (default: "
                  "$BASALT_DATA or ./data)");

@@ -116,7 +116,9 @@ def test_one_config_file_holds_the_servers_and_the_apps_keys(binary):
     with tempfile.TemporaryDirectory() as tmp:
         # max_body is the HTTP server's key, app_namespace the app's: both are read.
         s = Server(binary, os.path.join(tmp, "data"),
-                   config={"max_body": 4096, "app-namespace": "social"})
+                   config={"max_body": 4096, "app-namespace": "social",
+                           # Keys starting with // are comments, whatever their value.
+                           "//": "a comment", "//max_body": 1, "// port": {"x": [1]}})
         try:
             assert requests.put(s.url + "/t/row", data=b"x" * 8192,
                                 headers={"Content-Type": "application/octet-stream"}
@@ -130,6 +132,7 @@ def test_one_config_file_holds_the_servers_and_the_apps_keys(binary):
         finally:
             s.stop()
         for bad, word in (('{"no_such_key": 1}', "no_such_key"),
+                          ('{"/max_body": 1}', "/max_body"),  # one slash is no comment
                           ('{"session_ttl_seconds": 0}', "session_ttl_seconds"),
                           ('{"password_hash_cost": "none"}', "password_hash_cost")):
             cfg = os.path.join(tmp, "bad.json")

@@ -145,6 +145,10 @@ Status ReadConfigFile(const std::string& path, const ConfigKeyReader& read) {
     return Status::InvalidArgument("config file '" + path + "' is not a JSON object");
   }
   for (const auto& [raw_key, v] : j.items()) {
+    // JSON has no comments: a key starting with "//" is one, so that a config file (the one the
+    // Debian package installs) can explain each setting and hold commented-out ones ("//port").
+    // Every other unknown key is still an error, so a misspelt setting is not silently ignored.
+    if (raw_key.starts_with("//")) continue;
     std::string key = raw_key;
     for (char& c : key) {
       if (c == '-') c = '_';
