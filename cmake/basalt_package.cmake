@@ -30,7 +30,9 @@ if(HELP2MAN)
     VERBATIM)
   add_custom_target(basalt_man_page ALL DEPENDS ${man}.gz)
   install(FILES ${man}.gz DESTINATION ${CMAKE_INSTALL_MANDIR}/man1 COMPONENT Runtime)
-else()
+elseif(BASALT_BUILD_TESTS)
+  # Only a tree that builds the package test needs it; scripts/run.sh's (tests off) does not, and
+  # installs only what serving needs.
   message(WARNING "help2man not found: no man page (scripts/install-deps.sh installs it)")
 endif()
 
