@@ -9,6 +9,8 @@ if(NOT WEB_DIR OR NOT OUTPUT)
 endif()
 
 file(GLOB_RECURSE files RELATIVE ${WEB_DIR} ${WEB_DIR}/*)
+# web/package.json only tells Node.js (the tests) that the scripts are ES modules.
+list(FILTER files EXCLUDE REGEX "^package\\.json$")
 list(SORT files)
 
 function(content_type_of path out)

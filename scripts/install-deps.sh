@@ -30,6 +30,7 @@ if [ "$mode" = test ]; then
     curl  # the README's REST examples (tests/cli/readme_test.py)
     libgtest-dev libgmock-dev googletest libbenchmark-dev
     libsqlite3-dev
+    file  # CPack's DEB generator (tests/install/package_test.py) runs it
     clang-format
     clang libclang-rt-14-dev
     chromium
