@@ -2,7 +2,14 @@
 # Fails when a tracked C++ file is not clang-formatted. With --fix, formats them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-files=$(git ls-files '*.cc' '*.h')
+# The tracked files in a git checkout; in a tree without git (an unpacked release archive) every
+# C++ file outside build/ and node_modules/.
+if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+  files=$(git ls-files '*.cc' '*.h')
+else
+  files=$(find . \( -path ./build -o -path '*/node_modules' -o -path ./data \) -prune -o \
+            -type f \( -name '*.cc' -o -name '*.h' \) -print | sed 's|^\./||' | sort)
+fi
 if [ "${1:-}" = "--fix" ]; then
   clang-format -i $files
   exit 0
