@@ -13,12 +13,12 @@
 
 #include <chrono>
 #include <cstring>
-#include <fstream>
 #include <functional>
 #include <thread>
 
 #include "server/thrift1/thrift1_server.h"
 #include "server/thrift2/thrift2_server.h"
+#include "support/process_memory.h"
 #include "support/test_store.h"
 #include "thrift1/gen/Hbase.h"
 #include "thrift2/gen/THBaseService.h"
@@ -784,15 +784,6 @@ TEST_F(Thrift1ServerTest, FramedAndCompactServeTheSameCalls) {
 }
 
 // ---- The wrong protocol on a Thrift port ----
-
-int64_t PeakRssKb() {
-  std::ifstream status("/proc/self/status");
-  std::string line;
-  while (std::getline(status, line)) {
-    if (line.rfind("VmHWM:", 0) == 0) return std::stoll(line.substr(6));
-  }
-  return -1;
-}
 
 // A call through a client of the wrong transport or protocol fails (an exception at the client,
 // the connection closed by the server) within seconds, with nothing large allocated, and the

@@ -9,11 +9,11 @@
 #include <thrift/transport/TTransportException.h>
 
 #include <chrono>
-#include <fstream>
 #include <functional>
 #include <thread>
 
 #include "server/thrift2/thrift2_server.h"
+#include "support/process_memory.h"
 #include "support/test_store.h"
 #include "thrift2/gen/THBaseService.h"
 
@@ -712,24 +712,6 @@ TEST_F(Thrift2ServerTest, UnknownCompareOperatorIsATIOError) {
     EXPECT_NE(e.message.find("compare operator 99 is unknown"), std::string::npos) << e.message;
   }
   EXPECT_FALSE(client_->exists("t", GetOf("r")));
-}
-
-int64_t RssKb() {
-  std::ifstream status("/proc/self/status");
-  std::string line;
-  while (std::getline(status, line)) {
-    if (line.rfind("VmRSS:", 0) == 0) return std::stoll(line.substr(6));
-  }
-  return -1;
-}
-
-int64_t PeakRssKb() {
-  std::ifstream status("/proc/self/status");
-  std::string line;
-  while (std::getline(status, line)) {
-    if (line.rfind("VmHWM:", 0) == 0) return std::stoll(line.substr(6));
-  }
-  return -1;
 }
 
 // Found by thrift2_request_fuzzer (out of memory): an old-style binary message whose first four
