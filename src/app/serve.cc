@@ -199,6 +199,12 @@ Status Serve(const ServeConfig& serve_config) {
 
   metrics.AddGauge("basalt_rest_open_scanners", "REST scanners open now.",
                    [&scanners] { return scanners.size(); });
+  for (const server::ThriftServer* server : {thrift.thrift2.get(), thrift.thrift1.get()}) {
+    if (server == nullptr) continue;
+    metrics.AddCounter("basalt_" + server->name() + "_calls_total",
+                       "Calls the " + server->name() + " server has answered.",
+                       [server] { return static_cast<int64_t>(server->calls()); });
+  }
   recipes::Feed& feed = (*app)->feed();
   recipes::FanoutWorkerPool& fanout = (*app)->fanout();
   metrics.AddGauge("basalt_fanout_pending_jobs", "Fan-out and retract jobs not finished yet.",

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <map>
 #include <random>
 #include <set>
 #include <utility>
@@ -204,7 +203,8 @@ Result<bool> Feed::IsHighFollowerAuthor(std::string_view author) {
       basalt::Get(fl::MarkRow(author)).AddColumn(std::string(fl::kPostFamily), "h"));
 }
 
-Result<std::vector<std::string>> Feed::FollowedHighFollowerAuthors(std::string_view user) {
+Result<Feed::FollowedAuthors> Feed::Followed(std::string_view user) {
+  FollowedAuthors out;
   std::vector<std::string> followed;
   std::string cursor;
   do {
@@ -212,17 +212,18 @@ Result<std::vector<std::string>> Feed::FollowedHighFollowerAuthors(std::string_v
     for (auto& u : page.users) followed.push_back(std::move(u));
     cursor = std::move(page.cursor);
   } while (!cursor.empty());
+  if (followed.empty()) return out;
   std::vector<basalt::Get> gets;
   for (const auto& u : followed) {
     gets.push_back(basalt::Get(fl::MarkRow(u)).AddColumn(std::string(fl::kPostFamily), "h"));
   }
-  std::vector<std::string> high;
-  if (gets.empty()) return high;
   BASALT_ASSIGN_OR_RETURN(auto rows, posts_->Get(gets));
   for (size_t i = 0; i < rows.size(); ++i) {
-    if (!rows[i].empty()) high.push_back(followed[i]);
+    if (!rows[i].empty()) out.high.push_back(followed[i]);
   }
-  return high;
+  out.all.insert(std::make_move_iterator(followed.begin()),
+                 std::make_move_iterator(followed.end()));
+  return out;
 }
 
 Result<PostPage> Feed::HomeTimeline(std::string_view user, int32_t page_size,
@@ -233,12 +234,12 @@ Result<PostPage> Feed::HomeTimeline(std::string_view user, int32_t page_size,
   if (!cursor.empty()) BASALT_RETURN_IF_ERROR(DecodeHomeCursor(cursor, &returned, &position));
   // Merged at read time: the followed high-follower authors and the reader's own posts, so
   // that a post is on its author's home timeline at once, whether or not it is fanned out.
-  BASALT_ASSIGN_OR_RETURN(std::vector<std::string> merged, FollowedHighFollowerAuthors(user));
+  BASALT_ASSIGN_OR_RETURN(FollowedAuthors followed, Followed(user));
+  std::vector<std::string>& merged = followed.high;
   if (std::find(merged.begin(), merged.end(), user) == merged.end()) {
     merged.emplace_back(user);
   }
   const std::set<std::string> merged_set(merged.begin(), merged.end());
-  std::map<std::string, bool> follows;  // inbox authors checked against the graph
 
   PostPage out;
   std::string last_returned = position;
@@ -298,13 +299,8 @@ Result<PostPage> Feed::HomeTimeline(std::string_view user, int32_t page_size,
       position = candidates[i];
       if (rows[i].empty()) continue;  // deleted; the retract job cleans the inboxes
       const std::string& author = decoded[i].author;
-      if (!merged_set.contains(author)) {
-        auto it = follows.find(author);
-        if (it == follows.end()) {
-          BASALT_ASSIGN_OR_RETURN(bool f, graph_.IsFollowing(user, author));
-          it = follows.emplace(author, f).first;
-        }
-        if (!it->second) continue;  // unfollowed; Unfollow cleans the inbox
+      if (!merged_set.contains(author) && !followed.all.contains(author)) {
+        continue;  // unfollowed; Unfollow cleans the inbox
       }
       BASALT_ASSIGN_OR_RETURN(PostView view, ToPostView(rows[i], ids[i]));
       out.posts.push_back(std::move(view));

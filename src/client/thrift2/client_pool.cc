@@ -27,18 +27,19 @@ ClientPool::~ClientPool() {
   Close();
 }
 
-Result<std::unique_ptr<ClientPool::PooledClient>> ClientPool::Acquire() {
+Result<std::unique_ptr<ClientPool::PooledClient>> ClientPool::Acquire(bool fresh) {
   std::vector<std::unique_ptr<PooledClient>> stale;
   {
     std::lock_guard<std::mutex> lock(mu_);
     if (closed_) return Status::Aborted("the connection is closed");
-    if (!idle_.empty()) {
+    if (!fresh && !idle_.empty()) {
       // The newest idle client is at the back: when it has been idle too long, so have all.
       const auto oldest_reusable =
           std::chrono::steady_clock::now() - std::chrono::milliseconds(target_.idle_ms);
       if (idle_.back()->idle_since >= oldest_reusable) {
         auto client = std::move(idle_.back());
         idle_.pop_back();
+        client->reused = true;
         return client;
       }
       stale.swap(idle_);
@@ -85,6 +86,15 @@ void ClientPool::Release(std::unique_ptr<PooledClient> client) {
     }
   }
   CloseQuietly(*client->transport);
+}
+
+void ClientPool::CloseIdle() {
+  std::vector<std::unique_ptr<PooledClient>> idle;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    idle.swap(idle_);
+  }
+  for (auto& c : idle) CloseQuietly(*c->transport);
 }
 
 void ClientPool::Close() {

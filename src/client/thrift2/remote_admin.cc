@@ -19,13 +19,15 @@ Status RemoteAdmin::DeleteNamespace(const std::string& name) {
 
 Result<NamespaceDescriptor> RemoteAdmin::GetNamespace(const std::string& name) {
   t2::TNamespaceDescriptor t;
-  BASALT_RETURN_IF_ERROR(pool_->Call([&](ThriftClient& c) { c.getNamespaceDescriptor(t, name); }));
+  BASALT_RETURN_IF_ERROR(pool_->Call([&](ThriftClient& c) { c.getNamespaceDescriptor(t, name); },
+                                     ClientPool::Idempotence::kYes));
   return t2::FromThrift(t);
 }
 
 Result<std::vector<NamespaceDescriptor>> RemoteAdmin::ListNamespaces() {
   std::vector<t2::TNamespaceDescriptor> ts;
-  BASALT_RETURN_IF_ERROR(pool_->Call([&](ThriftClient& c) { c.listNamespaceDescriptors(ts); }));
+  BASALT_RETURN_IF_ERROR(pool_->Call([&](ThriftClient& c) { c.listNamespaceDescriptors(ts); },
+                                     ClientPool::Idempotence::kYes));
   std::vector<NamespaceDescriptor> out;
   for (const auto& t : ts) out.push_back(t2::FromThrift(t));
   return out;
@@ -43,19 +45,22 @@ Status RemoteAdmin::CreateTable(const TableDescriptor& desc,
 Result<bool> RemoteAdmin::TableExists(const TableName& name) {
   bool exists = false;
   t2::TTableName t = t2::ToThrift(name);
-  BASALT_RETURN_IF_ERROR(pool_->Call([&](ThriftClient& c) { exists = c.tableExists(t); }));
+  BASALT_RETURN_IF_ERROR(pool_->Call([&](ThriftClient& c) { exists = c.tableExists(t); },
+                                     ClientPool::Idempotence::kYes));
   return exists;
 }
 
 Result<std::vector<TableName>> RemoteAdmin::ListTables(const std::string& ns) {
   std::vector<t2::TTableName> ts;
-  BASALT_RETURN_IF_ERROR(pool_->Call([&](ThriftClient& c) {
-    if (ns.empty()) {
-      c.getTableNamesByPattern(ts, ".*", /*includeSysTables=*/true);
-    } else {
-      c.getTableNamesByNamespace(ts, ns);
-    }
-  }));
+  BASALT_RETURN_IF_ERROR(pool_->Call(
+      [&](ThriftClient& c) {
+        if (ns.empty()) {
+          c.getTableNamesByPattern(ts, ".*", /*includeSysTables=*/true);
+        } else {
+          c.getTableNamesByNamespace(ts, ns);
+        }
+      },
+      ClientPool::Idempotence::kYes));
   std::vector<TableName> out;
   for (const auto& t : ts) {
     BASALT_ASSIGN_OR_RETURN(TableName name, t2::FromThrift(t));
@@ -70,11 +75,13 @@ Result<TableInfo> RemoteAdmin::DescribeTable(const TableName& name) {
   t2::TTableDescriptor desc;
   bool enabled = true;
   std::vector<t2::THRegionLocation> regions;
-  BASALT_RETURN_IF_ERROR(pool_->Call([&](ThriftClient& c) {
-    c.getTableDescriptor(desc, tname);
-    enabled = c.isTableEnabled(tname);
-    c.getAllRegionLocations(regions, name.ToString());
-  }));
+  BASALT_RETURN_IF_ERROR(pool_->Call(
+      [&](ThriftClient& c) {
+        c.getTableDescriptor(desc, tname);
+        enabled = c.isTableEnabled(tname);
+        c.getAllRegionLocations(regions, name.ToString());
+      },
+      ClientPool::Idempotence::kYes));
   TableInfo info;
   BASALT_ASSIGN_OR_RETURN(info.descriptor, t2::FromThrift(desc));
   std::sort(info.descriptor.families.begin(), info.descriptor.families.end(),
@@ -132,13 +139,15 @@ Status RemoteAdmin::EnableTable(const TableName& name) {
 Result<bool> RemoteAdmin::IsTableEnabled(const TableName& name) {
   t2::TTableName t = t2::ToThrift(name);
   bool enabled = false;
-  BASALT_RETURN_IF_ERROR(pool_->Call([&](ThriftClient& c) { enabled = c.isTableEnabled(t); }));
+  BASALT_RETURN_IF_ERROR(pool_->Call([&](ThriftClient& c) { enabled = c.isTableEnabled(t); },
+                                     ClientPool::Idempotence::kYes));
   return enabled;
 }
 
 Result<std::string> RemoteAdmin::ClusterId() {
   std::string id;
-  BASALT_RETURN_IF_ERROR(pool_->Call([&](ThriftClient& c) { c.getClusterId(id); }));
+  BASALT_RETURN_IF_ERROR(
+      pool_->Call([&](ThriftClient& c) { c.getClusterId(id); }, ClientPool::Idempotence::kYes));
   return id;
 }
 

@@ -40,16 +40,6 @@ std::optional<Bound> TighterHigh(std::optional<Bound> a, Bound b) {
 
 }  // namespace
 
-RemoteScanner::RemoteScanner(std::shared_ptr<ClientPool> pool, int32_t id, int32_t rows_per_call,
-                             int64_t limit, std::optional<std::string> skip_row,
-                             std::optional<std::string> low_inclusive)
-    : pool_(std::move(pool)),
-      id_(id),
-      rows_per_call_(rows_per_call),
-      limit_(limit),
-      skip_row_(std::move(skip_row)),
-      low_inclusive_(std::move(low_inclusive)) {}
-
 Result<std::unique_ptr<ResultScanner>> RemoteScanner::Open(std::shared_ptr<ClientPool> pool,
                                                            const std::string& table,
                                                            const Scan& scan) {
@@ -71,61 +61,111 @@ Result<std::unique_ptr<ResultScanner>> RemoteScanner::Open(std::shared_ptr<Clien
     if (!prefix_stop.empty()) high = TighterHigh(high, Bound{prefix_stop, false});
   }
 
-  int64_t limit = scan.limit() > 0 ? scan.limit() : 0;
-  int32_t rows_per_call = scan.caching() > 0 ? scan.caching() : kDefaultRowsPerCall;
-  auto empty_scanner = [&] {
-    auto s = std::unique_ptr<RemoteScanner>(
-        new RemoteScanner(pool, -1, rows_per_call, limit, std::nullopt, std::nullopt));
-    s->open_ = false;
-    s->exhausted_ = true;
-    return s;
-  };
+  auto scanner = std::unique_ptr<RemoteScanner>(new RemoteScanner(std::move(pool)));
+  scanner->reversed_ = scan.reversed();
+  scanner->limit_ = scan.limit() > 0 ? scan.limit() : 0;
+  scanner->rows_per_call_ = scan.caching() > 0 ? scan.caching() : kDefaultRowsPerCall;
   if (low && high &&
       (low->key > high->key || (low->key == high->key && !(low->inclusive && high->inclusive)))) {
-    return std::unique_ptr<ResultScanner>(empty_scanner());
+    scanner->exhausted_ = true;
+    return std::unique_ptr<ResultScanner>(std::move(scanner));
   }
 
   tscan.__isset.startRow = false;
   tscan.__isset.stopRow = false;
-  std::optional<std::string> skip_row;
-  std::optional<std::string> low_inclusive;
   if (!scan.reversed()) {
     if (low) tscan.__set_startRow(low->inclusive ? low->key : low->key + std::string(1, '\0'));
     if (high) tscan.__set_stopRow(high->inclusive ? high->key + std::string(1, '\0') : high->key);
   } else {
     if (high) {
       tscan.__set_startRow(high->key);
-      if (!high->inclusive) skip_row = high->key;
+      if (!high->inclusive) scanner->skip_row_ = high->key;
     }
     if (low) {
       if (low->inclusive) {
-        low_inclusive = low->key;
+        scanner->low_inclusive_ = low->key;
       } else {
         tscan.__set_stopRow(low->key);
       }
     }
   }
-  if (limit > 0) {
-    int64_t server_limit = limit + (skip_row ? 1 : 0);
+  if (scanner->limit_ > 0) {
+    int64_t server_limit = scanner->limit_ + (scanner->skip_row_ ? 1 : 0);
     tscan.__set_limit(static_cast<int32_t>(std::min<int64_t>(server_limit, INT32_MAX)));
-    rows_per_call = static_cast<int32_t>(std::min<int64_t>(rows_per_call, server_limit));
+    scanner->rows_per_call_ =
+        static_cast<int32_t>(std::min<int64_t>(scanner->rows_per_call_, server_limit));
   }
-
-  int32_t id = -1;
-  BASALT_RETURN_IF_ERROR(pool->Call([&](ThriftClient& c) { id = c.openScanner(table, tscan); }));
-  return std::unique_ptr<ResultScanner>(new RemoteScanner(
-      std::move(pool), id, rows_per_call, limit, std::move(skip_row), std::move(low_inclusive)));
+  // With a batch, one row may come as several results, and a stateless call cannot say where
+  // in a row to go on: such scans keep a server-side scanner from the start.
+  BASALT_RETURN_IF_ERROR(scanner->Start(table, std::move(tscan), scan.batch() <= 0));
+  return std::unique_ptr<ResultScanner>(std::move(scanner));
 }
 
 RemoteScanner::~RemoteScanner() {
   Close();
 }
 
+namespace {
+
+// A basalt server refuses a getScannerResults whose rows would pass its cap on one call's
+// results (server/thrift2/handler.cc); a server-side scanner returns them over several calls.
+bool TooLargeForOneCall(const Status& s) {
+  return s.IsInvalidArgument() && s.message().rfind("getScannerResults:", 0) == 0;
+}
+
+}  // namespace
+
+Status RemoteScanner::Start(const std::string& table, ::basalt::thrift2::TScan tscan,
+                            bool stateless_first) {
+  if (stateless_first) {
+    std::vector<::basalt::thrift2::TResult> results;
+    Status s = pool_->Call(
+        [&](ThriftClient& c) { c.getScannerResults(results, table, tscan, rows_per_call_); },
+        ClientPool::Idempotence::kYes);
+    if (s.ok()) {
+      for (const auto& r : results) buffer_.push_back(::basalt::thrift2::FromThrift(r));
+      const auto n = static_cast<int64_t>(results.size());
+      // Fewer rows than asked for, or all the limit allows: that was the whole scan.
+      if (n < rows_per_call_ || (tscan.__isset.limit && n >= tscan.limit)) {
+        exhausted_ = true;
+        return Status::OK();
+      }
+      // Go on after the last row returned: past it, where the start can move; else (a filter
+      // may keep state across rows, e.g. a page filter) from the start again, dropping what was
+      // returned.
+      const std::string& last = buffer_.back().row();
+      returned_through_ = last;
+      const bool filtered = tscan.__isset.filterString || tscan.__isset.filterBytes;
+      if (!filtered) {
+        // Reversed, the start row is inclusive: the server sends `last` again, and it is dropped.
+        tscan.__set_startRow(reversed_ ? last : last + std::string(1, '\0'));
+        if (tscan.__isset.limit) tscan.__set_limit(tscan.limit - n + (reversed_ ? 1 : 0));
+      }
+    } else if (!TooLargeForOneCall(s) && !s.IsNotSupported()) {
+      return s;
+    }
+  }
+  int32_t id = -1;
+  BASALT_RETURN_IF_ERROR(pool_->Call([&](ThriftClient& c) { id = c.openScanner(table, tscan); },
+                                     ClientPool::Idempotence::kYes));
+  id_ = id;
+  open_ = true;
+  return Status::OK();
+}
+
 Status RemoteScanner::Fetch() {
   std::vector<::basalt::thrift2::TResult> results;
   BASALT_RETURN_IF_ERROR(
       pool_->Call([&](ThriftClient& c) { c.getScannerRows(results, id_, rows_per_call_); }));
-  for (const auto& r : results) buffer_.push_back(::basalt::thrift2::FromThrift(r));
+  if (results.empty()) exhausted_ = true;
+  for (const auto& r : results) {
+    RowResult row = ::basalt::thrift2::FromThrift(r);
+    if (returned_through_) {
+      if (reversed_ ? row.row() >= *returned_through_ : row.row() <= *returned_through_) continue;
+      returned_through_.reset();
+    }
+    buffer_.push_back(std::move(row));
+  }
   return Status::OK();
 }
 
@@ -140,7 +180,8 @@ bool RemoteScanner::Next(RowResult* out) {
         return false;
       }
       if (buffer_.empty()) {
-        exhausted_ = true;
+        // Unless the server is done, everything of this batch was returned before.
+        if (!exhausted_) continue;
         Close();
         return false;
       }
@@ -176,7 +217,8 @@ void RemoteScanner::Close() {
   if (!open_) return;
   open_ = false;
   // The server forgets idle scanners anyway; a failed close changes nothing for the caller.
-  pool_->Call([&](ThriftClient& c) { c.closeScanner(id_); }).PermitUncheckedError();
+  pool_->Call([&](ThriftClient& c) { c.closeScanner(id_); }, ClientPool::Idempotence::kYes)
+      .PermitUncheckedError();
 }
 
 }  // namespace basalt::client::remote

@@ -14,11 +14,13 @@
 
 namespace basalt::client::remote {
 
-// Streams a scan with openScanner / getScannerRows (the scan's caching, default 100, rows per
-// call) / closeScanner, and makes exact what TScan cannot say (see the .cc).
+// Streams a scan in batches of the scan's caching (default 100 rows). The first batch is one
+// stateless getScannerResults call, so a scan that fits in it costs one round trip; a longer one
+// then goes on with openScanner / getScannerRows / closeScanner from after the rows already
+// returned. Makes exact what TScan cannot say (see the .cc).
 class RemoteScanner final : public ResultScanner {
  public:
-  // Opens the server-side scanner.
+  // Fetches the first batch.
   static Result<std::unique_ptr<ResultScanner>> Open(std::shared_ptr<ClientPool> pool,
                                                      const std::string& table, const Scan& scan);
   ~RemoteScanner() override;
@@ -28,18 +30,23 @@ class RemoteScanner final : public ResultScanner {
   void Close() override;
 
  private:
-  RemoteScanner(std::shared_ptr<ClientPool> pool, int32_t id, int32_t rows_per_call, int64_t limit,
-                std::optional<std::string> skip_row, std::optional<std::string> low_inclusive);
+  explicit RemoteScanner(std::shared_ptr<ClientPool> pool) : pool_(std::move(pool)) {}
+  // The first batch, and the server-side scanner when the scan may go on past it.
+  Status Start(const std::string& table, ::basalt::thrift2::TScan tscan, bool stateless_first);
   Status Fetch();
 
   std::shared_ptr<ClientPool> pool_;
-  int32_t id_;
-  int32_t rows_per_call_;
-  int64_t limit_;                             // rows; <= 0: none
+  int32_t id_ = -1;
+  int32_t rows_per_call_ = 0;
+  bool reversed_ = false;
+  int64_t limit_ = 0;                         // rows; <= 0: none
   std::optional<std::string> skip_row_;       // a reversed scan's exclusive start row
   std::optional<std::string> low_inclusive_;  // a reversed scan's inclusive stop row
+  // Rows up to this one (from this one down, reversed) came in the first batch: the server-side
+  // scanner opened after it sends them again when a filter kept its start from moving on.
+  std::optional<std::string> returned_through_;
   std::deque<RowResult> buffer_;
-  bool open_ = true;
+  bool open_ = false;  // a server-side scanner is open
   bool exhausted_ = false;
   int64_t rows_seen_ = 0;
   std::string last_row_;

@@ -34,7 +34,8 @@ Status RemoteTable::Delete(const basalt::Delete& del) {
 Result<RowResult> RemoteTable::Get(const basalt::Get& get) {
   BASALT_ASSIGN_OR_RETURN(t2::TGet tget, t2::ToThrift(get));
   t2::TResult result;
-  BASALT_RETURN_IF_ERROR(pool_->Call([&](ThriftClient& c) { c.get(result, wire_name_, tget); }));
+  BASALT_RETURN_IF_ERROR(pool_->Call([&](ThriftClient& c) { c.get(result, wire_name_, tget); },
+                                     ClientPool::Idempotence::kYes));
   return t2::FromThrift(result);
 }
 
@@ -47,7 +48,8 @@ Result<std::vector<RowResult>> RemoteTable::Get(const std::vector<basalt::Get>& 
   }
   std::vector<t2::TResult> results;
   BASALT_RETURN_IF_ERROR(
-      pool_->Call([&](ThriftClient& c) { c.getMultiple(results, wire_name_, tgets); }));
+      pool_->Call([&](ThriftClient& c) { c.getMultiple(results, wire_name_, tgets); },
+                  ClientPool::Idempotence::kYes));
   std::vector<RowResult> out;
   out.reserve(results.size());
   for (const auto& r : results) out.push_back(t2::FromThrift(r));
@@ -57,8 +59,8 @@ Result<std::vector<RowResult>> RemoteTable::Get(const std::vector<basalt::Get>& 
 Result<bool> RemoteTable::Exists(const basalt::Get& get) {
   BASALT_ASSIGN_OR_RETURN(t2::TGet tget, t2::ToThrift(get));
   bool exists = false;
-  BASALT_RETURN_IF_ERROR(
-      pool_->Call([&](ThriftClient& c) { exists = c.exists(wire_name_, tget); }));
+  BASALT_RETURN_IF_ERROR(pool_->Call([&](ThriftClient& c) { exists = c.exists(wire_name_, tget); },
+                                     ClientPool::Idempotence::kYes));
   return exists;
 }
 
@@ -154,7 +156,8 @@ Status CheckMutation(const TableDescriptor& desc, const Mutation& m) {
 Result<TableDescriptor> RemoteTable::Describe() {
   t2::TTableDescriptor tdesc;
   t2::TTableName tname = t2::ToThrift(name_);
-  BASALT_RETURN_IF_ERROR(pool_->Call([&](ThriftClient& c) { c.getTableDescriptor(tdesc, tname); }));
+  BASALT_RETURN_IF_ERROR(pool_->Call([&](ThriftClient& c) { c.getTableDescriptor(tdesc, tname); },
+                                     ClientPool::Idempotence::kYes));
   return t2::FromThrift(tdesc);
 }
 

@@ -44,6 +44,40 @@ class LimitedTransportFactory : public TTransportFactory {
   std::shared_ptr<TConfiguration> config_;
 };
 
+// Counts every call a processor reads: Thrift's generated processors ask their event handler for
+// a context once per call, before reading its arguments.
+class CallCounter : public apache::thrift::TProcessorEventHandler {
+ public:
+  explicit CallCounter(std::shared_ptr<std::atomic<uint64_t>> calls) : calls_(std::move(calls)) {}
+
+  void* getContext(const char* /*fn_name*/, void* /*server_context*/) override {
+    calls_->fetch_add(1, std::memory_order_relaxed);
+    return nullptr;
+  }
+
+ private:
+  std::shared_ptr<std::atomic<uint64_t>> calls_;
+};
+
+// Gives every processor of `inner` the call counter.
+class CountingProcessorFactory : public apache::thrift::TProcessorFactory {
+ public:
+  CountingProcessorFactory(std::shared_ptr<apache::thrift::TProcessorFactory> inner,
+                           std::shared_ptr<std::atomic<uint64_t>> calls)
+      : inner_(std::move(inner)), counter_(std::make_shared<CallCounter>(std::move(calls))) {}
+
+  std::shared_ptr<apache::thrift::TProcessor> getProcessor(
+      const apache::thrift::TConnectionInfo& info) override {
+    std::shared_ptr<apache::thrift::TProcessor> processor = inner_->getProcessor(info);
+    processor->setEventHandler(counter_);
+    return processor;
+  }
+
+ private:
+  std::shared_ptr<apache::thrift::TProcessorFactory> inner_;
+  std::shared_ptr<CallCounter> counter_;
+};
+
 // Tells Start() that the socket listens (preServe runs right after listen()).
 class ListeningSignal : public apache::thrift::server::TServerEventHandler {
  public:
@@ -93,7 +127,8 @@ class ThriftServer::Impl {
                  options.bind_address == "0.0.0.0" ? "localhost" : options.bind_address, &port_,
                  options.reserved_namespaces} {}
 
-  Status Start(const ProcessorFactoryMaker& make_processor_factory) {
+  Status Start(const ProcessorFactoryMaker& make_processor_factory,
+               std::shared_ptr<std::atomic<uint64_t>> calls) {
     auto config =
         std::make_shared<TConfiguration>(options_.max_message_bytes, options_.max_frame_bytes);
     socket_ = std::make_shared<apache::thrift::transport::TServerSocket>(options_.bind_address,
@@ -108,8 +143,10 @@ class ThriftServer::Impl {
     threads_->threadFactory(std::make_shared<apache::thrift::concurrency::ThreadFactory>());
     threads_->start();
     server_ = std::make_shared<apache::thrift::server::TThreadPoolServer>(
-        make_processor_factory(context_), socket_,
-        std::make_shared<LimitedTransportFactory>(options_.framed, config), protocol, threads_);
+        std::make_shared<CountingProcessorFactory>(make_processor_factory(context_),
+                                                   std::move(calls)),
+        socket_, std::make_shared<LimitedTransportFactory>(options_.framed, config), protocol,
+        threads_);
     // Accept no more connections than there are threads to serve them; the rest wait in the
     // listen backlog instead of in the thread pool's unbounded queue.
     server_->setConcurrentClientLimit(std::max(options_.worker_threads, 1));
@@ -201,7 +238,7 @@ ThriftServer::~ThriftServer() {
 Status ThriftServer::Start() {
   if (impl_) return Status::FailedPrecondition("the " + name_ + " server is already started");
   auto impl = std::make_unique<Impl>(name_, conn_, options_);
-  BASALT_RETURN_IF_ERROR(impl->Start(make_processor_factory_));
+  BASALT_RETURN_IF_ERROR(impl->Start(make_processor_factory_, calls_));
   port_ = impl->port();
   impl_ = std::move(impl);
   return Status::OK();

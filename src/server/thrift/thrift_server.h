@@ -176,6 +176,9 @@ class ThriftServer {
   void Stop();
 
   const ThriftServerOptions& options() const { return options_; }
+  // Calls this server has answered or is answering, since it was made (across Stop and Start):
+  // what one logical operation costs in round trips, for /metrics and for the tests that pin it.
+  uint64_t calls() const { return calls_->load(std::memory_order_relaxed); }
   // "thrift2", "thrift1".
   const std::string& name() const { return name_; }
 
@@ -186,6 +189,8 @@ class ThriftServer {
   const ThriftServerOptions options_;
   const ProcessorFactoryMaker make_processor_factory_;
   std::atomic<int> port_{0};
+  // Shared with the processors, which may outlive a Stop by a moment.
+  std::shared_ptr<std::atomic<uint64_t>> calls_ = std::make_shared<std::atomic<uint64_t>>(0);
   std::unique_ptr<Impl> impl_;  // while started
 };
 
