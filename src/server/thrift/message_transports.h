@@ -20,11 +20,16 @@
 
 namespace basalt::server {
 
+// Thrift's buffered transport reads and writes through 512-byte buffers: a 5 KiB answer left in
+// ten send() calls, each its own TCP segment (the sockets set TCP_NODELAY), and a request came
+// in 512 bytes per recv(). A request and its answer now fit one buffer each, up to this size.
+inline constexpr uint32_t kSocketBufferBytes = 64 * 1024;
+
 class MessageBufferedTransport : public apache::thrift::transport::TBufferedTransport {
  public:
   MessageBufferedTransport(std::shared_ptr<apache::thrift::transport::TTransport> transport,
                            std::shared_ptr<apache::thrift::TConfiguration> config)
-      : TBufferedTransport(std::move(transport), config) {}
+      : TBufferedTransport(std::move(transport), kSocketBufferBytes, kSocketBufferBytes, config) {}
 
   uint32_t readEnd() override {
     uint32_t bytes = TBufferedTransport::readEnd();
