@@ -137,7 +137,7 @@ describe('tables', () => {
     assert.deepEqual(schema.ColumnSchema.map((f) => f.name), ['cf']);
   });
 
-  test('creating a table that exists, or dropping one that does not, fails', async () => {
+  test('create on an existing table replaces its families; dropping a missing one is 404', async () => {
     await createTable('twice', {ColumnSchema: [{name: 'cf'}]});
     // PUT /t/schema on an existing table replaces its families (HBase's PUT): no error.
     await createTable('twice', {ColumnSchema: [{name: 'cf'}, {name: 'more'}]});
@@ -327,7 +327,8 @@ describe('versions and time ranges', () => {
     assert.deepEqual((await call(row, 'get', 'p:close', {v: 2})).map((c) => c.$), ['v5', 'v4']);
     assert.deepEqual((await call(row, 'get', 'p:close', {v: 9})).map((c) => c.$), ['v5', 'v4', 'v3']);
     // A family with HBase's default of one version.
-    await call(row, 'put', [{column: 'one:x', timestamp: 1, $: 'a'}, {column: 'one:x', timestamp: 2, $: 'b'}]);
+    await call(row, 'put', [{column: 'one:x', timestamp: 1, $: 'a'},
+                            {column: 'one:x', timestamp: 2, $: 'b'}]);
     assert.deepEqual((await call(row, 'get', 'one:x', {v: 5})).map((c) => c.$), ['b']);
   });
 
@@ -366,7 +367,8 @@ describe('deletes', () => {
 
   async function fill(key) {
     const row = client.table(T).row(key);
-    await call(row, 'put', [{column: 's:a', timestamp: 1, $: 'a1'}, {column: 's:a', timestamp: 2, $: 'a2'},
+    await call(row, 'put', [{column: 's:a', timestamp: 1, $: 'a1'},
+                            {column: 's:a', timestamp: 2, $: 'a2'},
                             {column: 's:b', $: 'b'}, {column: 's:c', $: 'c'}, {column: 'x:y', $: 'y'}]);
     return row;
   }
@@ -539,7 +541,8 @@ describe('scanners', () => {
     assert.deepEqual(lines(notInfo), ['user-1 kind:level=warn', 'user-2 kind:level=error',
                                       'user-5 kind:level=warn']);
     const from3 = await scan(T, {column: 'kind:type', maxVersions: 1, filter: {
-      type: 'RowFilter', op: 'GREATER_OR_EQUAL', comparator: {type: 'BinaryComparator', value: 'user-3'}}});
+      type: 'RowFilter', op: 'GREATER_OR_EQUAL',
+      comparator: {type: 'BinaryComparator', value: 'user-3'}}});
     assert.deepEqual(keysOf(from3), ['user-3', 'user-4', 'user-5']);
     const below2 = await scan(T, {column: 'kind:type', maxVersions: 1, filter: {
       type: 'RowFilter', op: 'LESS', comparator: {type: 'BinaryComparator', value: 'user-2'}}});
@@ -561,7 +564,8 @@ describe('scanners', () => {
       type: 'ValueFilter', op: 'EQUAL', comparator: {type: 'SubstringComparator', value: 'pass'}}});
     assert.deepEqual(sub, []);
     const asRegex = await scan(T, {column: 'body:text', filter: {
-      type: 'ValueFilter', op: 'EQUAL', comparator: {type: 'RegexStringComparator', value: '.*pass.*'}}});
+      type: 'ValueFilter', op: 'EQUAL',
+      comparator: {type: 'RegexStringComparator', value: '.*pass.*'}}});
     assert.deepEqual(lines(asRegex), ['user-2 body:text=wrong password']);
   });
 
@@ -610,15 +614,17 @@ describe('scanners', () => {
   });
 
   test('FilterList: MUST_PASS_ALL and MUST_PASS_ONE, nested', async () => {
-    const loginInfo = await scan(T, {filter: {type: 'FilterList', op: 'MUST_PASS_ALL', filters: [
+    const infoLevel = await scan(T, {filter: {type: 'FilterList', op: 'MUST_PASS_ALL', filters: [
       {type: 'QualifierFilter', op: 'EQUAL', comparator: {type: 'BinaryComparator', value: 'level'}},
       {type: 'ValueFilter', op: 'EQUAL', comparator: {type: 'BinaryComparator', value: 'info'}}]}});
-    assert.deepEqual(keysOf(loginInfo), ['user-0', 'user-3', 'user-4']);
-    const either = await scan(T, {column: 'kind:type', filter: {type: 'FilterList', op: 'MUST_PASS_ONE', filters: [
+    assert.deepEqual(keysOf(infoLevel), ['user-0', 'user-3', 'user-4']);
+    const either = await scan(T, {column: 'kind:type', filter: {
+      type: 'FilterList', op: 'MUST_PASS_ONE', filters: [
       {type: 'PrefixFilter', value: 'user-1'},
       {type: 'FilterList', op: 'MUST_PASS_ALL', filters: [
         {type: 'RowFilter', op: 'GREATER', comparator: {type: 'BinaryComparator', value: 'user-3'}},
-        {type: 'ValueFilter', op: 'EQUAL', comparator: {type: 'BinaryComparator', value: 'logout'}}]}]}});
+        {type: 'ValueFilter', op: 'EQUAL',
+         comparator: {type: 'BinaryComparator', value: 'logout'}}]}]}});
     assert.deepEqual(lines(either), ['user-1 kind:type=logout', 'user-5 kind:type=logout']);
   });
 
