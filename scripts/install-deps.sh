@@ -58,8 +58,9 @@ fi
 
 [ "$mode" = serve ] && exit 0
 
-# The browser tests' npm modules (playwright-core, the OpenAPI validator), exactly as locked in
-# tests/browser/package-lock.json, installed again when the lock is newer than the install.
+# The browser tests' npm modules (playwright-core, the OpenAPI validator, node-hbase), exactly as
+# locked in tests/browser/package-lock.json (optional dependencies left out: tests/browser/.npmrc),
+# installed again when the lock is newer than the install.
 # playwright-core drives Debian's chromium: no browser and no Node.js is downloaded. They run on
 # the Node.js found here, which must be as new as the newest "engines" of the locked modules asks:
 # check-node.cjs says so, and which module, rather than the tests failing later (Debian 12's own

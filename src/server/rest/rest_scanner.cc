@@ -26,11 +26,16 @@ struct ScannerModel {
   int32_t batch = kDefaultChunkCells;
 };
 
+// HBase's Scanner model parses these fields into ints and longs, as Jackson does: a JSON
+// number or a string of digits ("batch":"10", which node-hbase passes on as an application gave
+// it).
 Result<int64_t> IntField(const json& j, const char* field) {
-  if (!j[field].is_number_integer()) {
-    return Status::InvalidArgument(std::string("Scanner field ") + field + " must be an integer");
+  if (j[field].is_number_integer()) return j[field].get<int64_t>();
+  if (j[field].is_string()) {
+    Result<int64_t> v = ParseInt64(j[field].get<std::string>(), field);
+    if (v.ok()) return v;
   }
-  return j[field].get<int64_t>();
+  return Status::InvalidArgument(std::string("Scanner field ") + field + " must be an integer");
 }
 
 Result<ScannerModel> ParseScannerModel(const std::string& body) {
