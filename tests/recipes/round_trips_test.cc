@@ -1,0 +1,98 @@
+// What a recipe operation costs served: the Thrift2 calls one operation makes through basalt's
+// thrift:// backend, counted by the server. Over loopback each call is a round trip of tens of
+// microseconds, so these counts are most of a served operation's latency (docs/benchmarks.md).
+
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "basalt/recipes/activity_log.h"
+#include "basalt/recipes/fanout_worker.h"
+#include "basalt/recipes/feed.h"
+#include "basalt/recipes/follow_graph.h"
+#include "server/thrift2/thrift2_server.h"
+#include "support/test_store.h"
+
+namespace basalt::recipes {
+namespace {
+
+class RoundTripsTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto backing = Connection::Open("mem:");
+    ASSERT_OK(backing);
+    backing_ = std::move(*backing);
+    server::Thrift2ServerOptions options;
+    options.bind_address = "127.0.0.1";
+    options.port = 0;
+    server_ = std::make_unique<server::Thrift2Server>(*backing_, options);
+    ASSERT_OK(server_->Start());
+    auto remote = Connection::Open("thrift://127.0.0.1:" + std::to_string(server_->port()));
+    ASSERT_OK(remote);
+    remote_ = std::move(*remote);
+  }
+
+  void TearDown() override {
+    if (remote_) EXPECT_OK(remote_->Close());
+    server_->Stop();
+    EXPECT_OK(backing_->Close());
+  }
+
+  // The calls the server answered while `op` ran.
+  uint64_t CallsOf(const std::function<void()>& op) {
+    const uint64_t before = server_->calls();
+    op();
+    return server_->calls() - before;
+  }
+
+  std::unique_ptr<Connection> backing_;
+  std::unique_ptr<server::Thrift2Server> server_;
+  std::unique_ptr<Connection> remote_;
+};
+
+TEST_F(RoundTripsTest, ALatestPageOfActivityIsOneCall) {
+  auto log = ActivityLog::Open(*remote_);
+  ASSERT_OK(log);
+  for (int i = 0; i < 40; ++i)
+    ASSERT_OK((*log)->Record("alice", "click", "item" + std::to_string(i)));
+  // Note 000's query, "the 10 latest actions after skipping 20": one getScannerResults.
+  EXPECT_EQ(CallsOf([&] {
+              auto page = (*log)->Latest("alice", 10, 20);
+              ASSERT_OK(page);
+              EXPECT_EQ(page->size(), 10u);
+            }),
+            1u);
+}
+
+TEST_F(RoundTripsTest, AHomeTimelinePageIsFiveCallsWhateverItsAuthors) {
+  auto graph = FollowGraph::Open(*remote_);
+  ASSERT_OK(graph);
+  auto feed = Feed::Open(*remote_, **graph);
+  ASSERT_OK(feed);
+  const std::vector<std::string> authors = {"bob", "carol", "dave", "erin", "frank"};
+  for (const auto& author : authors) {
+    ASSERT_OK((*feed)->Follow("alice", author));
+    for (int i = 0; i < 6; ++i)
+      ASSERT_OK((*feed)->Post(author, author + " says " + std::to_string(i)));
+  }
+  ASSERT_OK((*feed)->Post("alice", "hello"));
+  while (true) {
+    auto ran = FanoutWorkerPool::RunOnce(**feed, {}, "w");
+    ASSERT_OK(ran);
+    if (!*ran) break;
+  }
+  // Whom alice follows (1), their high-follower marks (1 multi-get), her inbox (1 get), her own
+  // posts (1 scan), and the posts of the page (1 multi-get); the authors of the page are checked
+  // against the list read first, not one call each.
+  EXPECT_EQ(CallsOf([&] {
+              auto page = (*feed)->HomeTimeline("alice", 20);
+              ASSERT_OK(page);
+              EXPECT_EQ(page->posts.size(), 20u);
+            }),
+            5u);
+}
+
+}  // namespace
+}  // namespace basalt::recipes
