@@ -38,9 +38,33 @@ Result<Durability> ParseDurability(const Value& v) {
                                  "' (USE_DEFAULT, SKIP_WAL, ASYNC_WAL, SYNC_WAL or FSYNC_WAL)");
 }
 
-const std::vector<std::string_view> kFamilyOptions = {
-    "NAME",        "VERSIONS",    "MIN_VERSIONS", "TTL",   "KEEP_DELETED_CELLS",
-    "COMPRESSION", "BLOOMFILTER", "BLOCKSIZE",    "METHOD"};
+// HBase's other column-family attributes: kept with the schema and shown by describe, as REST
+// and Thrift2 keep them, but not acted on. Other names are refused, so that a misspelt option
+// is an error rather than an attribute.
+const std::vector<std::string_view> kKeptFamilyAttributes = {"IN_MEMORY",
+                                                             "BLOCKCACHE",
+                                                             "REPLICATION_SCOPE",
+                                                             "DATA_BLOCK_ENCODING",
+                                                             "CACHE_DATA_ON_WRITE",
+                                                             "CACHE_INDEX_ON_WRITE",
+                                                             "CACHE_BLOOMS_ON_WRITE",
+                                                             "EVICT_BLOCKS_ON_CLOSE",
+                                                             "PREFETCH_BLOCKS_ON_OPEN",
+                                                             "COMPRESS_TAGS",
+                                                             "COMPACTION_COMPRESSION",
+                                                             "IS_MOB",
+                                                             "MOB_THRESHOLD",
+                                                             "DFS_REPLICATION",
+                                                             "STORAGE_POLICY",
+                                                             "NEW_VERSION_BEHAVIOR"};
+
+const std::vector<std::string_view> kFamilyOptions = [] {
+  std::vector<std::string_view> options = {"NAME",        "VERSIONS",           "MIN_VERSIONS",
+                                           "TTL",         "KEEP_DELETED_CELLS", "COMPRESSION",
+                                           "BLOOMFILTER", "BLOCKSIZE",          "METHOD"};
+  options.insert(options.end(), kKeptFamilyAttributes.begin(), kKeptFamilyAttributes.end());
+  return options;
+}();
 
 // Applies a family hash's options to `f` (NAME is read by the caller).
 Status ApplyFamilyOptions(Options& options, FamilyDescriptor* f) {
@@ -76,6 +100,27 @@ Status ApplyFamilyOptions(Options& options, FamilyDescriptor* f) {
   }
   if (const Value* v = options.Take("BLOCKSIZE")) {
     BASALT_ASSIGN_OR_RETURN(f->block_size, AsInt32(*v, "BLOCKSIZE", 1));
+  }
+  for (std::string_view name : kKeptFamilyAttributes) {
+    const Value* v = options.Take(name);
+    if (v == nullptr) continue;
+    std::string& kept = f->attributes[std::string(name)];
+    switch (v->kind) {
+      case Value::Kind::kString:
+      case Value::Kind::kConstant:
+        kept = v->text;
+        break;
+      case Value::Kind::kInteger:
+        kept = std::to_string(v->integer);
+        break;
+      case Value::Kind::kBoolean:
+        kept = v->boolean ? "true" : "false";
+        break;
+      default:
+        return Status::InvalidArgument(std::string(name) +
+                                       " must be a string, a number or a boolean, not " +
+                                       std::string(v->KindName()));
+    }
   }
   BASALT_RETURN_IF_ERROR(options.Finish());
   return f->Validate();
@@ -388,7 +433,7 @@ std::vector<CommandSpec> DdlCommands() {
        "create 't1', 'f1', 'f2'\n"
        "create 'ns1:t1', {NAME => 'f1', VERSIONS => 5, TTL => 86400, MIN_VERSIONS => 1,\n"
        "  KEEP_DELETED_CELLS => true, COMPRESSION => 'SNAPPY', BLOOMFILTER => 'ROW',\n"
-       "  BLOCKSIZE => 65536}\n"
+       "  BLOCKSIZE => 65536, IN_MEMORY => true}   # other attributes are kept, not acted on\n"
        "create 't1', 'f1', SPLITS => ['10', '20', '30']\n"
        "create 't1', 'f1', {NUMREGIONS => 16, SPLITALGO => 'HexStringSplit'}\n"
        "create 't1', 'f1', DURABILITY => 'ASYNC_WAL'",

@@ -142,7 +142,11 @@ void PrintTableDescription(std::ostream& out, const TableInfo& info) {
         << "', MIN_VERSIONS => '" << f.min_versions << "', TTL => '" << Ttl(f.ttl_seconds)
         << "', KEEP_DELETED_CELLS => '" << KeepDeletedCellsName(f.keep_deleted_cells)
         << "', COMPRESSION => '" << CompressionName(f.compression) << "', BLOOMFILTER => '"
-        << BloomFilterName(f.bloom_filter) << "', BLOCKSIZE => '" << f.block_size << "'}\n";
+        << BloomFilterName(f.bloom_filter) << "', BLOCKSIZE => '" << f.block_size << "'";
+    for (const auto& [name, value] : f.attributes) {
+      out << ", " << name << " => '" << ToStringBinary(value) << "'";
+    }
+    out << "}\n";
   }
   out << d.families.size() << " row(s)\n";
 }
