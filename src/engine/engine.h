@@ -50,6 +50,7 @@ class DB;
 class Env;
 class Iterator;
 class Logger;
+class Snapshot;
 class Statistics;
 struct ColumnFamilyOptions;
 }  // namespace rocksdb
@@ -153,6 +154,9 @@ class Engine : public std::enable_shared_from_this<Engine> {
   Engine(std::string path, const ConnectionOptions& options, const EngineOptions& engine_options);
 
   Status OpenImpl();
+  // A RocksDB snapshot of the whole store, released when the last copy goes. For reads that
+  // span several column families (a row's families): see Scanner::Init.
+  std::shared_ptr<const rocksdb::Snapshot> TakeSnapshot() const;
   // Called before a write once needs_resume_ is set: DB::Resume(), so that the store accepts
   // writes again when the fault is gone (space freed, a transient error). While the disk is full
   // it fails with Busy (DiskFullError), trying DB::Resume at most every kResumeInterval in

@@ -112,6 +112,12 @@ Status Engine::GetInto(const TableState& table, const basalt::Get& get, RowResul
   return s;
 }
 
+std::shared_ptr<const rocksdb::Snapshot> Engine::TakeSnapshot() const {
+  rocksdb::DB* db = db_;
+  return std::shared_ptr<const rocksdb::Snapshot>(
+      db->GetSnapshot(), [db](const rocksdb::Snapshot* s) { db->ReleaseSnapshot(s); });
+}
+
 Status Engine::ReadRowInto(const TableState& table, const basalt::Get& get, RowResult* out) {
   std::shared_lock<std::shared_mutex> life(lifecycle_mu_);
   BASALT_RETURN_IF_ERROR(CheckOpen());
@@ -170,8 +176,11 @@ Status Engine::ReadRowInto(const TableState& table, const basalt::Get& get, RowR
     BASALT_RETURN_IF_ERROR(read_family(it.get(), 0));
   } else {
     // One consistent view across families keeps the row atomic for the reader; pooled
-    // iterators are refreshed one by one and could straddle a write.
+    // iterators are refreshed one by one and could straddle a write. The snapshot makes the view
+    // one (Scanner::Init says why NewIterators alone does not).
+    std::shared_ptr<const rocksdb::Snapshot> snapshot = TakeSnapshot();
     rocksdb::ReadOptions ro;
+    ro.snapshot = snapshot.get();
     ro.prefix_same_as_start = true;    // every key of the row shares the row prefix: bloom filters
     ro.ignore_range_deletions = true;  // basalt writes no range tombstones
     std::vector<rocksdb::ColumnFamilyHandle*> cfs;

@@ -96,7 +96,11 @@ Status Scanner::Init() {
     iters.push_back(std::move(it));
   } else {
     // One consistent view across families keeps rows atomic for the reader; pooled iterators
-    // are refreshed one by one and could straddle a write.
+    // are refreshed one by one and could straddle a write. The view needs a snapshot of its own:
+    // without one, NewIterators reads at the last sequence number but takes each family's
+    // files after it, and a compaction finishing in between may have zeroed the sequence
+    // numbers of newer writes (bottommost files keep none that no snapshot needs), so one family
+    // showed a row's newer Put and the other its older one (RowAtomicityTest caught it).
     rocksdb::ReadOptions ro;
     ro.total_order_seek = true;
     ro.ignore_range_deletions = true;  // basalt writes no range tombstones
@@ -108,6 +112,8 @@ Status Scanner::Init() {
       upper_slice_ = std::make_unique<rocksdb::Slice>(bounds_.upper);
       ro.iterate_upper_bound = upper_slice_.get();
     }
+    snapshot_ = engine_->TakeSnapshot();
+    ro.snapshot = snapshot_.get();
     std::vector<rocksdb::ColumnFamilyHandle*> cfs;
     for (const auto* f : families_) cfs.push_back(f->cf);
     std::vector<rocksdb::Iterator*> raw;
@@ -157,6 +163,7 @@ void Scanner::ReleaseIterators() {
 void Scanner::DropCursors() {
   for (const auto& c : cursors_) steps_ += c.reader->steps();
   cursors_.clear();
+  snapshot_.reset();  // before the store closes, which must not outlive it
 }
 
 ScanMetrics Scanner::metrics() const {

@@ -19,6 +19,7 @@
 namespace rocksdb {
 class Iterator;
 class Slice;
+class Snapshot;
 }  // namespace rocksdb
 
 namespace basalt::engine {
@@ -81,6 +82,8 @@ class Scanner : public ResultScanner {
   std::unique_ptr<filter::FilterState> filter_;  // nullptr: no filter
   ReadSpec spec_;
   ScanBounds bounds_;
+  // Holds the view of a scan of several families (Init); dropped with the cursors.
+  std::shared_ptr<const rocksdb::Snapshot> snapshot_;
   std::unique_ptr<rocksdb::Slice> lower_slice_;
   std::unique_ptr<rocksdb::Slice> upper_slice_;
   std::vector<const FamilyHandle*> families_;

@@ -145,7 +145,7 @@ TEST_P(RowAtomicityTest, ConcurrentAppendsKeepEveryPiece) {
   }
 }
 
-TEST_P(RowAtomicityTest, ScansDuringWritesAndCompactionsSeeWholeRows) {
+TEST_P(RowAtomicityTest, ScansAndGetsDuringWritesAndCompactionsSeeWholeRows) {
   Table& t = store().CreateTable("busy", {"a", "b"});
   std::atomic<bool> stop{false};
   std::atomic<int> torn{0};
@@ -155,13 +155,22 @@ TEST_P(RowAtomicityTest, ScansDuringWritesAndCompactionsSeeWholeRows) {
       EXPECT_OK(store().MajorCompact(TableName("default", "busy")));
     }
   });
+  auto whole = [](const RowResult& row) {
+    std::set<std::string> v;
+    for (const auto& c : row.cells()) v.insert(c.value);
+    return v.size() <= 1;
+  };
   std::thread reader([&] {
     while (!stop.load()) {
       for (const RowResult& row : ScanAll(t)) {
-        std::set<std::string> v;
-        for (const auto& c : row.cells()) v.insert(c.value);
-        if (v.size() > 1) ++torn;
+        if (!whole(row)) ++torn;
       }
+    }
+  });
+  std::thread getter([&] {
+    for (int n = 0; !stop.load(); ++n) {
+      auto row = t.Get(Get("r" + std::to_string(n % 50)));
+      if (!row.ok() || !whole(*row)) ++torn;
     }
   });
   for (int n = 0; n < 3000; ++n) {
@@ -176,6 +185,7 @@ TEST_P(RowAtomicityTest, ScansDuringWritesAndCompactionsSeeWholeRows) {
   stop = true;
   compactor.join();
   reader.join();
+  getter.join();
   EXPECT_EQ(torn.load(), 0);
 }
 
