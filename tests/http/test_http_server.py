@@ -237,3 +237,20 @@ def test_thrift2_serves_the_same_store(binary):
             assert p.returncode == 1 and p.stderr.startswith("error:")
         finally:
             assert s.stop() == 0
+
+
+def thrift_calls(url, server_name):
+    for line in requests.get(url + "/metrics").text.splitlines():
+        if line.startswith(f"basalt_{server_name}_calls_total "):
+            return float(line.split()[1])
+    raise AssertionError(f"no basalt_{server_name}_calls_total on /metrics")
+
+
+def test_metrics_count_the_calls_of_each_thrift_server(server, binary):
+    before = thrift_calls(server.url, "thrift2")
+    # basalt's own thrift:// client: one call to check the server at open, one to list tables.
+    out = subprocess.run([binary, "--data", f"thrift://127.0.0.1:{server.thrift_port}", "list"],
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert thrift_calls(server.url, "thrift2") == before + 2
+    assert thrift_calls(server.url, "thrift1") >= 0
