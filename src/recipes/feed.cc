@@ -76,6 +76,9 @@ Feed::~Feed() = default;
 Result<std::unique_ptr<Feed>> Feed::Open(Connection& conn, FollowGraph& graph,
                                          FeedOptions options) {
   if (options.inbox_cap < 1) return Status::InvalidArgument("feed: inbox_cap must be >= 1");
+  if (options.inbox_trim_every < 1) {
+    return Status::InvalidArgument("feed: inbox_trim_every must be >= 1");
+  }
   if (options.backfill_posts < 0) return Status::InvalidArgument("feed: backfill_posts < 0");
   if (options.post_lease_ms < 0) return Status::InvalidArgument("feed: post_lease_ms < 0");
   TableName posts_name(options.name_space, options.table_prefix + "_posts");
@@ -116,6 +119,10 @@ Result<std::string> Feed::PostAt(std::string_view author, std::string_view text,
     // The mark first: it is sticky and right on its own (the author is above the threshold).
     BASALT_RETURN_IF_ERROR(
         posts_->Put(basalt::Put(fl::MarkRow(author)).Add(std::string(fl::kPostFamily), "h", "1")));
+    {
+      std::lock_guard<std::mutex> lock(marks_mu_);
+      if (marks_ != nullptr && !marks_->contains(std::string(author))) marks_ = nullptr;
+    }
     BASALT_RETURN_IF_ERROR(posts_->Put(post));
     return post_id;
   }
@@ -198,31 +205,59 @@ Result<PostPage> Feed::UserTimeline(std::string_view author, int32_t page_size,
   return out;
 }
 
+Result<std::shared_ptr<const std::set<std::string>>> Feed::MarkedAuthors() {
+  const int64_t now = SystemWallMillis();
+  {
+    std::lock_guard<std::mutex> lock(marks_mu_);
+    if (marks_ != nullptr && now - marks_read_ms_ < options_.marks_refresh_ms) return marks_;
+  }
+  auto marks = std::make_shared<std::set<std::string>>();
+  Scan scan = Scan()
+                  .SetRowPrefix(fl::MarkRowsPrefix())
+                  .AddColumn(std::string(fl::kPostFamily), "h")
+                  .SetFilter(std::make_shared<KeyOnlyFilter>())
+                  .SetCaching(1000);
+  BASALT_ASSIGN_OR_RETURN(auto scanner, posts_->GetScanner(scan));
+  RowResult row;
+  while (scanner->Next(&row)) {
+    BASALT_ASSIGN_OR_RETURN(std::string author, fl::DecodeMarkRow(row.row()));
+    marks->insert(std::move(author));
+  }
+  BASALT_RETURN_IF_ERROR(scanner->status());
+  std::lock_guard<std::mutex> lock(marks_mu_);
+  marks_ = marks;
+  marks_read_ms_ = now;
+  return std::shared_ptr<const std::set<std::string>>(std::move(marks));
+}
+
 Result<bool> Feed::IsHighFollowerAuthor(std::string_view author) {
+  // Marks are sticky: one in the copy is there. One missing may be newer than the copy.
+  BASALT_ASSIGN_OR_RETURN(auto marks, MarkedAuthors());
+  if (marks->contains(std::string(author))) return true;
   return posts_->Exists(
       basalt::Get(fl::MarkRow(author)).AddColumn(std::string(fl::kPostFamily), "h"));
 }
 
 Result<Feed::FollowedAuthors> Feed::Followed(std::string_view user) {
   FollowedAuthors out;
-  std::vector<std::string> followed;
   std::string cursor;
   do {
     BASALT_ASSIGN_OR_RETURN(UserPage page, graph_.Following(user, 500, cursor));
-    for (auto& u : page.users) followed.push_back(std::move(u));
+    for (auto& u : page.users) out.all.insert(std::move(u));
     cursor = std::move(page.cursor);
   } while (!cursor.empty());
-  if (followed.empty()) return out;
-  std::vector<basalt::Get> gets;
-  for (const auto& u : followed) {
-    gets.push_back(basalt::Get(fl::MarkRow(u)).AddColumn(std::string(fl::kPostFamily), "h"));
+  if (out.all.empty()) return out;
+  BASALT_ASSIGN_OR_RETURN(auto marks, MarkedAuthors());
+  // Walk the smaller set, look up in the larger.
+  if (marks->size() < out.all.size()) {
+    for (const auto& author : *marks) {
+      if (out.all.contains(author)) out.high.push_back(author);
+    }
+  } else {
+    for (const auto& author : out.all) {
+      if (marks->contains(author)) out.high.push_back(author);
+    }
   }
-  BASALT_ASSIGN_OR_RETURN(auto rows, posts_->Get(gets));
-  for (size_t i = 0; i < rows.size(); ++i) {
-    if (!rows[i].empty()) out.high.push_back(followed[i]);
-  }
-  out.all.insert(std::make_move_iterator(followed.begin()),
-                 std::make_move_iterator(followed.end()));
   return out;
 }
 
@@ -315,6 +350,20 @@ Result<PostPage> Feed::HomeTimeline(std::string_view user, int32_t page_size,
   return out;
 }
 
+bool Feed::TrimDue(std::string_view user, const std::vector<std::string>& entries) const {
+  if (options_.inbox_trim_every <= 1) return true;
+  for (const std::string& entry : entries) {
+    // FNV-1a over the inbox and the entry: stable across processes and retries.
+    uint64_t h = 1469598103934665603ull;
+    for (std::string_view part : {user, std::string_view(entry)}) {
+      for (unsigned char c : part) h = (h ^ c) * 1099511628211ull;
+      h = (h ^ 0xff) * 1099511628211ull;
+    }
+    if (h % static_cast<uint64_t>(options_.inbox_trim_every) == 0) return true;
+  }
+  return false;
+}
+
 Status Feed::Deliver(const std::vector<std::string>& users,
                      const std::vector<std::string>& entries) {
   if (users.empty() || entries.empty()) return Status::OK();
@@ -325,9 +374,15 @@ Status Feed::Deliver(const std::vector<std::string>& users,
     puts.emplace_back(std::move(put));
   }
   BASALT_RETURN_IF_ERROR(inbox_->Batch(puts).status());
-  // Trim: the columns after the first inbox_cap (the oldest entries) are removed.
-  std::vector<basalt::Get> gets;
+  // Trim the inboxes whose turn it is (FeedOptions::inbox_trim_every): the columns after the
+  // first inbox_cap (the oldest entries) are removed.
+  std::vector<std::string> due;
   for (const auto& u : users) {
+    if (TrimDue(u, entries)) due.push_back(u);
+  }
+  if (due.empty()) return Status::OK();
+  std::vector<basalt::Get> gets;
+  for (const auto& u : due) {
     basalt::Get get = basalt::Get(fl::InboxRow(u)).AddFamily(std::string(fl::kInboxFamily));
     get.SetRowOffsetPerColumnFamily(options_.inbox_cap);
     get.SetFilter(std::make_shared<KeyOnlyFilter>());
@@ -337,7 +392,7 @@ Status Feed::Deliver(const std::vector<std::string>& users,
   std::vector<Mutation> trims;
   for (size_t i = 0; i < rows.size(); ++i) {
     if (rows[i].empty()) continue;
-    basalt::Delete del(fl::InboxRow(users[i]));
+    basalt::Delete del(fl::InboxRow(due[i]));
     for (const Cell& c : rows[i].cells())
       del.AddColumns(std::string(fl::kInboxFamily), c.qualifier);
     trims.emplace_back(std::move(del));

@@ -48,6 +48,21 @@ std::string MarkRow(std::string_view author) {
   return KeyBuilder().AddUint8(kMarkRow).AddBytes(author).Build();
 }
 
+std::string MarkRowsPrefix() {
+  return KeyBuilder().AddUint8(kMarkRow).Build();
+}
+
+Result<std::string> DecodeMarkRow(std::string_view row) {
+  KeyParser parser(row);
+  uint8_t kind = 0;
+  std::string author;
+  if (!parser.ReadUint8(&kind).ok() || kind != kMarkRow || !parser.ReadBytes(&author).ok() ||
+      !parser.done()) {
+    return Status::Corruption("feed: a mark row that is not one");
+  }
+  return author;
+}
+
 std::string InboxRow(std::string_view user) {
   return KeyBuilder().AddBytes(user).Build();
 }

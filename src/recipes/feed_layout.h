@@ -54,6 +54,9 @@ std::string AuthorPostsFrom(std::string_view author, int64_t timestamp_ms);
 std::string JobRow(std::string_view post_id, char kind);
 std::string JobRowsPrefix();
 std::string MarkRow(std::string_view author);
+// The prefix of every mark row, and the author of one (Corruption when it is not one).
+std::string MarkRowsPrefix();
+Result<std::string> DecodeMarkRow(std::string_view row);
 std::string InboxRow(std::string_view user);
 
 // ReverseTimestamp(time) + post id: sorts newest first, then by post id.

@@ -29,6 +29,7 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <set>
 #include <string>
 #include <string_view>
@@ -48,12 +49,28 @@ struct FeedOptions {
   std::string table_prefix = "feed";
   // Longest post text, bytes. Default: 1000.
   size_t max_text_bytes = 1000;
-  // Entries an inbox keeps (the newest); older ones are trimmed when an entry is written. A
-  // home timeline returns at most this many posts in all. Default: 1000 (note 004). REQUIRES: >= 1.
+  // Entries an inbox keeps (the newest); older ones are trimmed as entries are written (see
+  // inbox_trim_every). A home timeline returns at most this many posts in all. Default: 1000
+  // (note 004). REQUIRES: >= 1.
   int32_t inbox_cap = 1000;
+  // A trim reads the inbox past its first inbox_cap entries, so trimming on every delivery made
+  // each delivery cost O(inbox_cap) reads once inboxes were full. A delivery trims its inbox back
+  // to inbox_cap on about one delivery in this many instead (chosen by a hash of the inbox and
+  // the entry, so the same delivery retried decides the same way): an inbox then holds about
+  // inbox_cap + inbox_trim_every entries at most (more than inbox_cap + 10 x inbox_trim_every
+  // has odds of e^-10), while a home timeline still stops at inbox_cap. 1 trims on every
+  // delivery. Default: 16. REQUIRES: >= 1.
+  int32_t inbox_trim_every = 16;
   // An author whose follower count is above this when they post is not fanned out: followers
   // read their posts at read time. The mark is sticky (see docs/recipes.md). Default: 10000.
   int64_t fanout_threshold = 10000;
+  // Which authors carry the high-follower mark is read (one scan of the mark rows, a handful)
+  // at most this often, and at once after this Feed marks one; a home timeline intersects the
+  // reader's followees with that copy instead of reading one mark per followee. A mark written
+  // by another process is seen within this time: until then that author's newest posts, which
+  // are no longer fanned out, are missing from home timelines. Marks are sticky, so a copy never
+  // claims a mark that is not there. 0 reads the marks on every home timeline. Default: 1000.
+  int64_t marks_refresh_ms = 1000;
   // Posts of the followed user copied into the follower's inbox by Follow. Default: 100.
   int32_t backfill_posts = 100;
   // How long Post keeps its new fan-out job to itself while it writes the post row. After a
@@ -148,6 +165,8 @@ class Feed {
   // Writes `entries` (timeline keys, see feed_layout.h) into the inboxes of `users`, then
   // trims each inbox to inbox_cap.
   Status Deliver(const std::vector<std::string>& users, const std::vector<std::string>& entries);
+  // Whether delivering `entries` to `user` trims the inbox (FeedOptions::inbox_trim_every).
+  bool TrimDue(std::string_view user, const std::vector<std::string>& entries) const;
   // Removes `entry` from the inboxes of `users`.
   Status Retract(const std::vector<std::string>& users, const std::string& entry);
   struct FollowedAuthors {
@@ -158,12 +177,17 @@ class Feed {
   // author against it instead of asking the graph once per author (a round trip each, served).
   Result<FollowedAuthors> Followed(std::string_view user);
   Result<bool> IsHighFollowerAuthor(std::string_view author);
+  // The authors that carry the high-follower mark, as of at most marks_refresh_ms ago.
+  Result<std::shared_ptr<const std::set<std::string>>> MarkedAuthors();
 
   FollowGraph& graph_;
   FeedOptions options_;
   std::unique_ptr<Table> posts_;
   std::unique_ptr<Table> inbox_;
   std::atomic<uint32_t> sequence_;
+  std::mutex marks_mu_;
+  std::shared_ptr<const std::set<std::string>> marks_;  // guarded by marks_mu_; null: read again
+  int64_t marks_read_ms_ = 0;                           // guarded by marks_mu_
 };
 
 }  // namespace basalt::recipes
