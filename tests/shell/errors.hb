@@ -11,7 +11,7 @@ scan 't', {FILTER => "PrefixFilter('a'"}
 scan 't', {FILTER => org.apache.hadoop.hbase.filter.KeyOnlyFilter.new()}
 get t, 'r'
 create 't', 'f'
-create 'u', {NAME => 'f', IN_MEMORY => true}
+create 'u', {NAME => 'f', VERSONS => 3}
 alter 't', 'delete' => 'f'
 drop 't'
 help 'nothing'
