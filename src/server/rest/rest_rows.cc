@@ -220,8 +220,9 @@ Result<http::Response> RestService::GetRows(const Ctx& ctx) {
   BASALT_ASSIGN_OR_RETURN(RowSpec spec, ParseRowSpec(ctx));
   BASALT_RETURN_IF_ERROR(CheckFamiliesExist(conn_, table->name(), spec.columns));
   if (spec.kind == RowSpec::Kind::kPrefix && spec.columns.empty() && !spec.time) {
-    BASALT_ASSIGN_OR_RETURN(std::vector<RowResult> rows, StatelessScan(*table, spec.row, ctx));
+    // A scan answers rows, never one raw cell.
     if (octet) return NotAcceptable(req);
+    BASALT_ASSIGN_OR_RETURN(std::vector<RowResult> rows, StatelessScan(*table, spec.row, ctx));
     return Ok(req, *repr, Encode(repr->representation, rows));
   }
   if (octet && (spec.kind != RowSpec::Kind::kRow || spec.columns.size() != 1)) {
