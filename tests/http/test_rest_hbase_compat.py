@@ -79,17 +79,17 @@ def test_scanner_numbers_may_be_strings_of_digits(url, table):
     longs with Jackson, which takes "10" as well as 10; node-hbase passes them on as the
     application gives them (found by tests/browser/hbase_client.test.mjs)."""
     put_cells(url, table, "r", [("cf:a", "v1", 1000), ("cf:a", "v2", 2000), ("cf:a", "v3", 3000)])
-    r = requests.post(f"{url}/{table}/scanner", json={
+    r = json_rest.post(f"{url}/{table}/scanner", json={
         "batch": "1", "maxVersions": "2", "startTime": "1500", "endTime": "3001"})
     assert r.status_code == 201, r.text
     got = []
     for _ in range(10):
-        chunk = requests.get(r.headers["Location"], headers=JSON)
+        chunk = json_rest.get(r.headers["Location"], headers=JSON)
         if chunk.status_code == 204:
             break
         got.append(rows_of(chunk.json())[b"r"])
     assert got == [[(b"cf:a", b"v3", 3000)], [(b"cf:a", b"v2", 2000)]]
     for field, bad in (("batch", "ten"), ("batch", "1.5"), ("maxVersions", ""),
                        ("startTime", "12x"), ("endTime", True), ("startTime", "-5")):
-        r = requests.post(f"{url}/{table}/scanner", json={field: bad})
+        r = json_rest.post(f"{url}/{table}/scanner", json={field: bad})
         assert r.status_code == 400, (field, bad, r.text)
