@@ -48,6 +48,8 @@ THIRD_PARTY = {
     "sodium": {"recipes"},
     "boost/": {"server", "app"},
     "spdlog/": {"server"},
+    "google/protobuf/": {"server"},
+    "pugixml": {"server"},
     "re2/": {"filter", "server"},
     "xxhash": {"keys", "paging", "engine"},
     "CLI/": {"cli"},

@@ -19,6 +19,8 @@ packages=(
   nlohmann-json3-dev libcli11-dev libfmt-dev libspdlog-dev libboost-dev
   libre2-dev libxxhash-dev
   libthrift-dev thrift-compiler
+  protobuf-compiler libprotobuf-dev  # HBase's REST protobuf messages (src/server/rest/proto/)
+  libpugixml-dev  # the REST XML codec's parser
   libsodium-dev
   libjemalloc-dev
   libedit-dev

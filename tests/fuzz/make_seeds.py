@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Writes the seed corpora of the server fuzzers (valid requests) into tests/fuzz/corpus/:
-rest_request/ (raw HTTP requests), rest_codecs/ (selector byte + text), thrift2_request/ and
+rest_request/ (raw HTTP requests), rest_codecs/ (selector byte + text), rest_bodies/ (selector
+byte + a REST body in XML, JSON or protobuf), thrift2_request/ and
 thrift1_request/ (selector byte + Thrift messages, binary and compact). Run it again after
 changing it:
     python3 tests/fuzz/make_seeds.py
@@ -352,6 +353,70 @@ def codec_seeds():
         yield f"filter_json_{i}", b"\x04" + json.dumps(f).encode()
 
 
+# ---- REST bodies: selector byte (model = byte % 4, representation = byte // 4 % 3) + body ----
+CELLSET, SCHEMA, SCANNER, NS_PROPS = 0, 1, 2, 3
+XML_BODY, JSON_BODY, PB_BODY = 0, 1, 2
+
+
+def pb_varint(v):
+    out = b""
+    while v >= 0x80:
+        out += bytes([(v & 0x7F) | 0x80])
+        v >>= 7
+    return out + bytes([v])
+
+
+def pb_len(field, payload):
+    payload = payload.encode() if isinstance(payload, str) else payload
+    return pb_varint(field << 3 | 2) + pb_varint(len(payload)) + payload
+
+
+def pb_int(field, v):
+    return pb_varint(field << 3) + pb_varint(v)
+
+
+def body_seeds():
+    def sel(model, representation):
+        return bytes([representation * 4 + model])
+
+    cells = {"Row": [{"key": b64("r1"), "Cell": [
+        {"column": b64("cf:a"), "timestamp": 5, "$": b64("v")}, {"$": b64("w")}]}]}
+    yield "cellset_json", sel(CELLSET, JSON_BODY) + json.dumps(cells).encode()
+    yield "cellset_xml", sel(CELLSET, XML_BODY) + (
+        f'<?xml version="1.0"?><CellSet><Row key="{b64("r1")}"><Cell column="{b64("cf:a")}" '
+        f'timestamp="5">{b64("v")}</Cell><Cell><![CDATA[{b64("w")}]]></Cell></Row></CellSet>'
+    ).encode()
+    yield "cellset_pb", sel(CELLSET, PB_BODY) + pb_len(1, pb_len(1, "r1") + pb_len(
+        2, pb_len(2, "cf:a") + pb_int(3, 5) + pb_len(4, "v")))
+    schema = {"name": "t", "IS_META": "false",
+              "ColumnSchema": [{"name": "cf", "VERSIONS": "3", "TTL": 60, "IN_MEMORY": True}]}
+    yield "schema_json", sel(SCHEMA, JSON_BODY) + json.dumps(schema).encode()
+    yield "schema_xml", sel(SCHEMA, XML_BODY) + (
+        b'<TableSchema name="t" IS_META="false"><ColumnSchema name="cf" VERSIONS="3" '
+        b'TTL="FOREVER"/><ColumnSchema name="f2"/></TableSchema>')
+    yield "schema_pb", sel(SCHEMA, PB_BODY) + pb_len(1, "t") + pb_len(
+        2, pb_len(1, "IS_META") + pb_len(2, "false")) + pb_len(
+        3, pb_len(1, "cf") + pb_int(3, 60) + pb_int(4, 3) + pb_len(5, "NONE")) + pb_int(4, 1)
+    scanner = {"startRow": b64("a"), "endRow": b64("z"), "column": [b64("cf:a")], "batch": 10,
+               "filter": json.dumps({"type": "PrefixFilter", "value": b64("r")})}
+    yield "scanner_json", sel(SCANNER, JSON_BODY) + json.dumps(scanner).encode()
+    yield "scanner_xml", sel(SCANNER, XML_BODY) + (
+        f'<Scanner startRow="{b64("a")}" endRow="{b64("z")}" batch="10" maxVersions="2" '
+        f'includeStopRow="true"><column>{b64("cf:a")}</column>'
+        '<filter>{"type":"KeyOnlyFilter"}</filter></Scanner>').encode()
+    yield "scanner_pb", sel(SCANNER, PB_BODY) + pb_len(1, "a") + pb_len(2, "z") + pb_len(
+        3, "cf") + pb_int(4, 10) + pb_len(8, '{"type":"KeyOnlyFilter"}') + pb_int(12, 5)
+    yield "ns_props_json", sel(NS_PROPS, JSON_BODY) + b'{"properties":{"k":"v"}}'
+    yield "ns_props_xml", sel(NS_PROPS, XML_BODY) + (
+        b"<NamespaceProperties><properties><entry><key>k</key><value>v</value></entry>"
+        b"</properties></NamespaceProperties>")
+    yield "ns_props_pb", sel(NS_PROPS, PB_BODY) + pb_len(1, pb_len(1, "k") + pb_len(2, "v"))
+    yield "xml_doctype", sel(NS_PROPS, XML_BODY) + (
+        b'<!DOCTYPE NamespaceProperties [<!ENTITY a "aaaa"><!ENTITY b "&a;&a;&a;">]>'
+        b"<NamespaceProperties><properties><entry><key>&b;</key><value>&#65;</value></entry>"
+        b"</properties></NamespaceProperties>")
+
+
 def write(folder, seeds):
     path = os.path.join(HERE, "corpus", folder)
     os.makedirs(path, exist_ok=True)
@@ -363,5 +428,6 @@ def write(folder, seeds):
 if __name__ == "__main__":
     write("rest_request", rest_seeds())
     write("rest_codecs", codec_seeds())
+    write("rest_bodies", body_seeds())
     write("thrift2_request", thrift_seeds())
     write("thrift1_request", thrift1_seeds())

@@ -32,6 +32,38 @@ def unb64(text):
     return base64.b64decode(text)
 
 
+class JsonRest:
+    """requests' verbs for the REST calls that mean JSON. HBase's REST server (and basalt's, like
+    it) answers XML to a request that names no type (no Accept, or requests' */*), so each call
+    asks for application/json unless it sets its own Accept."""
+
+    @staticmethod
+    def request(method, url, **kw):
+        headers = dict(kw.pop("headers", None) or {})
+        if not any(k.lower() == "accept" for k in headers):
+            headers["Accept"] = "application/json"
+        return requests.request(method, url, headers=headers, **kw)
+
+    def get(self, url, **kw):
+        return self.request("GET", url, **kw)
+
+    def head(self, url, **kw):
+        kw.setdefault("allow_redirects", False)
+        return self.request("HEAD", url, **kw)
+
+    def put(self, url, **kw):
+        return self.request("PUT", url, **kw)
+
+    def post(self, url, **kw):
+        return self.request("POST", url, **kw)
+
+    def delete(self, url, **kw):
+        return self.request("DELETE", url, **kw)
+
+
+json_rest = JsonRest()
+
+
 class Server:
     """One `basalt serve` process; `url` is its base URL."""
 

@@ -264,13 +264,16 @@ def test_bad_base64_and_bad_values_write_nothing(hostile):
 
 
 def test_wrong_content_types(hostile):
-    status, _ = exchange(hostile, put_request(cells_body(), content_type=b"text/xml"))
+    status, _ = exchange(hostile, put_request(cells_body(), content_type=b"text/plain"))
     assert status == 415
     # Control bytes in a header value are broken framing, not a content type.
     status, _ = exchange(hostile, put_request(cells_body(), content_type=b"\x01\x02"))
     assert status == 400
+    # XML and protobuf are read now: a JSON body labelled as either is a bad body, not a write.
+    status, _ = exchange(hostile, put_request(cells_body(), content_type=b"text/xml"))
+    assert status == 400
     status, _ = exchange(hostile, put_request(cells_body(), content_type=b"application/x-protobuf"))
-    assert status == 415
+    assert status == 400
     r = requests.get(f"{hostile.url}/h/schema", headers={"Accept": "text/html"})
     assert r.status_code == 406
     assert_not_written(hostile)

@@ -9,9 +9,8 @@ names the test made.
 import os
 
 import pytest
-import requests
 
-from conftest import b64
+from conftest import b64, json_rest
 
 JSON = {"Content-Type": "application/json"}
 MISSING_TABLE = "NotFound: table '{table}_missing' does not exist\r\n"
@@ -27,9 +26,9 @@ def cells(*pairs):
 # (name, method, path, request keywords, status, body: None where the engine's words are not
 # pinned). Every error body is text/plain.
 CASES = [
-    ("table list not acceptable", "GET", "/", {"headers": {"Accept": "text/xml"}}, 406,
-     "Not acceptable: basalt serves application/json (and application/octet-stream for single "
-     "cells)\r\n"),
+    ("table list not acceptable", "GET", "/", {"headers": {"Accept": "text/plain"}}, 406,
+     "Not acceptable: basalt serves text/xml, application/json and application/x-protobuf (and "
+     "application/octet-stream for single cells)\r\n"),
     ("schema of a missing table", "GET", "/{table}_missing/schema", {}, 404, MISSING_TABLE),
     ("exists of a missing table", "GET", "/{table}_missing/exists", {}, 404, MISSING_TABLE),
     ("delete of a missing table", "DELETE", "/{table}_missing/schema", {}, 404, MISSING_TABLE),
@@ -41,8 +40,8 @@ CASES = [
      {"data": "{", "headers": JSON}, 400,
      "InvalidArgument: malformed JSON in the request body\r\n"),
     ("schema of another type", "PUT", "/{table}/schema",
-     {"data": "x", "headers": {"Content-Type": "text/xml"}}, 415,
-     "Unsupported media type: send application/json\r\n"),
+     {"data": "x", "headers": {"Content-Type": "text/plain"}}, 415,
+     "Unsupported media type: send text/xml, application/json or application/x-protobuf\r\n"),
     ("schema with a bad family", "POST", "/{table}/schema",
      {"json": {"ColumnSchema": [{"name": "cf", "VERSIONS": "x"}]}}, 400,
      "InvalidArgument: VERSIONS must be an integer, not 'x'\r\n"),
@@ -57,8 +56,9 @@ CASES = [
     ("put to a missing family", "PUT", "/{table}/r1", cells(("nofam:q", "v")), 400,
      None),
     ("put of another type", "PUT", "/{table}/r1",
-     {"data": "x", "headers": {"Content-Type": "text/xml"}}, 415,
-     "Unsupported media type: send application/json or application/octet-stream\r\n"),
+     {"data": "x", "headers": {"Content-Type": "text/plain"}}, 415,
+     "Unsupported media type: send text/xml, application/json, application/x-protobuf or "
+     "application/octet-stream\r\n"),
     ("put to a row range", "PUT", "/{table}/a,b", cells(("cf:q", "v")), 400,
      "InvalidArgument: writes need a single row in the path\r\n"),
     ("put without cells", "PUT", "/{table}/r1", {"json": {"Row": []}}, 400,
@@ -108,7 +108,7 @@ CASES = [
 @pytest.fixture
 def ns(url):
     name = f"errns{os.getpid()}"
-    r = requests.post(f"{url}/namespaces/{name}")
+    r = json_rest.post(f"{url}/namespaces/{name}")
     assert r.status_code in (201, 403), r.text
     return name
 
@@ -116,7 +116,7 @@ def ns(url):
 @pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
 def test_error_response(url, table, ns, case):
     _, method, path, kwargs, status, body = case
-    r = requests.request(method, url + path.format(table=table, ns=ns), **kwargs)
+    r = json_rest.request(method, url + path.format(table=table, ns=ns), **kwargs)
     assert r.status_code == status, r.text
     assert r.headers["Content-Type"] == "text/plain"
     if body is not None:

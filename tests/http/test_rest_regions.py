@@ -4,9 +4,7 @@ travel over createTable as a recipe's presplit_regions sends them."""
 
 import subprocess
 
-import requests
-
-from conftest import b64
+from conftest import b64, json_rest
 
 
 def test_regions_follow_split_keys_created_over_thrift2(binary, server, url):
@@ -15,7 +13,7 @@ def test_regions_follow_split_keys_created_over_thrift2(binary, server, url):
                         "presplit_t", "f", "--split", r"\x40", "--split", r"\x80",
                         "--split", r"\xC0"], capture_output=True, text=True, timeout=30)
     assert r.returncode == 0, r.stderr
-    j = requests.get(f"{url}/presplit_t/regions").json()
+    j = json_rest.get(f"{url}/presplit_t/regions").json()
     bounds = [b"", b"\x40", b"\x80", b"\xc0", b""]
     assert [(reg["startKey"], reg["endKey"]) for reg in j["Region"]] == [
         (b64(bounds[i]), b64(bounds[i + 1])) for i in range(4)]

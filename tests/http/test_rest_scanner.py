@@ -4,20 +4,18 @@ JSON form and in the filter language, delete, expiry."""
 import json
 import time
 
-import requests
-
-from conftest import b64, put_cells, rows_of
+from conftest import b64, put_cells, rows_of, json_rest
 
 
 def fill(url, table, n=10):
     body = {"Row": [{"key": b64(f"row{i:02d}"), "Cell": [
         {"column": b64("cf:a"), "$": b64(f"a{i}")},
         {"column": b64("cf:b"), "$": b64(f"b{i}")}]} for i in range(n)]}
-    assert requests.put(f"{url}/{table}/x", json=body).status_code == 200
+    assert json_rest.put(f"{url}/{table}/x", json=body).status_code == 200
 
 
 def open_scanner(url, table, model):
-    r = requests.post(f"{url}/{table}/scanner", json=model)
+    r = json_rest.post(f"{url}/{table}/scanner", json=model)
     assert r.status_code == 201, r.text
     return r.headers["Location"]
 
@@ -26,7 +24,7 @@ def drain(location, max_calls=100):
     """Every chunk until 204; returns (list of chunks as {row: cells}, number of GETs)."""
     chunks = []
     for _ in range(max_calls):
-        r = requests.get(location, headers={"Accept": "application/json"})
+        r = json_rest.get(location, headers={"Accept": "application/json"})
         if r.status_code == 204:
             return chunks
         assert r.status_code == 200, r.text
@@ -44,17 +42,17 @@ def test_scanner_pages_by_batch_cells_until_204(url, table):
     assert len(cells) == 20
     assert sorted({row for row, _ in cells}) == [f"row{i:02d}".encode() for i in range(10)]
     # Exhausted stays exhausted; DELETE releases it, after which it is unknown.
-    assert requests.get(loc).status_code == 204
-    assert requests.delete(loc).status_code == 200
-    assert requests.get(loc).status_code == 404
-    assert requests.delete(loc).status_code == 404
+    assert json_rest.get(loc).status_code == 204
+    assert json_rest.delete(loc).status_code == 200
+    assert json_rest.get(loc).status_code == 404
+    assert json_rest.delete(loc).status_code == 404
 
 
 def test_scanner_bounds_columns_and_row_limit(url, table):
     fill(url, table, 10)
     loc = open_scanner(url, table, {"startRow": b64("row03"), "endRow": b64("row07"),
                                     "column": [b64("cf:b")]})
-    r = requests.get(loc + "?n=2")
+    r = json_rest.get(loc + "?n=2")
     got = rows_of(r.json())
     assert list(got) == [b"row03", b"row04"]
     assert all(c == b"cf:b" for cells in got.values() for c, _, _ in cells)
@@ -74,12 +72,12 @@ def test_scanner_versions_and_time_range(url, table):
 def test_scanner_octet_stream_returns_one_cell_per_get(url, table):
     put_cells(url, table, "o1", [("cf:a", "x"), ("cf:b", "y")])
     loc = open_scanner(url, table, {})
-    r = requests.get(loc, headers={"Accept": "application/octet-stream"})
+    r = json_rest.get(loc, headers={"Accept": "application/octet-stream"})
     assert r.status_code == 200 and r.content == b"x"
     assert r.headers["X-Row"] == b64("o1") and r.headers["X-Column"] == b64("cf:a")
-    r = requests.get(loc, headers={"Accept": "application/octet-stream"})
+    r = json_rest.get(loc, headers={"Accept": "application/octet-stream"})
     assert r.content == b"y"
-    assert requests.get(loc, headers={"Accept": "application/octet-stream"}).status_code == 204
+    assert json_rest.get(loc, headers={"Accept": "application/octet-stream"}).status_code == 204
 
 
 def scan_rows(url, table, filter_text, **model):
@@ -132,16 +130,16 @@ def test_unknown_or_bad_filters_are_400(url, table):
                           "comparator": {"type": "BitComparator", "value": b64("x")}}),
               json.dumps({"type": "PrefixFilter", "value": "not base64!"}),
               "{not json", "NoSuchFilter('x')", "PrefixFilter("):
-        r = requests.post(f"{url}/{table}/scanner", json={"filter": f})
+        r = json_rest.post(f"{url}/{table}/scanner", json={"filter": f})
         assert r.status_code == 400, (f, r.status_code, r.text)
 
 
 def test_scanner_errors(url, table):
-    assert requests.post(url + "/nosuchtable/scanner", json={}).status_code == 404
-    r = requests.post(f"{url}/{table}/scanner", data="{bad",
+    assert json_rest.post(url + "/nosuchtable/scanner", json={}).status_code == 404
+    r = json_rest.post(f"{url}/{table}/scanner", data="{bad",
                       headers={"Content-Type": "application/json"})
     assert r.status_code == 400
-    assert requests.get(f"{url}/{table}/scanner/12345").status_code == 404
+    assert json_rest.get(f"{url}/{table}/scanner/12345").status_code == 404
 
 
 def test_idle_scanner_expires(url, table):
@@ -149,7 +147,7 @@ def test_idle_scanner_expires(url, table):
     put_cells(url, table, "e", [("cf:a", "1")])
     loc = open_scanner(url, table, {})
     deadline = time.time() + 10
-    while requests.get(url + "/metrics").text.find("basalt_rest_open_scanners 0") < 0:
+    while json_rest.get(url + "/metrics").text.find("basalt_rest_open_scanners 0") < 0:
         assert time.time() < deadline, "scanner never expired"
         time.sleep(0.5)
-    assert requests.get(loc).status_code == 404
+    assert json_rest.get(loc).status_code == 404

@@ -40,7 +40,7 @@ def check_control(deb, tmp, version):
     # dpkg-shlibdeps found the runtime libraries; adduser is for postinst.
     depends = [d.strip().split()[0] for d in fields.get("Depends", "").split(",")]
     for lib in ("adduser", "libc6", "libstdc++6", "libthrift-0.17.0", "libsodium23", "libre2-9",
-                "libjemalloc2"):
+                "libjemalloc2", "libprotobuf32", "libpugixml1v5"):  # the last two: REST's codecs
         assert lib in depends, f"Depends lacks {lib}: {fields.get('Depends')}"
     assert any(d.startswith("librocksdb") for d in depends), fields.get("Depends")
 

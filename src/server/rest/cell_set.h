@@ -8,26 +8,14 @@
 #ifndef BASALT_SERVER_REST_CELL_SET_H_
 #define BASALT_SERVER_REST_CELL_SET_H_
 
-#include <cstdint>
-#include <optional>
 #include <string>
 #include <vector>
 
 #include "basalt/row_result.h"
 #include "basalt/status.h"
+#include "server/rest/models.h"
 
 namespace basalt::server::rest {
-
-struct CellModel {
-  std::optional<std::string> column;  // "family:qualifier", decoded; nullopt when absent
-  std::optional<int64_t> timestamp;
-  std::string value;  // decoded
-};
-
-struct RowModel {
-  std::optional<std::string> key;  // decoded; nullopt when absent
-  std::vector<CellModel> cells;
-};
 
 // Parses a CellSet body. InvalidArgument on malformed JSON, a wrong shape, bad base64 or a
 // negative timestamp.

@@ -6,7 +6,7 @@
 #include "basalt/base64.h"
 #include "basalt/cell.h"
 #include "basalt/filter_language.h"
-#include "server/rest/cell_set.h"
+#include "server/rest/codecs.h"
 #include "server/rest/rest_service.h"
 #include "server/rest/rest_util.h"
 
@@ -213,14 +213,17 @@ Result<T> AsWriteError(Result<T> r) {
 
 Result<http::Response> RestService::GetRows(const Ctx& ctx) {
   const auto& req = ctx.request;
-  bool octet = WantsOctetStream(req);
-  if (!octet && !AcceptsJson(req)) return NotAcceptable(req);
+  std::optional<Negotiated> repr = NegotiateResponse(req, {.octet_stream = true});
+  if (!repr) return NotAcceptable(req);
+  bool octet = repr->representation == Representation::kOctetStream;
   BASALT_ASSIGN_OR_RETURN(std::unique_ptr<Table> table, OpenTable(conn_, ctx));
   BASALT_ASSIGN_OR_RETURN(RowSpec spec, ParseRowSpec(ctx));
   BASALT_RETURN_IF_ERROR(CheckFamiliesExist(conn_, table->name(), spec.columns));
   if (spec.kind == RowSpec::Kind::kPrefix && spec.columns.empty() && !spec.time) {
+    // A scan answers rows, never one raw cell.
+    if (octet) return NotAcceptable(req);
     BASALT_ASSIGN_OR_RETURN(std::vector<RowResult> rows, StatelessScan(*table, spec.row, ctx));
-    return JsonOk(req, CellSetJson(rows));
+    return Ok(req, *repr, Encode(repr->representation, rows));
   }
   if (octet && (spec.kind != RowSpec::Kind::kRow || spec.columns.size() != 1)) {
     return Status::InvalidArgument(
@@ -234,17 +237,13 @@ Result<http::Response> RestService::GetRows(const Ctx& ctx) {
     res.set("X-Timestamp", std::to_string(cell.timestamp));
     return res;
   }
-  return JsonOk(req, CellSetJson(rows));
+  return Ok(req, *repr, Encode(repr->representation, rows));
 }
 
 Result<http::Response> RestService::PutRows(const Ctx& ctx) {
   const auto& req = ctx.request;
-  BodyType type = RequestBodyType(req);
-  if (type == BodyType::kOther) {
-    return http::MakeResponse(req, bh::status::unsupported_media_type, "text/plain",
-                              "Unsupported media type: send application/json or "
-                              "application/octet-stream\r\n");
-  }
+  std::optional<Representation> type = BodyRepresentation(req);
+  if (!type) return UnsupportedMediaType(req, /*octet_stream=*/true);
   BASALT_ASSIGN_OR_RETURN(std::unique_ptr<Table> table, OpenTable(conn_, ctx));
   BASALT_ASSIGN_OR_RETURN(RowSpec spec, ParseRowSpec(ctx));
   if (spec.kind != RowSpec::Kind::kRow) {
@@ -259,7 +258,7 @@ Result<http::Response> RestService::PutRows(const Ctx& ctx) {
   int64_t path_ts = spec.time ? spec.time->min : kLatestTimestamp;
 
   std::vector<RowModel> rows;
-  if (type == BodyType::kOctetStream) {
+  if (*type == Representation::kOctetStream) {
     RowModel row;
     auto header = [&](const char* name) -> std::optional<std::string> {
       auto it = req.find(name);
@@ -279,7 +278,7 @@ Result<http::Response> RestService::PutRows(const Ctx& ctx) {
     row.cells.push_back(std::move(cell));
     rows.push_back(std::move(row));
   } else {
-    BASALT_ASSIGN_OR_RETURN(rows, ParseCellSet(req.body()));
+    BASALT_ASSIGN_OR_RETURN(rows, Decode<std::vector<RowModel>>(*type, req.body()));
   }
 
   // Resolve every row and column before writing anything.
@@ -324,7 +323,10 @@ Result<http::Response> RestService::PutRows(const Ctx& ctx) {
     BASALT_ASSIGN_OR_RETURN(RowResult values, AsWriteError(std::move(result)));
     if (!return_result) return Empty(req, bh::status::ok);
     if (values.empty()) return Empty(req, bh::status::not_modified);
-    return JsonOk(req, CellSetJson({values}));
+    // Answered in the body's own representation (HBase answers JSON or XML as Accept says).
+    std::optional<Negotiated> repr = NegotiateResponse(req);
+    if (!repr) return NotAcceptable(req);
+    return Ok(req, *repr, Encode(repr->representation, std::vector<RowResult>{values}));
   }
   if (check) {
     if (rows.size() != 1 || rows[0].cells.empty()) {
@@ -417,7 +419,8 @@ Result<http::Response> RestService::DeleteRows(const Ctx& ctx) {
 
 Result<http::Response> RestService::MultiGet(const Ctx& ctx) {
   const auto& req = ctx.request;
-  if (!AcceptsJson(req)) return NotAcceptable(req);
+  std::optional<Negotiated> repr = NegotiateResponse(req);
+  if (!repr) return NotAcceptable(req);
   BASALT_ASSIGN_OR_RETURN(std::unique_ptr<Table> table, OpenTable(conn_, ctx));
   std::vector<ColumnName> columns;
   auto cols = ctx.params.find("columns");
@@ -442,7 +445,7 @@ Result<http::Response> RestService::MultiGet(const Ctx& ctx) {
   BASALT_ASSIGN_OR_RETURN(std::vector<RowResult> rows, table->Get(gets));
   std::erase_if(rows, [](const RowResult& r) { return r.empty(); });
   if (rows.empty()) return NotFound(req, "No rows found.");
-  return JsonOk(req, CellSetJson(rows));
+  return Ok(req, *repr, Encode(repr->representation, rows));
 }
 
 }  // namespace basalt::server::rest

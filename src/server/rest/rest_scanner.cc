@@ -1,11 +1,10 @@
 // Stateful scanners: POST/PUT /{table}/scanner, GET and DELETE /{table}/scanner/{id}.
 
 #include <climits>
-#include <nlohmann/json.hpp>
 
 #include "basalt/base64.h"
 #include "basalt/cell.h"
-#include "server/rest/cell_set.h"
+#include "server/rest/codecs.h"
 #include "server/rest/filter_json.h"
 #include "server/rest/rest_service.h"
 #include "server/rest/rest_util.h"
@@ -13,7 +12,6 @@
 namespace basalt::server::rest {
 
 namespace bh = boost::beast::http;
-using nlohmann::json;
 
 namespace {
 
@@ -21,106 +19,62 @@ namespace {
 // (Integer.MAX_VALUE); basalt caps a chunk so one response stays bounded.
 constexpr int32_t kDefaultChunkCells = 10000;
 
-struct ScannerModel {
+struct ScanSettings {
   Scan scan;
   int32_t batch = kDefaultChunkCells;
 };
 
-// HBase's Scanner model parses these fields into ints and longs, as Jackson does: a JSON
-// number or a string of digits ("batch":"10", which node-hbase passes on as an application gave
-// it).
-Result<int64_t> IntField(const json& j, const char* field) {
-  if (j[field].is_number_integer()) return j[field].get<int64_t>();
-  if (j[field].is_string()) {
-    Result<int64_t> v = ParseInt64(j[field].get<std::string>(), field);
-    if (v.ok()) return v;
-  }
-  return Status::InvalidArgument(std::string("Scanner field ") + field + " must be an integer");
-}
-
-Result<ScannerModel> ParseScannerModel(const std::string& body) {
-  ScannerModel m;
-  m.scan.ReadAllVersions();  // ScannerModel's maxVersions defaults to Integer.MAX_VALUE
-  if (body.empty()) return m;
-  json j = json::parse(body, nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded()) return Status::InvalidArgument("malformed JSON in the request body");
-  if (!j.is_object()) return Status::InvalidArgument("a Scanner must be a JSON object");
-  auto bytes = [&](const char* field) -> Result<std::string> {
-    if (!j[field].is_string()) {
-      return Status::InvalidArgument(std::string("Scanner field ") + field + " must be base64");
-    }
-    return Base64Decode(j[field].get<std::string>(), field);
-  };
-  bool include_start = true, include_stop = false;
-  if (j.contains("includeStartRow")) include_start = j["includeStartRow"] == true;
-  if (j.contains("includeStopRow")) include_stop = j["includeStopRow"] == true;
-  if (j.contains("startRow")) {
-    BASALT_ASSIGN_OR_RETURN(std::string v, bytes("startRow"));
-    m.scan.WithStartRow(std::move(v), include_start);
-  }
-  if (j.contains("endRow")) {
-    BASALT_ASSIGN_OR_RETURN(std::string v, bytes("endRow"));
-    m.scan.WithStopRow(std::move(v), include_stop);
-  }
-  if (j.contains("column")) {
-    if (!j["column"].is_array()) return Status::InvalidArgument("column must be an array");
-    for (const json& c : j["column"]) {
-      if (!c.is_string()) return Status::InvalidArgument("columns must be base64 strings");
-      BASALT_ASSIGN_OR_RETURN(std::string name, Base64Decode(c.get<std::string>(), "column"));
-      ColumnName col = ParseColumnName(name);
-      if (col.qualifier && !col.qualifier->empty()) {
-        m.scan.AddColumn(col.family, *col.qualifier);
-      } else {
-        m.scan.AddFamily(col.family);
-      }
+// The Scanner model as a Scan, checked.
+Result<ScanSettings> ToScan(const ScannerModel& m) {
+  ScanSettings out;
+  Scan& scan = out.scan;
+  scan.ReadAllVersions();  // ScannerModel's maxVersions defaults to Integer.MAX_VALUE
+  if (m.start_row) scan.WithStartRow(*m.start_row, m.include_start_row.value_or(true));
+  if (m.end_row) scan.WithStopRow(*m.end_row, m.include_stop_row.value_or(false));
+  for (const std::string& name : m.columns) {
+    ColumnName col = ParseColumnName(name);
+    if (col.qualifier && !col.qualifier->empty()) {
+      scan.AddColumn(col.family, *col.qualifier);
+    } else {
+      scan.AddFamily(col.family);
     }
   }
-  if (j.contains("batch")) {
-    BASALT_ASSIGN_OR_RETURN(int64_t v, IntField(j, "batch"));
-    if (v < 1 || v > INT32_MAX) return Status::InvalidArgument("batch must be at least 1");
-    m.batch = static_cast<int32_t>(v);
+  if (m.batch) {
+    if (*m.batch < 1 || *m.batch > INT32_MAX) {
+      return Status::InvalidArgument("batch must be at least 1");
+    }
+    out.batch = static_cast<int32_t>(*m.batch);
   }
-  int64_t start = 0, end = kLatestTimestamp;
-  if (j.contains("startTime")) {
-    BASALT_ASSIGN_OR_RETURN(start, IntField(j, "startTime"));
-  }
-  if (j.contains("endTime")) {
-    BASALT_ASSIGN_OR_RETURN(end, IntField(j, "endTime"));
-  }
+  int64_t start = m.start_time.value_or(0), end = m.end_time.value_or(kLatestTimestamp);
   if (start < 0 || end < start) return Status::InvalidArgument("bad startTime / endTime");
-  m.scan.SetTimeRange(start, end);
-  if (j.contains("maxVersions")) {
-    BASALT_ASSIGN_OR_RETURN(int64_t v, IntField(j, "maxVersions"));
-    if (v < 1 || v > INT32_MAX) return Status::InvalidArgument("maxVersions must be at least 1");
-    m.scan.ReadVersions(static_cast<int32_t>(v));
+  scan.SetTimeRange(start, end);
+  if (m.max_versions) {
+    if (*m.max_versions < 1 || *m.max_versions > INT32_MAX) {
+      return Status::InvalidArgument("maxVersions must be at least 1");
+    }
+    scan.ReadVersions(static_cast<int32_t>(*m.max_versions));
   }
-  if (j.contains("caching")) {
-    BASALT_ASSIGN_OR_RETURN(int64_t v, IntField(j, "caching"));
-    if (v > 0 && v <= INT32_MAX) m.scan.SetCaching(static_cast<int32_t>(v));
+  if (m.caching && *m.caching > 0 && *m.caching <= INT32_MAX) {
+    scan.SetCaching(static_cast<int32_t>(*m.caching));
   }
-  if (j.contains("limit")) {
-    BASALT_ASSIGN_OR_RETURN(int64_t v, IntField(j, "limit"));
-    if (v > 0) m.scan.SetLimit(v);
+  if (m.limit && *m.limit > 0) scan.SetLimit(*m.limit);
+  if (m.reversed) scan.SetReversed(*m.reversed);
+  if (m.filter) {
+    BASALT_ASSIGN_OR_RETURN(FilterPtr f, ParseScannerFilter(*m.filter));
+    scan.SetFilter(std::move(f));
   }
-  if (j.contains("reversed")) m.scan.SetReversed(j["reversed"] == true);
-  if (j.contains("filter") && !j["filter"].is_null()) {
-    if (!j["filter"].is_string()) return Status::InvalidArgument("filter must be a string");
-    BASALT_ASSIGN_OR_RETURN(FilterPtr f, ParseScannerFilter(j["filter"].get<std::string>()));
-    m.scan.SetFilter(std::move(f));
-  }
-  return m;
+  return out;
 }
 
 }  // namespace
 
 Result<http::Response> RestService::CreateScanner(const Ctx& ctx) {
   const auto& req = ctx.request;
-  if (RequestBodyType(req) != BodyType::kJson) {
-    return http::MakeResponse(req, bh::status::unsupported_media_type, "text/plain",
-                              "Unsupported media type: send application/json\r\n");
-  }
+  std::optional<Representation> body = BodyRepresentation(req);
+  if (!body || *body == Representation::kOctetStream) return UnsupportedMediaType(req);
   BASALT_ASSIGN_OR_RETURN(std::unique_ptr<Table> table, OpenTable(conn_, ctx));
-  BASALT_ASSIGN_OR_RETURN(ScannerModel model, ParseScannerModel(req.body()));
+  BASALT_ASSIGN_OR_RETURN(ScannerModel scanner_model, Decode<ScannerModel>(*body, req.body()));
+  BASALT_ASSIGN_OR_RETURN(ScanSettings model, ToScan(scanner_model));
   BASALT_ASSIGN_OR_RETURN(auto scanner, table->GetScanner(model.scan));
   auto registered =
       std::make_shared<RestScanner>(std::move(table), std::move(scanner), model.batch);
@@ -136,8 +90,9 @@ Result<http::Response> RestService::CreateScanner(const Ctx& ctx) {
 
 Result<http::Response> RestService::NextScannerChunk(const Ctx& ctx) {
   const auto& req = ctx.request;
-  bool octet = WantsOctetStream(req);
-  if (!octet && !AcceptsJson(req)) return NotAcceptable(req);
+  std::optional<Negotiated> repr = NegotiateResponse(req, {.octet_stream = true});
+  if (!repr) return NotAcceptable(req);
+  bool octet = repr->representation == Representation::kOctetStream;
   auto scanner = scanners_.Find(ctx.Param("id"));
   if (scanner == nullptr) return NotFound(req);
   int64_t cells = 0, rows = 0;
@@ -163,7 +118,7 @@ Result<http::Response> RestService::NextScannerChunk(const Ctx& ctx) {
     res.set("X-Timestamp", std::to_string(cell.timestamp));
     return res;
   }
-  return JsonOk(req, CellSetJson(*chunk));
+  return Ok(req, *repr, Encode(repr->representation, *chunk));
 }
 
 Result<http::Response> RestService::DeleteScanner(const Ctx& ctx) {

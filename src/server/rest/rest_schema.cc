@@ -1,8 +1,8 @@
 // Table schema, regions and existence: /{table}/schema, /{table}/regions, /{table}/exists.
 
-#include <nlohmann/json.hpp>
+#include <climits>
 
-#include "basalt/base64.h"
+#include "server/rest/codecs.h"
 #include "server/rest/rest_service.h"
 #include "server/rest/rest_util.h"
 #include "util/bytes_format.h"
@@ -10,32 +10,24 @@
 namespace basalt::server::rest {
 
 namespace bh = boost::beast::http;
-using nlohmann::json;
 
 namespace {
 
-json FamilyJson(const FamilyDescriptor& f) {
-  json j = {{"name", f.name},
-            {"VERSIONS", std::to_string(f.max_versions)},
-            {"MIN_VERSIONS", std::to_string(f.min_versions)},
-            {"TTL", std::to_string(f.ttl_seconds)},
-            {"KEEP_DELETED_CELLS", std::string(KeepDeletedCellsName(f.keep_deleted_cells))},
-            {"COMPRESSION", std::string(CompressionName(f.compression))},
-            {"BLOOMFILTER", std::string(BloomFilterName(f.bloom_filter))},
-            {"BLOCKSIZE", std::to_string(f.block_size)},
-            // HBase's defaults, unless the family says otherwise below.
-            {"IN_MEMORY", "false"},
-            {"BLOCKCACHE", "true"}};
-  for (const auto& [key, value] : f.attributes) j[key] = value;
-  return j;
-}
-
-// A ColumnSchema attribute as text: HBase writes strings; numbers and booleans are accepted.
-Result<std::string> AttributeText(const json& v, const std::string& key) {
-  if (v.is_string()) return v.get<std::string>();
-  if (v.is_number_integer()) return std::to_string(v.get<int64_t>());
-  if (v.is_boolean()) return std::string(v.get<bool>() ? "true" : "false");
-  return Status::InvalidArgument("ColumnSchema attribute " + key + " must be a string");
+ColumnSchemaModel FamilyModel(const FamilyDescriptor& f) {
+  ColumnSchemaModel c;
+  c.name = f.name;
+  c.attributes = {{"VERSIONS", std::to_string(f.max_versions)},
+                  {"MIN_VERSIONS", std::to_string(f.min_versions)},
+                  {"TTL", std::to_string(f.ttl_seconds)},
+                  {"KEEP_DELETED_CELLS", std::string(KeepDeletedCellsName(f.keep_deleted_cells))},
+                  {"COMPRESSION", std::string(CompressionName(f.compression))},
+                  {"BLOOMFILTER", std::string(BloomFilterName(f.bloom_filter))},
+                  {"BLOCKSIZE", std::to_string(f.block_size)},
+                  // HBase's defaults, unless the family says otherwise below.
+                  {"IN_MEMORY", "false"},
+                  {"BLOCKCACHE", "true"}};
+  for (const auto& [key, value] : f.attributes) c.attributes[key] = value;
+  return c;
 }
 
 Result<int32_t> AttributeInt(const std::string& text, const std::string& key) {
@@ -46,18 +38,14 @@ Result<int32_t> AttributeInt(const std::string& text, const std::string& key) {
   return static_cast<int32_t>(v);
 }
 
-// HBase's ColumnSchema into a FamilyDescriptor. Attributes basalt has no setting for (IN_MEMORY,
-// BLOCKCACHE, REPLICATION_SCOPE, ...) are kept in FamilyDescriptor::attributes and read back.
-Result<FamilyDescriptor> ParseFamily(const json& c) {
-  if (!c.is_object() || !c.contains("name") || !c["name"].is_string()) {
-    return Status::InvalidArgument("each ColumnSchema needs a \"name\"");
-  }
-  FamilyDescriptor f(c["name"].get<std::string>());
-  for (const auto& [raw_key, v] : c.items()) {
-    if (raw_key == "name") continue;
+// HBase's ColumnSchema into a FamilyDescriptor; attribute names in any case. Attributes basalt
+// has no setting for (IN_MEMORY, BLOCKCACHE, REPLICATION_SCOPE, ...) are kept in
+// FamilyDescriptor::attributes and read back.
+Result<FamilyDescriptor> ParseFamily(const ColumnSchemaModel& c) {
+  FamilyDescriptor f(c.name);
+  for (const auto& [raw_key, text] : c.attributes) {
     std::string key = raw_key;
     for (char& ch : key) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
-    BASALT_ASSIGN_OR_RETURN(std::string text, AttributeText(v, raw_key));
     if (key == "VERSIONS") {
       BASALT_ASSIGN_OR_RETURN(f.max_versions, AttributeInt(text, key));
     } else if (key == "MIN_VERSIONS") {
@@ -84,14 +72,10 @@ Result<FamilyDescriptor> ParseFamily(const json& c) {
   return f;
 }
 
-Result<std::vector<FamilyDescriptor>> ParseTableSchema(const std::string& body) {
-  json j = json::parse(body, nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded()) return Status::InvalidArgument("malformed JSON in the request body");
-  if (!j.is_object() || !j.contains("ColumnSchema") || !j["ColumnSchema"].is_array()) {
-    return Status::InvalidArgument("a TableSchema needs a \"ColumnSchema\" array");
-  }
+Result<std::vector<FamilyDescriptor>> ParseTableSchema(Representation r, const std::string& body) {
+  BASALT_ASSIGN_OR_RETURN(TableSchemaModel schema, Decode<TableSchemaModel>(r, body));
   std::vector<FamilyDescriptor> families;
-  for (const json& c : j["ColumnSchema"]) {
+  for (const ColumnSchemaModel& c : schema.columns) {
     BASALT_ASSIGN_OR_RETURN(FamilyDescriptor f, ParseFamily(c));
     families.push_back(std::move(f));
   }
@@ -102,27 +86,26 @@ Result<std::vector<FamilyDescriptor>> ParseTableSchema(const std::string& body) 
 
 Result<http::Response> RestService::GetSchema(const Ctx& ctx) {
   const auto& req = ctx.request;
-  if (!AcceptsJson(req)) return NotAcceptable(req);
+  std::optional<Negotiated> repr = NegotiateResponse(req);
+  if (!repr) return NotAcceptable(req);
   BASALT_ASSIGN_OR_RETURN(std::unique_ptr<Table> table, OpenTable(conn_, ctx));
   BASALT_ASSIGN_OR_RETURN(TableInfo info, conn_.admin().DescribeTable(table->name()));
-  json families = json::array();
-  for (const auto& f : info.descriptor.families) families.push_back(FamilyJson(f));
-  return JsonOk(req,
-                Dump(json{{"name", table->name().ToString()},
-                          {"IS_META", "false"},
-                          {"DURABILITY", std::string(DurabilityName(info.descriptor.durability))},
-                          {"ColumnSchema", families}}));
+  TableSchemaModel schema;
+  schema.name = table->name().ToString();
+  schema.attributes = {{"IS_META", "false"},
+                       {"DURABILITY", std::string(DurabilityName(info.descriptor.durability))}};
+  for (const auto& f : info.descriptor.families) schema.columns.push_back(FamilyModel(f));
+  return Ok(req, *repr, Encode(repr->representation, schema));
 }
 
 Result<http::Response> RestService::PutSchema(const Ctx& ctx, bool replace) {
   const auto& req = ctx.request;
-  if (RequestBodyType(req) != BodyType::kJson) {
-    return http::MakeResponse(req, bh::status::unsupported_media_type, "text/plain",
-                              "Unsupported media type: send application/json\r\n");
-  }
+  std::optional<Representation> body = BodyRepresentation(req);
+  if (!body || *body == Representation::kOctetStream) return UnsupportedMediaType(req);
   BASALT_ASSIGN_OR_RETURN(std::string name_text, DecodeSegment(ctx.Param("table")));
   BASALT_ASSIGN_OR_RETURN(TableName name, TableName::Parse(name_text));
-  BASALT_ASSIGN_OR_RETURN(std::vector<FamilyDescriptor> families, ParseTableSchema(req.body()));
+  BASALT_ASSIGN_OR_RETURN(std::vector<FamilyDescriptor> families,
+                          ParseTableSchema(*body, req.body()));
   Admin& admin = conn_.admin();
   auto info = admin.DescribeTable(name);
   if (!info.ok() && !info.status().IsNotFound()) return info.status();
@@ -187,24 +170,26 @@ Result<http::Response> RestService::DeleteSchema(const Ctx& ctx) {
 
 Result<http::Response> RestService::Regions(const Ctx& ctx) {
   const auto& req = ctx.request;
-  if (!AcceptsJson(req)) return NotAcceptable(req);
+  std::optional<Negotiated> repr = NegotiateResponse(req);
+  if (!repr) return NotAcceptable(req);
   BASALT_ASSIGN_OR_RETURN(std::unique_ptr<Table> table, OpenTable(conn_, ctx));
   BASALT_ASSIGN_OR_RETURN(TableInfo info, conn_.admin().DescribeTable(table->name()));
   std::string name = table->name().ToString();
   std::vector<std::string> bounds = {""};
   for (const auto& k : info.split_keys) bounds.push_back(k);
   bounds.push_back("");
-  json regions = json::array();
+  TableInfoModel model;
+  model.name = name;
   for (size_t i = 0; i + 1 < bounds.size(); ++i) {
-    regions.push_back(
-        {{"id", static_cast<int64_t>(i)},
-         {"startKey", Base64Encode(bounds[i])},
-         {"endKey", Base64Encode(bounds[i + 1])},
-         {"location", listen_address_},
+    model.regions.push_back(
+        {.id = static_cast<int64_t>(i),
+         .start_key = bounds[i],
+         .end_key = bounds[i + 1],
+         .location = listen_address_,
          // Split keys may be any bytes: printed as HBase prints region names.
-         {"name", name + "," + util::ToStringBinary(bounds[i]) + "," + std::to_string(i)}});
+         .name = name + "," + util::ToStringBinary(bounds[i]) + "," + std::to_string(i)});
   }
-  return JsonOk(req, Dump(json{{"name", name}, {"Region", regions}}));
+  return Ok(req, *repr, Encode(repr->representation, model));
 }
 
 Result<http::Response> RestService::Exists(const Ctx& ctx) {

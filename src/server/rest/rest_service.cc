@@ -3,19 +3,17 @@
 #include <sys/utsname.h>
 
 #include <chrono>
-#include <nlohmann/json.hpp>
 
-#include "basalt/base64.h"
 #include "server/http/credentials.h"
 #include "server/http/status_mapping.h"
 #include "server/reserved_namespaces.h"
+#include "server/rest/codecs.h"
 #include "server/rest/rest_util.h"
 
 namespace basalt::server::rest {
 
 namespace bh = boost::beast::http;
 using http::Verb;
-using nlohmann::json;
 
 RestService::RestService(Connection& conn, ScannerRegistry& scanners, std::string listen_address,
                          RestOptions options)
@@ -111,76 +109,77 @@ http::Response RestService::ListTables(const Ctx& ctx) {
 }
 
 Result<http::Response> RestService::TableList(const Ctx& ctx) {
-  if (!AcceptsJson(ctx.request)) return NotAcceptable(ctx.request);
+  std::optional<Negotiated> repr = NegotiateResponse(ctx.request);
+  if (!repr) return NotAcceptable(ctx.request);
   BASALT_ASSIGN_OR_RETURN(std::vector<TableName> tables, conn_.admin().ListTables(""));
-  json list = json::array();
-  for (const TableName& t : tables) list.push_back({{"name", t.ToString()}});
-  return JsonOk(ctx.request, Dump(json{{"table", list}}));
+  TableListModel list;
+  for (const TableName& t : tables) list.names.push_back(t.ToString());
+  return Ok(ctx.request, *repr, Encode(repr->representation, list));
 }
 
 Result<http::Response> RestService::Version(const Ctx& ctx) {
-  if (!AcceptsJson(ctx.request)) return NotAcceptable(ctx.request);
+  std::optional<Negotiated> repr = NegotiateResponse(ctx.request);
+  if (!repr) return NotAcceptable(ctx.request);
   struct utsname u {};
   std::string os = "unknown";
   if (uname(&u) == 0) os = std::string(u.sysname) + " " + u.release + " " + u.machine;
-  return JsonOk(ctx.request, Dump(json{{"REST", "0.0.3"},
-                                       {"JVM", "none (basalt is C++)"},
-                                       {"OS", os},
-                                       {"Server", "basalt/0.1.0"},
-                                       {"Jersey", "none"}}));
+  VersionModel version{.rest = "0.0.3",
+                       .jvm = "none (basalt is C++)",
+                       .os = os,
+                       .server = "basalt/0.1.0",
+                       .jersey = "none"};
+  return Ok(ctx.request, *repr, Encode(repr->representation, version));
 }
 
 Result<http::Response> RestService::ClusterVersion(const Ctx& ctx) {
-  if (!AcceptsJson(ctx.request)) return NotAcceptable(ctx.request);
-  return JsonOk(ctx.request, Dump(json{{"Version", "basalt-0.1.0"}}));
+  // HBase has no protobuf message for the cluster version.
+  std::optional<Negotiated> repr = NegotiateResponse(ctx.request, {.protobuf = false});
+  if (!repr) return NotAcceptable(ctx.request);
+  ClusterVersionModel version{.version = "basalt-0.1.0"};
+  std::string body =
+      repr->representation == Representation::kJson ? ToJson(version) : ToXml(version);
+  return Ok(ctx.request, *repr, std::move(body));
 }
 
 Result<http::Response> RestService::ClusterStatus(const Ctx& ctx) {
-  if (!AcceptsJson(ctx.request)) return NotAcceptable(ctx.request);
+  std::optional<Negotiated> repr = NegotiateResponse(ctx.request);
+  if (!repr) return NotAcceptable(ctx.request);
   BASALT_ASSIGN_OR_RETURN(std::vector<TableName> tables, conn_.admin().ListTables(""));
-  json regions = json::array();
+  ClusterStatusModel::Node node{.name = listen_address_, .start_code = start_ms_, .regions = {}};
   for (const TableName& t : tables) {
     auto info = conn_.admin().DescribeTable(t);
     if (!info.ok()) continue;  // dropped meanwhile
     std::vector<std::string> bounds = {""};
     for (const auto& k : info->split_keys) bounds.push_back(k);
     for (size_t i = 0; i < bounds.size(); ++i) {
-      std::string name = t.ToString() + "," + bounds[i] + "," + std::to_string(i);
-      regions.push_back({{"name", Base64Encode(name)},
-                         {"stores", info->descriptor.families.size()},
-                         {"storefiles", 0},
-                         {"storefileSizeMB", 0},
-                         {"memstoreSizeMB", 0},
-                         {"storefileIndexSizeMB", 0},
-                         {"readRequestsCount", 0},
-                         {"writeRequestsCount", 0}});
+      node.regions.push_back({.name = t.ToString() + "," + bounds[i] + "," + std::to_string(i),
+                              .stores = static_cast<int32_t>(info->descriptor.families.size())});
     }
   }
-  size_t n = regions.size();
-  json node = {{"name", listen_address_}, {"startCode", start_ms_}, {"requests", 0},
-               {"heapSizeMB", 0},         {"maxHeapSizeMB", 0},     {"Region", regions}};
-  return JsonOk(ctx.request, Dump(json{{"regions", n},
-                                       {"requests", 0},
-                                       {"averageLoad", static_cast<double>(n)},
-                                       {"LiveNodes", json::array({node})},
-                                       {"DeadNodes", json::array()}}));
+  ClusterStatusModel status;
+  status.regions = static_cast<int32_t>(node.regions.size());
+  status.average_load = static_cast<double>(node.regions.size());
+  status.live_nodes.push_back(std::move(node));
+  return Ok(ctx.request, *repr, Encode(repr->representation, status));
 }
 
 Result<http::Response> RestService::ListNamespaces(const Ctx& ctx) {
-  if (!AcceptsJson(ctx.request)) return NotAcceptable(ctx.request);
+  std::optional<Negotiated> repr = NegotiateResponse(ctx.request);
+  if (!repr) return NotAcceptable(ctx.request);
   BASALT_ASSIGN_OR_RETURN(auto namespaces, conn_.admin().ListNamespaces());
-  json list = json::array();
-  for (const auto& ns : namespaces) list.push_back(ns.name);
-  return JsonOk(ctx.request, Dump(json{{"Namespace", list}}));
+  NamespacesModel list;
+  for (const auto& ns : namespaces) list.names.push_back(ns.name);
+  return Ok(ctx.request, *repr, Encode(repr->representation, list));
 }
 
 Result<http::Response> RestService::GetNamespace(const Ctx& ctx) {
-  if (!AcceptsJson(ctx.request)) return NotAcceptable(ctx.request);
+  std::optional<Negotiated> repr = NegotiateResponse(ctx.request);
+  if (!repr) return NotAcceptable(ctx.request);
   BASALT_ASSIGN_OR_RETURN(std::string name, DecodeSegment(ctx.Param("ns")));
   BASALT_ASSIGN_OR_RETURN(NamespaceDescriptor ns, conn_.admin().GetNamespace(name));
-  json props = json::object();
-  for (const auto& [k, v] : ns.configuration) props[k] = v;
-  return JsonOk(ctx.request, Dump(json{{"properties", props}}));
+  NamespacePropertiesModel props;
+  for (const auto& [k, v] : ns.configuration) props.properties[k] = v;
+  return Ok(ctx.request, *repr, Encode(repr->representation, props));
 }
 
 Result<http::Response> RestService::CreateOrUpdateNamespace(const Ctx& ctx, bool update_existing) {
@@ -188,25 +187,11 @@ Result<http::Response> RestService::CreateOrUpdateNamespace(const Ctx& ctx, bool
   BASALT_ASSIGN_OR_RETURN(std::string name, DecodeSegment(ctx.Param("ns")));
   NamespaceDescriptor desc{name, {}};
   if (!req.body().empty()) {
-    if (RequestBodyType(req) != BodyType::kJson) {
-      return http::MakeResponse(req, bh::status::unsupported_media_type, "text/plain",
-                                "Unsupported media type: send application/json\r\n");
-    }
-    json j = json::parse(req.body(), nullptr, /*allow_exceptions=*/false);
-    if (j.is_discarded() || !j.is_object()) {
-      return Status::InvalidArgument("malformed JSON in the request body");
-    }
-    if (j.contains("properties")) {
-      if (!j["properties"].is_object()) {
-        return Status::InvalidArgument("properties must be an object");
-      }
-      for (const auto& [k, v] : j["properties"].items()) {
-        if (!v.is_string()) {
-          return Status::InvalidArgument("property values must be strings");
-        }
-        desc.configuration[k] = v.get<std::string>();
-      }
-    }
+    std::optional<Representation> body = BodyRepresentation(req);
+    if (!body || *body == Representation::kOctetStream) return UnsupportedMediaType(req);
+    BASALT_ASSIGN_OR_RETURN(NamespacePropertiesModel props,
+                            Decode<NamespacePropertiesModel>(*body, req.body()));
+    for (auto& [k, v] : props.properties) desc.configuration[k] = std::move(v);
   }
   auto existing = conn_.admin().GetNamespace(name);
   if (!existing.ok() && !existing.status().IsNotFound()) return existing.status();
@@ -237,14 +222,15 @@ Result<http::Response> RestService::DeleteNamespace(const Ctx& ctx) {
 }
 
 Result<http::Response> RestService::NamespaceTables(const Ctx& ctx) {
-  if (!AcceptsJson(ctx.request)) return NotAcceptable(ctx.request);
+  std::optional<Negotiated> repr = NegotiateResponse(ctx.request);
+  if (!repr) return NotAcceptable(ctx.request);
   BASALT_ASSIGN_OR_RETURN(std::string name, DecodeSegment(ctx.Param("ns")));
   // An unknown namespace is NotFound, not an empty list.
   BASALT_RETURN_IF_ERROR(conn_.admin().GetNamespace(name).status());
   BASALT_ASSIGN_OR_RETURN(std::vector<TableName> tables, conn_.admin().ListTables(name));
-  json list = json::array();
-  for (const TableName& t : tables) list.push_back({{"name", t.qualifier}});
-  return JsonOk(ctx.request, Dump(json{{"table", list}}));
+  TableListModel list;
+  for (const TableName& t : tables) list.names.push_back(t.qualifier);
+  return Ok(ctx.request, *repr, Encode(repr->representation, list));
 }
 
 }  // namespace basalt::server::rest

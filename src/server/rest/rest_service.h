@@ -6,9 +6,11 @@
 // errors. A handler returns an error response itself only where no Status says it (406, 415,
 // HBase's "Not found", 403 for a namespace that does or does not exist, 410 for a failed scanner).
 //
-// JSON only (application/json), plus application/octet-stream for single cells; a request that
-// accepts neither gets 406, a body of another type 415. See docs/rest.md for the endpoints and
-// where they differ from HBase.
+// Every resource in HBase's three representations, XML, JSON and protobuf (plus
+// application/octet-stream for single cells), picked by HBase's content negotiation
+// (representation.h): handlers fill a model (models.h) and codecs.h writes it; bodies are read
+// the same way. A request that accepts none of them gets 406, a body of another type 415. See
+// docs/rest.md for the endpoints and where they differ from HBase.
 //
 // Reserved namespaces (RestOptions): every route naming a table or a namespace of one answers
 // 403 text/plain, unless the server has an admin token and the request carries it. Listing all

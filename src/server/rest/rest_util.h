@@ -1,4 +1,5 @@
-// Helpers shared by the REST handlers: content negotiation, path decoding, JSON responses.
+// Helpers shared by the REST handlers: path decoding, integers, plain responses. Content
+// negotiation is representation.h's.
 
 #ifndef BASALT_SERVER_REST_REST_UTIL_H_
 #define BASALT_SERVER_REST_REST_UTIL_H_
@@ -17,24 +18,10 @@ namespace basalt::server::rest {
 
 // JSON text; bytes that are not UTF-8 are replaced rather than thrown on.
 std::string Dump(const nlohmann::json& j);
-// 200 application/json.
-http::Response JsonOk(const http::Request& req, std::string json);
 // `status` with an empty body.
 http::Response Empty(const http::Request& req, boost::beast::http::status status);
 // 404 "Not found", as HBase writes it.
 http::Response NotFound(const http::Request& req, const std::string& what = "Not found");
-
-// Whether the client accepts JSON (no Accept header, */*, application/*, or a JSON type).
-bool AcceptsJson(const http::Request& req);
-// Whether the client asks for application/octet-stream (a single raw cell).
-bool WantsOctetStream(const http::Request& req);
-// 406 for a request that accepts nothing basalt serves.
-http::Response NotAcceptable(const http::Request& req);
-
-enum class BodyType { kJson, kOctetStream, kOther };
-// From Content-Type: kJson only for application/json or a "+json" type (parameters ignored), so
-// no "simple" cross-site request is read as JSON; a missing type is kOther (415, as HBase).
-BodyType RequestBodyType(const http::Request& req);
 
 // Percent-decodes one path segment (InvalidArgument on a bad escape).
 Result<std::string> DecodeSegment(const std::string& raw);

@@ -1,0 +1,41 @@
+// The REST models (models.h) as HBase's REST protobuf messages (package
+// org.apache.hadoop.hbase.rest.protobuf.generated; basalt's own .proto files in proto/, compiled
+// by protoc into the server layer). application/x-protobuf, and application/protobuf.
+//
+// Bytes travel raw. Parsers return InvalidArgument for bytes that are no such message (or lack a
+// required field); they never throw.
+
+#ifndef BASALT_SERVER_REST_PROTOBUF_CODEC_H_
+#define BASALT_SERVER_REST_PROTOBUF_CODEC_H_
+
+#include <string>
+#include <vector>
+
+#include "basalt/row_result.h"
+#include "basalt/status.h"
+#include "server/rest/models.h"
+
+namespace basalt::server::rest {
+
+std::string ToProtobuf(const VersionModel& m);
+std::string ToProtobuf(const ClusterStatusModel& m);
+std::string ToProtobuf(const TableListModel& m);
+std::string ToProtobuf(const NamespacesModel& m);
+std::string ToProtobuf(const NamespacePropertiesModel& m);
+// ColumnSchema's ttl, maxVersions and compression repeat the TTL, VERSIONS and COMPRESSION
+// attributes when they are numbers (ttl, maxVersions) or present (compression).
+std::string ToProtobuf(const TableSchemaModel& m);
+std::string ToProtobuf(const TableInfoModel& m);
+// A CellSet of `rows` (rows without cells are left out).
+std::string ToProtobuf(const std::vector<RowResult>& rows);
+
+// ttl, maxVersions, compression, inMemory and readOnly become the TTL, VERSIONS, COMPRESSION,
+// IN_MEMORY and READONLY attributes, as HBase reads them.
+Status FromProtobuf(const std::string& body, TableSchemaModel* out);
+Status FromProtobuf(const std::string& body, ScannerModel* out);
+Status FromProtobuf(const std::string& body, NamespacePropertiesModel* out);
+Status FromProtobuf(const std::string& body, std::vector<RowModel>* out);
+
+}  // namespace basalt::server::rest
+
+#endif  // BASALT_SERVER_REST_PROTOBUF_CODEC_H_
