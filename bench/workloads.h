@@ -66,11 +66,11 @@ struct FeedWorkload {
   std::vector<int> authors;                // one per post, in time order
 };
 
-inline FeedWorkload MakeFeedWorkload(double scale, int follows) {
+// Draws from `rng` (feed_bench.cc goes on to draw its readers from it).
+inline FeedWorkload MakeFeedWorkload(double scale, int follows, std::mt19937_64& rng) {
   FeedWorkload w;
   w.users = std::max(10, static_cast<int>(20000 * scale));
   const int posts = std::max(10, static_cast<int>(100000 * scale));
-  std::mt19937_64 rng(42);
   std::vector<double> weights;
   for (int i = 0; i < w.users; ++i) weights.push_back(1.0 / (1 + i));
   std::discrete_distribution<int> zipf(weights.begin(), weights.end());
@@ -86,6 +86,11 @@ inline FeedWorkload MakeFeedWorkload(double scale, int follows) {
   std::uniform_int_distribution<int> any(0, w.users - 1);
   for (int i = 0; i < posts; ++i) w.authors.push_back(any(rng));
   return w;
+}
+
+inline FeedWorkload MakeFeedWorkload(double scale, int follows) {
+  std::mt19937_64 rng(42);
+  return MakeFeedWorkload(scale, follows, rng);
 }
 
 // A feed user's name: "u%06d".
