@@ -379,6 +379,7 @@ void LoadPostgres(const Config& cfg, const basalt::bench::ActionLogWorkload& act
                   const basalt::bench::FeedWorkload& feed_w,
                   const std::vector<std::vector<int>>& inbox, LoadTimes* times) {
   PGconn* c = PgConnect(cfg.pg);
+  PgExec(c, "SET client_min_messages = warning");
   PgExec(c, "DROP TABLE IF EXISTS kv, actions, posts, inbox");
   // Bulk loads as an expert does them: COPY into a table without indexes, then the indexes.
   auto t0 = Clock::now();
