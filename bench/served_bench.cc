@@ -79,8 +79,8 @@ double Seconds(Clock::duration d) {
   return std::chrono::duration<double>(d).count();
 }
 
-constexpr int kFollows = 10;           // as feed_bench's default
-constexpr int kInboxCap = 1000;        // basalt's FeedOptions::inbox_cap default
+constexpr int kFollows = 10;     // as feed_bench's default
+constexpr int kInboxCap = 1000;  // basalt's FeedOptions::inbox_cap default
 constexpr int64_t kPostTime0 = 1795392000000;
 constexpr char kBenchTable[] = "bench";
 
@@ -240,7 +240,8 @@ class PgCopy {
     Send();
     if (PQputCopyEnd(c_, nullptr) != 1) Die("postgres copy end");
     PGresult* r = PQgetResult(c_);
-    if (PQresultStatus(r) != PGRES_COMMAND_OK) Die("postgres copy: " + std::string(PQerrorMessage(c_)));
+    if (PQresultStatus(r) != PGRES_COMMAND_OK)
+      Die("postgres copy: " + std::string(PQerrorMessage(c_)));
     PQclear(r);
   }
 
@@ -301,9 +302,9 @@ void LoadBasalt(const Config& cfg, const basalt::bench::ActionLogWorkload& actio
   auto graph = Check(basalt::recipes::FollowGraph::Open(*conn), "open follow graph");
   auto feed = Check(basalt::recipes::Feed::Open(*conn, *graph, BenchFeedOptions()), "open feed");
   for (const auto& [follower, followed] : feed_w.edges) {
-    Check(graph->Follow(basalt::bench::FeedUserName(follower),
-                        basalt::bench::FeedUserName(followed)),
-          "follow");
+    Check(
+        graph->Follow(basalt::bench::FeedUserName(follower), basalt::bench::FeedUserName(followed)),
+        "follow");
   }
   for (size_t p = 0; p < feed_w.authors.size(); ++p) {
     Check(feed->PostAt(basalt::bench::FeedUserName(feed_w.authors[p]), PostText(), PostTime(p))
@@ -348,8 +349,7 @@ void LoadRedis(const Config& cfg, const basalt::bench::ActionLogWorkload& action
     for (size_t i = 0; i < actions.action_users.size(); ++i) {
       pipe.Append({"LPUSH", "a:" + std::to_string(actions.action_users[i]),
                    std::to_string(i) + ":" +
-                       std::to_string(kActionTime0 + static_cast<int64_t>(i)) + ":" +
-                       kActionName});
+                       std::to_string(kActionTime0 + static_cast<int64_t>(i)) + ":" + kActionName});
     }
   }
   times->seconds["redis latest"] = Seconds(Clock::now() - t0);
@@ -404,8 +404,8 @@ void LoadPostgres(const Config& cfg, const basalt::bench::ActionLogWorkload& act
     PgCopy copy(c, "COPY actions (id, userid, name, stamp) FROM STDIN");
     for (size_t i = 0; i < actions.action_users.size(); ++i) {
       copy.buffer() += std::to_string(i) + "\t" + std::to_string(actions.action_users[i]) + "\t" +
-                       kActionName + "\t" +
-                       std::to_string(kActionTime0 + static_cast<int64_t>(i)) + "\n";
+                       kActionName + "\t" + std::to_string(kActionTime0 + static_cast<int64_t>(i)) +
+                       "\n";
       copy.MaybeSend();
     }
     copy.Finish();
@@ -419,8 +419,9 @@ void LoadPostgres(const Config& cfg, const basalt::bench::ActionLogWorkload& act
   PgExec(c,
          "CREATE TABLE posts (id bigint NOT NULL, author text NOT NULL, stamp bigint NOT NULL,"
          " body text NOT NULL)");
-  PgExec(c, "CREATE TABLE inbox (userid integer NOT NULL, stamp bigint NOT NULL,"
-            " post_id bigint NOT NULL)");
+  PgExec(c,
+         "CREATE TABLE inbox (userid integer NOT NULL, stamp bigint NOT NULL,"
+         " post_id bigint NOT NULL)");
   {
     PgCopy copy(c, "COPY posts (id, author, stamp, body) FROM STDIN");
     for (size_t p = 0; p < feed_w.authors.size(); ++p) {
@@ -746,8 +747,8 @@ void Measure(System& system, Op op, int clients, double seconds, uint64_t seed, 
   }
   while (ready.load() < clients) std::this_thread::yield();
   start = Clock::now();
-  deadline = start + std::chrono::duration_cast<Clock::duration>(
-                         std::chrono::duration<double>(seconds));
+  deadline =
+      start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
   go.store(true, std::memory_order_release);
   for (auto& th : threads) th.join();
   const double elapsed = Seconds(Clock::now() - start);
@@ -772,8 +773,8 @@ void CheckAlike(std::vector<System*>& systems, const Args& args) {
       items += static_cast<int64_t>(want.size());
       for (size_t s = 1; s < systems.size(); ++s) {
         if (systems[s]->client(0).Stamps(op, arg) != want) {
-          Die(std::string(OpName(op)) + ": " + systems[s]->name() + " and " +
-              systems[0]->name() + " disagree on " + std::to_string(arg));
+          Die(std::string(OpName(op)) + ": " + systems[s]->name() + " and " + systems[0]->name() +
+              " disagree on " + std::to_string(arg));
         }
       }
     }
@@ -793,8 +794,7 @@ std::string JsonEscape(const std::string& s) {
 
 int Run(const Config& cfg) {
   const basalt::bench::ActionLogWorkload actions_shape{
-      .users = std::max(1, static_cast<int>(std::lround(100000 * cfg.scale))),
-      .action_users = {}};
+      .users = std::max(1, static_cast<int>(std::lround(100000 * cfg.scale))), .action_users = {}};
   const basalt::bench::Zipf zipf(actions_shape.users);
   const basalt::bench::FeedWorkload feed_w = basalt::bench::MakeFeedWorkload(cfg.scale, kFollows);
   Args args{.point_rows = PointRows(cfg.scale),
@@ -808,9 +808,10 @@ int Run(const Config& cfg) {
     std::vector<int> levels;
   };
   std::vector<Entry> entries;
-  entries.push_back({std::make_unique<BasaltSystem>("basalt in process", cfg.embedded_dir), {1, 2}});
   entries.push_back(
-      {std::make_unique<BasaltSystem>("basalt Thrift2", "thrift://" + cfg.thrift), {1, cfg.clients}});
+      {std::make_unique<BasaltSystem>("basalt in process", cfg.embedded_dir), {1, 2}});
+  entries.push_back({std::make_unique<BasaltSystem>("basalt Thrift2", "thrift://" + cfg.thrift),
+                     {1, cfg.clients}});
   entries.push_back({std::make_unique<RedisSystem>(cfg.redis), {1, cfg.clients}});
   entries.push_back({std::make_unique<PostgresSystem>(cfg.pg), {1, cfg.clients}});
   std::vector<System*> systems;
@@ -837,8 +838,8 @@ int Run(const Config& cfg) {
           Figures& fig = figures[{s, static_cast<int>(op), level}];
           Measure(*entries[s].system, op, entries[s].levels[level], cfg.seconds,
                   100 + static_cast<uint64_t>(r), args, &fig);
-          std::fprintf(stderr, "round %d %-6s %-18s %2d clients: %9.0f ops/s\n", r + 1,
-                       OpName(op), entries[s].system->name().c_str(), entries[s].levels[level],
+          std::fprintf(stderr, "round %d %-6s %-18s %2d clients: %9.0f ops/s\n", r + 1, OpName(op),
+                       entries[s].system->name().c_str(), entries[s].levels[level],
                        fig.rates.back());
         }
       }
@@ -850,15 +851,15 @@ int Run(const Config& cfg) {
   for (auto& [key, fig] : figures) {
     const auto [s, op, level] = key;
     char buf[512];
-    std::snprintf(buf, sizeof(buf),
-                  "%s  {\"system\": \"%s\", \"op\": \"%s\", \"clients\": %d, \"ops_per_s\": %.1f, "
-                  "\"p50_us\": %.1f, \"p99_us\": %.1f, \"items_per_op\": %.2f, \"rounds\": [",
-                  first ? "" : ",\n", JsonEscape(entries[s].system->name()).c_str(),
-                  OpName(static_cast<Op>(op)), entries[s].levels[level],
-                  basalt::bench::Median(fig.rates),
-                  basalt::bench::Percentile(fig.latencies_us, 0.50),
-                  basalt::bench::Percentile(fig.latencies_us, 0.99),
-                  static_cast<double>(fig.items) / static_cast<double>(std::max<int64_t>(1, fig.ops)));
+    std::snprintf(
+        buf, sizeof(buf),
+        "%s  {\"system\": \"%s\", \"op\": \"%s\", \"clients\": %d, \"ops_per_s\": %.1f, "
+        "\"p50_us\": %.1f, \"p99_us\": %.1f, \"items_per_op\": %.2f, \"rounds\": [",
+        first ? "" : ",\n", JsonEscape(entries[s].system->name()).c_str(),
+        OpName(static_cast<Op>(op)), entries[s].levels[level], basalt::bench::Median(fig.rates),
+        basalt::bench::Percentile(fig.latencies_us, 0.50),
+        basalt::bench::Percentile(fig.latencies_us, 0.99),
+        static_cast<double>(fig.items) / static_cast<double>(std::max<int64_t>(1, fig.ops)));
     json += buf;
     for (size_t i = 0; i < fig.rates.size(); ++i) {
       std::snprintf(buf, sizeof(buf), "%s%.1f", i ? ", " : "", fig.rates[i]);
@@ -886,8 +887,7 @@ int Load(const Config& cfg) {
                feed_w.edges.size(), feed_w.authors.size(), inbox_entries,
                Seconds(Clock::now() - t0));
   LoadTimes times;
-  for (const auto& [name, fn] :
-       std::vector<std::pair<std::string, std::function<void()>>>{
+  for (const auto& [name, fn] : std::vector<std::pair<std::string, std::function<void()>>>{
            {"basalt", [&] { LoadBasalt(cfg, actions, feed_w, &times); }},
            {"Redis", [&] { LoadRedis(cfg, actions, feed_w, inbox, &times); }},
            {"PostgreSQL", [&] { LoadPostgres(cfg, actions, feed_w, inbox, &times); }}}) {

@@ -26,7 +26,7 @@ Redis with appendonly yes + appendfsync no (the AOF is written before the reply,
 no RDB snapshots, no AOF rewrites during the run); PostgreSQL with synchronous_commit=off (fsync
 stays on for checkpoints).
 
-    bench/served_bench.py [--scale 1.0] [--seconds 2] [--rounds 3] [--clients 16]
+    bench/served_bench.py [--scale 1.0] [--seconds 1] [--rounds 9] [--clients 16]
                           [--markdown FILE] [--no-build] [--keep]
 """
 
@@ -48,6 +48,7 @@ import types
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
+sys.dont_write_bytecode = True  # no bench/__pycache__ in the tree
 import http_bench  # noqa: E402  (run_wrk: wrk with bench/http_bench.lua)
 
 PACKAGES = ("redis-server", "postgresql", "libhiredis-dev", "libpq-dev", "wrk")
@@ -343,8 +344,8 @@ def report(args, info, load, figures, rest):
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--scale", type=float, default=1.0)
-    p.add_argument("--seconds", type=float, default=2.0)
-    p.add_argument("--rounds", type=int, default=3)
+    p.add_argument("--seconds", type=float, default=1.0)
+    p.add_argument("--rounds", type=int, default=9)
     p.add_argument("--clients", type=int, default=16)
     p.add_argument("--markdown", help="also write the report to this file")
     p.add_argument("--no-build", action="store_true")
