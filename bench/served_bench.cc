@@ -10,6 +10,8 @@
 //       checks that every system answers alike, then measures each workload on each system at
 //       1 client and at N clients (in process: 1 and 2 threads), the systems taking turns in
 //       rounds; writes throughput and p50 / p99 to FILE.
+//   basalt_served_bench calls --thrift HOST:PORT --scale F --op OP --ops N
+//       makes N operations of OP through one Thrift2 client (the driver counts the calls).
 //
 // Workloads (one operation each):
 //   get     a point get of a 100-byte value: Table::GetInto(Get(row).AddColumn("f", "q")) on
@@ -92,6 +94,8 @@ struct Config {
   double warmup = 1.0;
   int rounds = 3;
   int clients = 16;
+  std::string op;  // calls: the workload
+  int ops = 0;     // calls: how many operations
 };
 
 int PointRows(double scale) {
@@ -873,6 +877,31 @@ int Run(const Config& cfg) {
   return 0;
 }
 
+// Makes `cfg.ops` operations of `cfg.op` through one Thrift2 client, one at a time. The driver
+// runs it through a proxy that counts the calls (bench/served_bench.py, CountCalls); with
+// --ops 0 it counts what opening the connection and the recipes costs.
+int Calls(const Config& cfg) {
+  Op op = Op::kGet;
+  if (cfg.op == "latest") {
+    op = Op::kLatest;
+  } else if (cfg.op == "home") {
+    op = Op::kHome;
+  } else if (cfg.op != "get") {
+    Die("--op: get, latest or home");
+  }
+  const int users = std::max(1, static_cast<int>(std::lround(100000 * cfg.scale)));
+  const basalt::bench::Zipf zipf(users);
+  const Args args{.point_rows = PointRows(cfg.scale),
+                  .action_users = users,
+                  .feed_users = basalt::bench::MakeFeedWorkload(cfg.scale, kFollows).users,
+                  .zipf = &zipf};
+  BasaltSystem thrift("basalt Thrift2", "thrift://" + cfg.thrift);
+  Client& client = thrift.client(0);
+  std::mt19937_64 rng(9);
+  for (int i = 0; i < cfg.ops; ++i) client.Call(op, args.Pick(op, rng));
+  return 0;
+}
+
 int Load(const Config& cfg) {
   const auto t0 = Clock::now();
   const basalt::bench::ActionLogWorkload actions = basalt::bench::MakeActionLogWorkload(cfg.scale);
@@ -944,16 +973,21 @@ Config ParseArgs(int argc, char** argv) {
       c.rounds = std::atoi(value().c_str());
     } else if (a == "--clients") {
       c.clients = std::atoi(value().c_str());
+    } else if (a == "--op") {
+      c.op = value();
+    } else if (a == "--ops") {
+      c.ops = std::atoi(value().c_str());
     } else {
       Die("unknown argument " + a);
     }
   }
-  if (c.scale <= 0 || c.seconds <= 0 || c.rounds < 1 || c.clients < 1 || c.json.empty() ||
-      c.redis.empty() || c.pg.empty()) {
-    Die("bad arguments");
-  }
-  if (c.mode == "load" ? c.basalt_dir.empty()
-                       : c.mode != "run" || c.embedded_dir.empty() || c.thrift.empty()) {
+  if (c.scale <= 0 || c.seconds <= 0 || c.rounds < 1 || c.clients < 1) Die("bad arguments");
+  if (c.mode == "calls") {
+    if (c.thrift.empty() || c.op.empty()) Die("calls needs --thrift and --op");
+  } else if (c.json.empty() || c.redis.empty() || c.pg.empty()) {
+    Die("load and run need --json, --redis and --pg");
+  } else if (c.mode == "load" ? c.basalt_dir.empty()
+                              : c.mode != "run" || c.embedded_dir.empty() || c.thrift.empty()) {
     Die("load needs --basalt; run needs --embedded and --thrift");
   }
   return c;
@@ -963,5 +997,6 @@ Config ParseArgs(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   const Config cfg = ParseArgs(argc, argv);
+  if (cfg.mode == "calls") return Calls(cfg);
   return cfg.mode == "load" ? Load(cfg) : Run(cfg);
 }

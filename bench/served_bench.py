@@ -32,6 +32,7 @@ stays on for checkpoints).
 
 import argparse
 import json
+import select
 import os
 import platform
 import pwd
@@ -42,6 +43,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import types
 
@@ -201,6 +203,75 @@ class BasaltServer:
             return f.read()
 
 
+class CallCounter:
+    """A loopback TCP proxy to the Thrift2 port that counts calls: a client waits for each reply
+    before its next call, so on each connection a call starts whenever the client sends after
+    the server has answered (or first)."""
+
+    def __init__(self, target_port):
+        self.target_port = target_port
+        self.calls = 0
+        self.lock = threading.Lock()
+        self.listener = socket.socket()
+        self.listener.bind(("127.0.0.1", 0))
+        self.listener.listen(64)
+        self.port = self.listener.getsockname()[1]
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self):
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            server = socket.create_connection(("127.0.0.1", self.target_port))
+            for s in (client, server):
+                s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            threading.Thread(target=self._pump, args=(client, server), daemon=True).start()
+
+    def _pump(self, client, server):
+        answered = True  # the server spoke last (or nobody has)
+        with client, server:
+            while True:
+                readable, _, _ = select.select([client, server], [], [])
+                for s in readable:
+                    data = s.recv(1 << 16)
+                    if not data:
+                        return
+                    if s is client:
+                        if answered:
+                            with self.lock:
+                                self.calls += 1
+                        answered = False
+                        server.sendall(data)
+                    else:
+                        answered = True
+                        client.sendall(data)
+
+    def close(self):
+        self.listener.close()
+
+
+def count_calls(bench, thrift, scale, ops=500):
+    """Thrift2 calls per operation of each workload, one client, through CallCounter."""
+    counter = CallCounter(int(thrift.rsplit(":", 1)[1]))
+    out = {}
+    try:
+        def run(op, n):
+            before = counter.calls
+            subprocess.run([bench, "calls", "--thrift", f"127.0.0.1:{counter.port}", "--scale",
+                            str(scale), "--op", op, "--ops", str(n)], check=True)
+            time.sleep(0.2)  # the proxy's last bytes
+            return counter.calls - before
+        for op in OPS:
+            base = run(op, 0)
+            out[op] = (run(op, ops) - base) / ops
+            log(f"Thrift2 calls per {op}: {out[op]:.2f} (opening: {base})")
+    finally:
+        counter.close()
+    return out
+
+
 def dir_size(path):
     total = 0
     for base, _, files in os.walk(path):
@@ -248,7 +319,9 @@ def report(args, info, load, figures, rest):
         f"and client count; throughput is the median round, p50 / p99 are over all rounds' "
         "calls. Before measuring, 200 calls of each workload returned the same items (by time) "
         f"on every system; items per call: latest {figures[('Redis', 'latest', 0)]['items_per_op']:.2f}, "
-        f"home {figures[('Redis', 'home', 0)]['items_per_op']:.2f}.",
+        f"home {figures[('Redis', 'home', 0)]['items_per_op']:.2f}. Thrift2 calls per operation "
+        "(one client, 500 operations, counted by a proxy after the measurements): "
+        + ", ".join(f"{op} {info['calls'][op]:.2f}" for op in OPS) + ".",
         "",
         f"Machine: {info['cpus']} cores, {info['platform']}; {info['redis']}; {info['pg']}. "
         f"Load average (1/5/15 min): {info['load_start']} at the start, {info['load_run']} "
@@ -403,6 +476,7 @@ def main():
                 figures[(r["system"], r["op"], level)] = r
         rest = rest_cell_gets(server.url, load["point_rows"], args.seconds, args.rounds,
                               args.clients)
+        info["calls"] = count_calls(bench, server.thrift, args.scale)
         info["load_end"] = loadavg()
     finally:
         for s in reversed(started):
