@@ -18,7 +18,8 @@ Never a test. One command, on this machine, in one run:
   5. `basalt_served_bench run`: every workload on every system at 1 client and at --clients
      clients (in process: 1 and 2 threads), the systems taking turns in --rounds rounds of
      --seconds; then REST's single-cell GET under wrk (1 connection, then --clients connections,
-     bench/http_bench.lua's `cell` mode) for --rounds rounds;
+     bench/http_bench.lua's `cell` mode) for --rounds rounds; then counts the Thrift2 calls of
+     each operation through a counting proxy (`basalt_served_bench calls`, one client);
   6. stops everything, removes the directory and prints a markdown table.
 
 Durability, matched to basalt's default (every write in its WAL, handed to the OS, not fsynced):
