@@ -44,6 +44,7 @@
 #include "basalt/recipes/fanout_worker.h"
 #include "basalt/recipes/feed.h"
 #include "basalt/recipes/follow_graph.h"
+#include "workloads.h"
 
 namespace {
 
@@ -75,9 +76,7 @@ double Seconds(Clock::time_point a, Clock::time_point b) {
 }
 
 std::string UserName(int i) {
-  char buf[16];
-  std::snprintf(buf, sizeof(buf), "u%06d", i);
-  return buf;
+  return basalt::bench::FeedUserName(i);
 }
 
 void PutBe(std::string* out, uint64_t v, int bytes) {
@@ -92,24 +91,13 @@ struct Workload {
 };
 
 Workload MakeWorkload(const Config& c) {
-  Workload w;
-  w.users = std::max(10, static_cast<int>(20000 * c.scale));
-  const int posts = std::max(10, static_cast<int>(100000 * c.scale));
   std::mt19937_64 rng(42);
-  std::vector<double> weights;
-  for (int i = 0; i < w.users; ++i) weights.push_back(1.0 / (1 + i));
-  std::discrete_distribution<int> zipf(weights.begin(), weights.end());
-  for (int f = 0; f < w.users; ++f) {
-    std::set<int> chosen;
-    for (int tries = 0; static_cast<int>(chosen.size()) < c.follows && tries < c.follows * 20;
-         ++tries) {
-      int followed = zipf(rng);
-      if (followed != f) chosen.insert(followed);
-    }
-    for (int followed : chosen) w.edges.push_back({f, followed});
-  }
+  basalt::bench::FeedWorkload g = basalt::bench::MakeFeedWorkload(c.scale, c.follows, rng);
+  Workload w;
+  w.users = g.users;
+  w.edges = std::move(g.edges);
+  w.authors = std::move(g.authors);
   std::uniform_int_distribution<int> any(0, w.users - 1);
-  for (int i = 0; i < posts; ++i) w.authors.push_back(any(rng));
   for (int i = 0; i < c.reads; ++i) w.readers.push_back(any(rng));
   return w;
 }

@@ -1,6 +1,8 @@
 -- wrk script of bench/http_bench.py: one kind of request, over random rows or demo users.
 --   wrk -s bench/http_bench.lua URL -- OP ROWS [USER=TOKEN,USER=TOKEN,...]
 --   get         GET /bench/ROW (Accept: application/json): one row's CellSet
+--   cell        GET /bench/ROW/f:q (Accept: application/octet-stream): one cell's raw value
+--               (bench/served_bench.py)
 --   put         PUT /bench/ROW/f:q, an application/octet-stream body: one 100-byte cell
 --   scan10      GET /bench/PREFIX* (REST's row-prefix globbing, a scan): 10 rows
 --   timeline    GET /api/v1/timeline?limit=20 as a random user (bearer token): home timeline
@@ -44,6 +46,9 @@ function request()
     return wrk.format("GET", "/api/v1/users/" .. u.name .. "/activity?limit=10", headers)
   end
   local row = string.format("row%08d", math.random(0, rows - 1))
+  if mode == "cell" then
+    return wrk.format("GET", "/bench/" .. row .. "/f:q", {["Accept"] = "application/octet-stream"})
+  end
   return wrk.format("GET", "/bench/" .. row, {["Accept"] = "application/json"})
 end
 

@@ -36,6 +36,7 @@
 #include "basalt/basalt.h"
 #include "basalt/recipes/activity_log.h"
 #include "bench_util.h"
+#include "workloads.h"
 
 namespace {
 
@@ -72,25 +73,9 @@ double Seconds(Clock::duration d) {
   return std::chrono::duration<double>(d).count();
 }
 
-// Zipf(s = 1) over ranks 0..n-1: rank r has weight 1 / (r + 1).
-class Zipf {
- public:
-  explicit Zipf(int n) : cdf_(n) {
-    double sum = 0;
-    for (int r = 0; r < n; ++r) cdf_[r] = (sum += 1.0 / (r + 1));
-    for (double& c : cdf_) c /= sum;
-  }
-  int operator()(std::mt19937_64& rng) const {
-    const double u = std::uniform_real_distribution<double>(0, 1)(rng);
-    return static_cast<int>(std::lower_bound(cdf_.begin(), cdf_.end(), u) - cdf_.begin());
-  }
-
- private:
-  std::vector<double> cdf_;
-};
-
-constexpr int64_t kTime0 = 1795392000000;  // 2026-11-23 00:00 UTC
-const char kName[] = "Joe User";
+using basalt::bench::Zipf;
+constexpr int64_t kTime0 = basalt::bench::kActionTime0;
+const char* const kName = basalt::bench::kActionName;
 
 std::string User(int u) {
   return std::to_string(u);
@@ -134,18 +119,15 @@ Config ParseArgs(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   const Config cfg = ParseArgs(argc, argv);
-  const int users = std::max(1, static_cast<int>(std::lround(100000 * cfg.scale)));
-  const int64_t actions = std::max<int64_t>(1, std::llround(5000000 * cfg.scale));
+  const basalt::bench::ActionLogWorkload workload = basalt::bench::MakeActionLogWorkload(cfg.scale);
+  const int users = workload.users;
+  const int64_t actions = static_cast<int64_t>(workload.action_users.size());
   printf("W1: %d users, %lld actions, Zipf(s=1) users\n", users, static_cast<long long>(actions));
   std::filesystem::remove_all(cfg.dir);
   std::filesystem::create_directories(cfg.dir);
 
   const Zipf zipf(users);
-  std::vector<int> action_users(static_cast<size_t>(actions));
-  {
-    std::mt19937_64 rng(42);
-    for (int& u : action_users) u = zipf(rng);
-  }
+  const std::vector<int>& action_users = workload.action_users;
 
   // ---- ingest ----
   Side basalt_side, sqlite_side;
