@@ -280,9 +280,9 @@ describe('rows and cells', () => {
   });
 
   test('writing to a family the table lacks fails and writes nothing', async () => {
-    // 400 from basalt; HBase 2 answers 404 here (see 'deleting what is not there').
+    // 404, as HBase 2's REST server answers its region server's NoSuchColumnFamilyException.
     await rejectsWith(call(client.table(T).row('grace'), 'put',
-                           ['info:name', 'nofamily:x'], ['Grace', 'x']), 400);
+                           ['info:name', 'nofamily:x'], ['Grace', 'x']), 404);
     assert.equal(await call(client.table(T).row('grace'), 'exists'), false);
     await rejectsWith(call(client.table('no_such_table').row('r'), 'put', 'cf:a', 'v'), 404);
   });
@@ -409,10 +409,9 @@ describe('deletes', () => {
     // HBase's deletes are blind: a row or column that holds nothing is not an error.
     assert.equal(await call(client.table(T).row('never-written'), 'delete'), true);
     assert.equal(await call(client.table(T).row('never-written'), 'delete', 's:a'), true);
-    // A family the table lacks is refused. basalt answers 400 to writes and deletes naming one
-    // (tests/http/test_bad_input.py); HBase 2's REST server passes its region server's
-    // NoSuchColumnFamilyException on as 404. node-hbase makes no difference between the two.
-    await rejectsWith(call(client.table(T).row('d1'), 'delete', 'nofamily:a'), 400);
+    // A family the table lacks is refused with 404, as HBase 2's REST server passes its region
+    // server's NoSuchColumnFamilyException on (tests/http/test_bad_input.py).
+    await rejectsWith(call(client.table(T).row('d1'), 'delete', 'nofamily:a'), 404);
   });
 });
 

@@ -197,18 +197,6 @@ Result<std::vector<RowResult>> StatelessScan(Table& table, const std::string& pr
   return ReadAll(table, scan);
 }
 
-// A write's failure as the client should see it (success passes through): a family the table
-// lacks is the client's mistake (400), not a missing resource (404).
-Status AsWriteError(const Status& s) {
-  if (s.IsNotFound()) return Status::InvalidArgument(s.message());
-  return s;
-}
-template <typename T>
-Result<T> AsWriteError(Result<T> r) {
-  if (r.ok()) return r;
-  return AsWriteError(r.status());
-}
-
 }  // namespace
 
 Result<http::Response> RestService::GetRows(const Ctx& ctx) {
@@ -320,7 +308,7 @@ Result<http::Response> RestService::PutRows(const Ctx& ctx) {
       app.SetReturnResults(return_result);
       result = table->Append(app);
     }
-    BASALT_ASSIGN_OR_RETURN(RowResult values, AsWriteError(std::move(result)));
+    BASALT_ASSIGN_OR_RETURN(RowResult values, std::move(result));
     if (!return_result) return Empty(req, bh::status::ok);
     if (values.empty()) return Empty(req, bh::status::not_modified);
     // Answered in the body's own representation (HBase answers JSON or XML as Accept says).
@@ -377,7 +365,7 @@ Result<http::Response> RestService::PutRows(const Ctx& ctx) {
       return Status::InvalidArgument("unsupported check '" + *check +
                                      "' (put, delete, increment or append)");
     }
-    BASALT_ASSIGN_OR_RETURN(bool passed, AsWriteError(table->CheckAndMutate(cam)));
+    BASALT_ASSIGN_OR_RETURN(bool passed, table->CheckAndMutate(cam));
     return Empty(req, passed ? bh::status::ok : bh::status::not_modified);
   }
 
@@ -393,7 +381,7 @@ Result<http::Response> RestService::PutRows(const Ctx& ctx) {
     mutations.emplace_back(std::move(put));
   }
   if (mutations.empty()) return Status::InvalidArgument("no cells to write");
-  BASALT_RETURN_IF_ERROR(AsWriteError(table->Batch(mutations).status()));
+  BASALT_RETURN_IF_ERROR(table->Batch(mutations).status());
   return Empty(req, bh::status::ok);
 }
 
@@ -413,7 +401,7 @@ Result<http::Response> RestService::DeleteRows(const Ctx& ctx) {
       del.AddFamily(c.family, ts);
     }
   }
-  BASALT_RETURN_IF_ERROR(AsWriteError(table->Delete(del)));
+  BASALT_RETURN_IF_ERROR(table->Delete(del));
   return Empty(req, bh::status::ok);
 }
 
