@@ -88,6 +88,27 @@ Status CheckFamiliesExist(Connection& conn, const TableName& table,
   return Status::OK();
 }
 
+// HBase's REST server answers a family the table lacks with 404 for writes and deletes too
+// (NoSuchColumnFamilyException); the engine calls it a bad argument. `s` is the failed write's
+// status, `columns` what it named; the table is only described when the write failed.
+Status AsWriteError(Connection& conn, const TableName& table,
+                    const std::vector<ColumnName>& columns, Status s) {
+  if (!s.IsInvalidArgument()) return s;
+  Status missing = CheckFamiliesExist(conn, table, columns);
+  return missing.IsNotFound() ? missing : s;
+}
+
+// The columns of every cell of `rows` (each cell has one by now).
+std::vector<ColumnName> ColumnsOf(const std::vector<RowModel>& rows) {
+  std::vector<ColumnName> columns;
+  for (const auto& row : rows) {
+    for (const auto& c : row.cells) {
+      if (c.column) columns.push_back(ParseColumnName(*c.column));
+    }
+  }
+  return columns;
+}
+
 template <typename Read>
 void SelectColumns(const std::vector<ColumnName>& columns, Read* read) {
   for (const auto& c : columns) {
@@ -308,7 +329,10 @@ Result<http::Response> RestService::PutRows(const Ctx& ctx) {
       app.SetReturnResults(return_result);
       result = table->Append(app);
     }
-    BASALT_ASSIGN_OR_RETURN(RowResult values, std::move(result));
+    if (!result.ok()) {
+      return AsWriteError(conn_, table->name(), ColumnsOf(rows), result.status());
+    }
+    RowResult values = std::move(*result);
     if (!return_result) return Empty(req, bh::status::ok);
     if (values.empty()) return Empty(req, bh::status::not_modified);
     // Answered in the body's own representation (HBase answers JSON or XML as Accept says).
@@ -365,8 +389,11 @@ Result<http::Response> RestService::PutRows(const Ctx& ctx) {
       return Status::InvalidArgument("unsupported check '" + *check +
                                      "' (put, delete, increment or append)");
     }
-    BASALT_ASSIGN_OR_RETURN(bool passed, table->CheckAndMutate(cam));
-    return Empty(req, passed ? bh::status::ok : bh::status::not_modified);
+    Result<bool> passed = table->CheckAndMutate(cam);
+    if (!passed.ok()) {
+      return AsWriteError(conn_, table->name(), ColumnsOf(rows), passed.status());
+    }
+    return Empty(req, *passed ? bh::status::ok : bh::status::not_modified);
   }
 
   std::vector<Mutation> mutations;
@@ -381,7 +408,8 @@ Result<http::Response> RestService::PutRows(const Ctx& ctx) {
     mutations.emplace_back(std::move(put));
   }
   if (mutations.empty()) return Status::InvalidArgument("no cells to write");
-  BASALT_RETURN_IF_ERROR(table->Batch(mutations).status());
+  Status written = table->Batch(mutations).status();
+  if (!written.ok()) return AsWriteError(conn_, table->name(), ColumnsOf(rows), written);
   return Empty(req, bh::status::ok);
 }
 
@@ -401,7 +429,8 @@ Result<http::Response> RestService::DeleteRows(const Ctx& ctx) {
       del.AddFamily(c.family, ts);
     }
   }
-  BASALT_RETURN_IF_ERROR(table->Delete(del));
+  Status deleted = table->Delete(del);
+  if (!deleted.ok()) return AsWriteError(conn_, table->name(), spec.columns, deleted);
   return Empty(req, bh::status::ok);
 }
 
