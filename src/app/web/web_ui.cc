@@ -14,18 +14,6 @@ boost::beast::string_view Bv(std::string_view s) {
   return {s.data(), s.size()};
 }
 
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
-std::string_view Trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
-
 // RFC 9110 13.1.2: If-None-Match uses the weak comparison, so W/"x" matches "x".
 bool IfNoneMatchHolds(const server::http::Request& request, std::string_view etag) {
   auto it = request.find(bh::field::if_none_match);
@@ -33,7 +21,7 @@ bool IfNoneMatchHolds(const server::http::Request& request, std::string_view eta
   std::string_view list(it->value().data(), it->value().size());
   while (!list.empty()) {
     size_t comma = list.find(',');
-    std::string_view tag = Trim(list.substr(0, comma));
+    std::string_view tag = server::http::TrimWhitespace(list.substr(0, comma));
     list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 1);
     if (tag == "*") return true;
     if (tag.substr(0, 2) == "W/") tag.remove_prefix(2);
@@ -69,8 +57,8 @@ const Asset* WebUi::Find(std::string_view path) const {
 bool WebUi::WantsHtml(const server::http::Request& request) {
   auto it = request.find(bh::field::accept);
   if (it == request.end()) return false;
-  return Lower(std::string_view(it->value().data(), it->value().size())).find("text/html") !=
-         std::string::npos;
+  return server::http::AsciiLower(std::string_view(it->value().data(), it->value().size()))
+             .find("text/html") != std::string::npos;
 }
 
 server::http::Response WebUi::ServeAsset(const server::http::Request& request,

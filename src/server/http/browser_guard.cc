@@ -12,19 +12,13 @@ namespace bh = boost::beast::http;
 
 namespace {
 
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
 // "name:port" -> "name"; "[::1]:port" -> "::1".
 std::string HostName(std::string_view host) {
   if (!host.empty() && host.front() == '[') {
     size_t close = host.find(']');
-    return Lower(host.substr(1, close == std::string_view::npos ? host.npos : close - 1));
+    return AsciiLower(host.substr(1, close == std::string_view::npos ? host.npos : close - 1));
   }
-  return Lower(host.substr(0, host.find(':')));
+  return AsciiLower(host.substr(0, host.find(':')));
 }
 
 bool IsIpLiteral(const std::string& name) {
@@ -34,10 +28,10 @@ bool IsIpLiteral(const std::string& name) {
 }
 
 bool IsAllowedHost(const std::string& name, const ServerConfig& config) {
-  if (name == "localhost" || IsIpLiteral(name) || name == Lower(config.bind)) return true;
+  if (name == "localhost" || IsIpLiteral(name) || name == AsciiLower(config.bind)) return true;
   return std::any_of(
       config.allowed_hosts.begin(), config.allowed_hosts.end(),
-      [&](const std::string& allowed) { return allowed == "*" || Lower(allowed) == name; });
+      [&](const std::string& allowed) { return allowed == "*" || AsciiLower(allowed) == name; });
 }
 
 bool ChangesState(Verb verb) {
@@ -56,8 +50,8 @@ std::optional<std::string> BrowserGuardRefusal(const Request& request, const Ser
   if (!ChangesState(request.method())) return std::nullopt;
   auto origin = request.find(bh::field::origin);
   if (origin == request.end()) return std::nullopt;
-  std::string sent = Lower(std::string_view(origin->value().data(), origin->value().size()));
-  std::string own = Lower(host);
+  std::string sent = AsciiLower(std::string_view(origin->value().data(), origin->value().size()));
+  std::string own = AsciiLower(host);
   if (!own.empty() && (sent == "http://" + own || sent == "https://" + own)) return std::nullopt;
   return "cross-origin request refused: Origin '" + sent +
          "' is not this server's own origin, and writes are refused from other sites";

@@ -26,6 +26,20 @@ Response MakeResponse(const Request& request, boost::beast::http::status status,
   return res;
 }
 
+std::string AsciiLower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  return out;
+}
+
+std::string_view TrimWhitespace(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  return s;
+}
+
 std::string ClientAddress(std::string_view remote) {
   if (!remote.empty() && remote.front() == '[') {
     size_t close = remote.find(']');

@@ -45,6 +45,11 @@ struct RequestContext {
 // "[::1]:5000" or "::1:5000" as Beast prints it.
 std::string ClientAddress(std::string_view remote);
 
+// Header text: ASCII lower case (header names, media types, host names compare without case),
+// and a value without the spaces and tabs around it (RFC 9110's optional whitespace).
+std::string AsciiLower(std::string_view s);
+std::string_view TrimWhitespace(std::string_view s);
+
 // Handlers return the whole response; they never throw.
 using Handler = std::function<Response(const RequestContext&)>;
 

@@ -12,21 +12,9 @@ namespace bh = boost::beast::http;
 
 namespace {
 
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
-std::string_view Trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
-
 // The media type of a Content-Type or Accept element, lower case, without parameters.
 std::string MediaType(std::string_view value) {
-  return Lower(Trim(value.substr(0, value.find(';'))));
+  return http::AsciiLower(http::TrimWhitespace(value.substr(0, value.find(';'))));
 }
 
 struct Candidate {
@@ -53,7 +41,7 @@ struct Range {
 // The quality in thousandths of "q=0.5"; an unreadable one counts as 1 (RFC 9110 asks the
 // server to be lenient).
 int ParseQuality(std::string_view q) {
-  q = Trim(q);
+  q = http::TrimWhitespace(q);
   if (q.empty() || (q[0] != '0' && q[0] != '1')) return 1000;
   int whole = q[0] - '0';
   int thousandths = 0;
@@ -83,7 +71,7 @@ std::vector<Range> ParseAccept(std::string_view accept) {
     size_t semi = element.find(';');
     while (semi != std::string_view::npos) {
       size_t next = element.find(';', semi + 1);
-      std::string_view param = Trim(element.substr(
+      std::string_view param = http::TrimWhitespace(element.substr(
           semi + 1, next == std::string_view::npos ? std::string_view::npos : next - semi - 1));
       if (param.size() >= 2 && (param[0] == 'q' || param[0] == 'Q') && param[1] == '=') {
         range.quality = ParseQuality(param.substr(2));
@@ -111,7 +99,8 @@ int Specificity(const std::string& range, std::string_view type) {
 }  // namespace
 
 std::optional<Negotiated> NegotiateAccept(std::optional<std::string_view> accept, Offers offers) {
-  if (!accept || Trim(*accept).empty()) return Negotiated{Representation::kXml, "text/xml"};
+  if (!accept || http::TrimWhitespace(*accept).empty())
+    return Negotiated{Representation::kXml, "text/xml"};
   std::vector<Range> ranges = ParseAccept(*accept);
   const Candidate* best = nullptr;
   int best_quality = 0, best_specificity = 0;
