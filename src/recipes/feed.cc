@@ -349,8 +349,9 @@ Result<std::vector<std::string>> Feed::PullKeys(const std::vector<std::string>& 
   };
   // Each author is likely to give about limit / authors keys: read twice that at first, so that
   // a page over many followees does not read a page's worth from each.
-  const int32_t first = std::clamp<int32_t>(
-      static_cast<int32_t>(2 * int64_t{limit} / static_cast<int64_t>(authors.size())), 2, limit);
+  const int32_t share =
+      static_cast<int32_t>(2 * int64_t{limit} / static_cast<int64_t>(authors.size()));
+  const int32_t first = std::min(limit, std::max<int32_t>(2, share));
   std::vector<Source> sources(authors.size());
   auto later = [&](size_t a, size_t b) {
     return sources[a].keys.front() > sources[b].keys.front();

@@ -79,13 +79,13 @@ struct FeedOptions {
   // A reader whose last home-timeline read is older than this is inactive: fan-out skips their
   // inbox (one cell read per follower instead of a delivery), and their next home-timeline read
   // rebuilds the inbox from the followees' own timelines (at most inbox_cap posts) before
-  // serving. A read records its time only when the recorded one is older than 1/8 of this (one
-  // write per reader per few days by default, not one per page); a read that finds it older
-  // than 3/4 of this rebuilds, so clocks of processes may disagree by up to 1/4 of it. A reader
-  // who never read counts as active: from their first Follow they have this long before fan-out
-  // skips them, and one with no record at all (who never followed through this Feed) is never
-  // skipped. 0: every reader is active (no reads or writes of the reader row). Default: 30 days.
-  // REQUIRES: >= 0.
+  // serving. A read records its time only when none is recorded or the recorded one is older
+  // than 1/8 of this (one write per reader per few days by default, not one per page); a read
+  // that finds it older than 3/4 of this rebuilds, so clocks of processes may disagree by up to
+  // 1/4 of it. A reader who never read counts as active: from their first Follow they have this
+  // long before fan-out skips them, and one with no record at all (who has neither read nor
+  // followed through this Feed) is never skipped. 0: every reader is active (fan-out reads no
+  // reader rows, reads write none). Default: 30 days. REQUIRES: >= 0.
   int64_t inactive_after_ms = int64_t{30} * 24 * 3600 * 1000;
 };
 
