@@ -34,6 +34,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/cell_checks.h"
 #include "engine/engine.h"
 #include "engine/key_format.h"
 #include "engine/rocksdb_status.h"
@@ -44,7 +45,6 @@ namespace basalt::engine {
 namespace {
 
 constexpr std::string_view kBulkLoadDirPrefix = "bulkload-";
-constexpr size_t kMaxQualifierLength = 65535;
 
 // "row 'r', column f:q, timestamp t" of a cell key, in HBase's printable form.
 std::string DescribeCell(std::string_view family, std::string_view key) {
@@ -124,24 +124,11 @@ class BulkLoad : public BulkLoader {
 
 Status BulkLoad::Check(std::string_view row, std::string_view family, std::string_view qualifier,
                        std::string_view value, int64_t timestamp, FamilyFiles** out) {
-  if (row.empty()) return Status::InvalidArgument("row key must not be empty");
-  if (row.size() > kMaxRowKeyLength) {
-    return Status::InvalidArgument("row key is " + std::to_string(row.size()) +
-                                   " bytes; the limit is " + std::to_string(kMaxRowKeyLength));
-  }
-  if (qualifier.size() > kMaxQualifierLength) {
-    return Status::InvalidArgument("qualifier is " + std::to_string(qualifier.size()) +
-                                   " bytes; the limit is " + std::to_string(kMaxQualifierLength));
-  }
-  if (timestamp != kLatestTimestamp && timestamp < 0) {
-    return Status::InvalidArgument("timestamp " + std::to_string(timestamp) + " is negative");
-  }
-  const size_t max_value = engine_->options().max_value_bytes;
-  if (value.size() > max_value) {
-    return Status::InvalidArgument(
-        "value of " + std::string(family) + ":" + util::ToStringBinary(qualifier) + " is " +
-        std::to_string(value.size()) + " bytes; the limit is " + std::to_string(max_value));
-  }
+  BASALT_RETURN_IF_ERROR(CheckRow(row));
+  BASALT_RETURN_IF_ERROR(CheckQualifier(qualifier));
+  if (timestamp != kLatestTimestamp) BASALT_RETURN_IF_ERROR(CheckTimestamp(timestamp));
+  BASALT_RETURN_IF_ERROR(
+      CheckValueSize(family, qualifier, value.size(), engine_->options().max_value_bytes));
   for (auto& f : families_) {
     if (f.family->name() == family) {
       *out = &f;
