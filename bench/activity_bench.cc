@@ -4,7 +4,7 @@
 // For each size, a fresh on-disk store gets `users` users with `size` events each (recorded
 // through ActivityLog::Record, round robin over the users, one event per millisecond per user),
 // then each query runs for a fixed time on random users:
-//   record     events recorded per second (an Increment of the user's sequence plus a Put)
+//   record     events recorded per second (one Put each)
 //   latest10   Latest(user, 10): the newest 10
 //   offset1000 Latest(user, 10, 1000): the page after skipping 1000 (note 000's OFFSET); at
 //              1k events per user, the last page (offset 990)

@@ -15,8 +15,14 @@
 // a MultiGet. The raw side has no hybrid merge and no read-time follow/delete checks; basalt's home
 // read does both (see docs/benchmarks.md).
 //
+// --active F instead compares basalt with itself, in one run on three fresh stores with the
+// same edges and posts: fan-out with inactive-reader tracking off, with every reader active, and
+// with only a share F of readers active (the others' last read set 40 days back by writing their
+// reader rows, docs/recipes.md); then the first home read of inactive readers (an inbox rebuild)
+// against that of active ones.
+//
 // Usage: basalt_feed_bench [--dir DIR] [--scale F] [--follows N] [--threads N] [--reads N]
-//                          [--threshold N] [--markdown FILE]
+//                          [--threshold N] [--active F] [--markdown FILE]
 
 #include <rocksdb/cache.h>
 #include <rocksdb/db.h>
@@ -57,6 +63,7 @@ struct Config {
   int threads = 2;
   int reads = 20000;
   int64_t threshold = INT64_MAX / 2;  // default: pure fan-out on both sides
+  double active = 0;                  // > 0: the inactive-reader comparison instead
   std::string markdown;
 };
 
@@ -172,6 +179,130 @@ Figures RunBasalt(const Config& c, const Workload& w) {
   graph->reset();
   Check((*conn)->Close(), "closing basalt");
   return f;
+}
+
+// ---- Inactive readers: basalt against itself ----
+
+struct ActivityFigures {
+  double fanout_s = 0;
+  int64_t inbox_writes = 0;
+  int64_t skipped = 0;
+  double first_read_p50_us = 0;  // readers whose last read is old: an inbox rebuild, then a page
+  double first_read_p99_us = 0;
+  double active_read_p50_us = 0;  // readers who read lately: a page
+  double posts_per_page = 0;      // on the inactive readers' first pages
+};
+
+// One store: edges, every reader's last read (now when active, 40 days back otherwise), posts
+// with fan-out stopped, then the drain and the first pages. `tracking` false: inactive_after_ms
+// = 0 (every reader delivered to, no reader rows read).
+ActivityFigures RunActivity(const Config& c, const Workload& w, bool tracking,
+                            const std::vector<bool>& active, const std::string& name) {
+  const std::string path = c.dir + "/" + name;
+  std::filesystem::remove_all(path);
+  std::filesystem::create_directories(c.dir);
+  auto conn = basalt::Connection::Open(path);
+  Check(conn.status(), "opening basalt");
+  auto graph = basalt::recipes::FollowGraph::Open(**conn);
+  Check(graph.status(), "opening the follow graph");
+  basalt::recipes::FeedOptions options;
+  options.fanout_threshold = c.threshold;
+  if (!tracking) options.inactive_after_ms = 0;
+  auto feed = basalt::recipes::Feed::Open(**conn, **graph, options);
+  Check(feed.status(), "opening the feed");
+  for (const auto& [follower, followed] : w.edges) {
+    Check((*graph)->Follow(UserName(follower), UserName(followed)), "follow");
+  }
+  // The reader rows (docs/recipes.md, "Inactive readers"): i:r = BE64 last read, ms.
+  auto inbox = (*conn)->GetTable("feed_inbox");
+  Check(inbox.status(), "opening the inbox table");
+  const int64_t now = std::chrono::duration_cast<std::chrono::milliseconds>(
+                          std::chrono::system_clock::now().time_since_epoch())
+                          .count();
+  const int64_t old = now - int64_t{40} * 24 * 3600 * 1000;
+  std::vector<basalt::Put> reads;
+  for (int u = 0; u < w.users; ++u) {
+    reads.push_back(basalt::Put(basalt::KeyBuilder().AddBytes(UserName(u)).AddUint8(1).Build())
+                        .Add("i", "r",
+                             basalt::KeyBuilder()
+                                 .AddUint64(static_cast<uint64_t>(active[u] ? now : old))
+                                 .Build()));
+  }
+  Check((*inbox)->Put(reads), "reader rows");
+  const std::string text(100, 't');
+  for (int author : w.authors) Check((*feed)->Post(UserName(author), text).status(), "post");
+
+  ActivityFigures f;
+  basalt::recipes::FanoutWorkerPool pool(**feed, {.threads = c.threads});
+  auto t0 = Clock::now();
+  pool.Start();
+  Check(pool.Drain(std::chrono::hours(2)), "drain");
+  f.fanout_s = Seconds(t0, Clock::now());
+  pool.Stop();
+  Check(pool.last_error(), "fan-out worker");
+  f.inbox_writes = pool.stats().inbox_writes;
+  f.skipped = pool.stats().skipped_inactive;
+
+  // First pages: up to --reads inactive readers (each rebuilds) and as many active ones.
+  std::vector<double> inactive_us, active_us;
+  int64_t shown = 0;
+  for (int u = 0; u < w.users; ++u) {
+    std::vector<double>& us = active[u] ? active_us : inactive_us;
+    if (static_cast<int>(us.size()) >= c.reads) continue;
+    auto a = Clock::now();
+    auto page = (*feed)->HomeTimeline(UserName(u), 20);
+    Check(page.status(), "home timeline");
+    us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - a).count());
+    if (!active[u]) shown += static_cast<int64_t>(page->posts.size());
+  }
+  Figures lat;
+  if (!inactive_us.empty()) {
+    Latencies(inactive_us, &lat);
+    f.first_read_p50_us = lat.p50_us;
+    f.first_read_p99_us = lat.p99_us;
+    f.posts_per_page = static_cast<double>(shown) / inactive_us.size();
+  }
+  if (!active_us.empty()) {
+    Latencies(active_us, &lat);
+    f.active_read_p50_us = lat.p50_us;
+  }
+  feed->reset();
+  graph->reset();
+  Check((*conn)->Close(), "closing basalt");
+  return f;
+}
+
+std::string ActivityReport(const Config& c, const Workload& w) {
+  std::mt19937_64 rng(7);
+  std::bernoulli_distribution draw(c.active);
+  std::vector<bool> some(w.users), all(w.users, true);
+  int n_active = 0;
+  for (int u = 0; u < w.users; ++u) n_active += (some[u] = draw(rng)) ? 1 : 0;
+  std::printf("active readers: %d of %d\n", n_active, w.users);
+  std::fflush(stdout);
+  ActivityFigures off = RunActivity(c, w, false, all, "off");
+  ActivityFigures on = RunActivity(c, w, true, all, "all");
+  ActivityFigures part = RunActivity(c, w, true, some, "some");
+  char buf[4096];
+  std::snprintf(buf, sizeof(buf),
+                "| figure | tracking off | all active | %.0f%% active | %.0f%% / all |\n"
+                "| --- | ---: | ---: | ---: | ---: |\n"
+                "| fan-out drain (s) | %.2f | %.2f | %.2f | %.2f |\n"
+                "| inbox writes | %lld | %lld | %lld | %.2f |\n"
+                "| deliveries skipped | %lld | %lld | %lld | |\n"
+                "| first page of an active reader, p50 (us) | %.0f | %.0f | %.0f | |\n"
+                "| first page of an inactive reader (rebuild), p50 (us) | | | %.0f | |\n"
+                "| first page of an inactive reader (rebuild), p99 (us) | | | %.0f | |\n"
+                "| posts on that page | | | %.1f | |\n",
+                c.active * 100, c.active * 100, off.fanout_s, on.fanout_s, part.fanout_s,
+                part.fanout_s / on.fanout_s, static_cast<long long>(off.inbox_writes),
+                static_cast<long long>(on.inbox_writes), static_cast<long long>(part.inbox_writes),
+                static_cast<double>(part.inbox_writes) / static_cast<double>(on.inbox_writes),
+                static_cast<long long>(off.skipped), static_cast<long long>(on.skipped),
+                static_cast<long long>(part.skipped), off.active_read_p50_us, on.active_read_p50_us,
+                part.active_read_p50_us, part.first_read_p50_us, part.first_read_p99_us,
+                part.posts_per_page);
+  return buf;
 }
 
 // ---- The same workload on raw RocksDB ----
@@ -339,13 +470,18 @@ Config ParseArgs(int argc, char** argv) {
       c.reads = std::atoi(value().c_str());
     } else if (a == "--threshold") {
       c.threshold = std::atoll(value().c_str());
+    } else if (a == "--active") {
+      c.active = std::atof(value().c_str());
     } else if (a == "--markdown") {
       c.markdown = value();
     } else {
       Die("unknown argument " + a);
     }
   }
-  if (c.scale <= 0 || c.follows < 1 || c.threads < 1 || c.reads < 1) Die("bad arguments");
+  if (c.scale <= 0 || c.follows < 1 || c.threads < 1 || c.reads < 1 || c.active < 0 ||
+      c.active > 1) {
+    Die("bad arguments");
+  }
   return c;
 }
 
@@ -357,6 +493,13 @@ int main(int argc, char** argv) {
   std::printf("users %d, edges %zu, posts %zu, home reads %zu\n", w.users, w.edges.size(),
               w.authors.size(), w.readers.size());
   std::fflush(stdout);
+  if (c.active > 0) {
+    std::string report = ActivityReport(c, w);
+    std::fputs(report.c_str(), stdout);
+    if (!c.markdown.empty()) std::ofstream(c.markdown) << report;
+    std::filesystem::remove_all(c.dir);
+    return 0;
+  }
   Figures b = RunBasalt(c, w);
   Figures r = RunRaw(c, w);
   char buf[4096];

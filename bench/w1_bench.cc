@@ -1,16 +1,20 @@
 // Workload W1 (note 000): a user action log. 100,000 users, 5,000,000 actions whose users follow
 // a Zipf distribution (s = 1), recorded in time order; then note 000's query, "the 10 latest
 // actions after skipping 20", for Zipf-chosen users. basalt's ActivityLog (tall layout: row =
-// user + (Long.MAX - stamp) + seq) against SQLite with an index on (userid, stamp DESC), in the
-// same run, on the same machine and disk.
+// user + (Long.MAX - stamp) + seq) against the same rows written and read by hand on raw
+// RocksDB, and against SQLite with an index on (userid, stamp DESC), in the same run, on the
+// same machine and disk.
 //
-//   SQL:    SELECT id, name, stamp FROM actions WHERE userid = ?
-//           ORDER BY stamp DESC LIMIT 10 OFFSET 20
-//   basalt: ActivityLog::Latest(user, 10, 20)
+//   SQL:     SELECT id, name, stamp FROM actions WHERE userid = ?
+//            ORDER BY stamp DESC LIMIT 10 OFFSET 20
+//   basalt:  ActivityLog::Latest(user, 10, 20)
+//   RocksDB: Seek(user), skip 20 keys, decode the next 10 events
 //
-// Durability is matched: each action is its own acknowledged write, logged to the operating
-// system before the call returns and not fsynced (basalt's default SYNC_WAL; SQLite in WAL
-// mode with synchronous=NORMAL, one autocommit INSERT per action).
+// Ingest: the first tenth of the actions one at a time (Record / one Put / one autocommit
+// INSERT), the rest in batches of 100 (RecordMany / one WriteBatch / one transaction).
+// Durability is matched: each acknowledged write is logged to the operating system before the
+// call returns and not fsynced (basalt's default SYNC_WAL, RocksDB's default WriteOptions;
+// SQLite in WAL mode with synchronous=NORMAL).
 //
 // Queries alternate between the two sides in rounds of --seconds; the report gives queries per
 // second and the p50 / p99 latency over all rounds.
@@ -18,6 +22,8 @@
 // Usage: basalt_w1_bench [--dir DIR] [--scale F] [--seconds S] [--rounds N] [--markdown FILE]
 //   --scale 0.02 runs 2,000 users and 100,000 actions.
 
+#include <rocksdb/db.h>
+#include <rocksdb/write_batch.h>
 #include <sqlite3.h>
 
 #include <algorithm>
@@ -34,8 +40,10 @@
 #include <vector>
 
 #include "basalt/basalt.h"
+#include "basalt/keys.h"
 #include "basalt/recipes/activity_log.h"
 #include "bench_util.h"
+#include "raw_rocksdb.h"
 #include "workloads.h"
 
 namespace {
@@ -43,6 +51,7 @@ namespace {
 using Clock = std::chrono::steady_clock;
 using basalt::recipes::ActivityLog;
 using basalt::recipes::ActivityLogOptions;
+using basalt::recipes::NewEvent;
 
 struct Config {
   std::string dir = "/tmp/basalt-w1-bench";
@@ -81,8 +90,24 @@ std::string User(int u) {
   return std::to_string(u);
 }
 
+constexpr int64_t kBatch = 100;
+
+// The raw side's event: the key and value bytes the activity log's tall layout stores
+// (docs/recipes.md), so both sides write and read the same bytes.
+std::string RawKey(int user, int64_t time_ms, uint64_t seq) {
+  return basalt::KeyBuilder()
+      .AddBytes(User(user))
+      .AddReverseTimestamp(time_ms)
+      .AddUint64(seq, basalt::KeyOrder::kDescending)
+      .Build();
+}
+std::string RawValue() {
+  return basalt::KeyBuilder().AddBytes(kName).AddBytes("").Build();
+}
+
 struct Side {
-  double ingest = 0;  // actions per second
+  double ingest = 0;          // actions per second, one at a time
+  double ingest_batched = 0;  // actions per second, in batches of kBatch
   std::vector<double> latencies_us;
   double query_seconds = 0;
   int64_t rows = 0;  // rows returned, a check that both sides answer alike
@@ -129,18 +154,59 @@ int main(int argc, char** argv) {
   const Zipf zipf(users);
   const std::vector<int>& action_users = workload.action_users;
 
-  // ---- ingest ----
-  Side basalt_side, sqlite_side;
+  // ---- ingest: the first tenth one at a time, the rest in batches ----
+  const int64_t singles = std::max<int64_t>(1, actions / 10);
+  auto report = [](const char* who, const Side& side) {
+    printf("%s ingest: %.0f actions/s single, %.0f batched\n", who, side.ingest,
+           side.ingest_batched);
+    fflush(stdout);
+  };
+  Side basalt_side, raw_side, sqlite_side;
   auto conn = Check(basalt::Connection::Open(cfg.dir + "/basalt"), "open basalt");
   auto log = Check(ActivityLog::Open(*conn, ActivityLogOptions{}), "open log");
   {
-    const auto start = Clock::now();
-    for (int64_t i = 0; i < actions; ++i) {
+    auto start = Clock::now();
+    for (int64_t i = 0; i < singles; ++i) {
       Check(log->Record(User(action_users[i]), kName, "", kTime0 + i), "record");
     }
-    basalt_side.ingest = static_cast<double>(actions) / Seconds(Clock::now() - start);
-    printf("basalt ingest: %.0f actions/s\n", basalt_side.ingest);
-    fflush(stdout);
+    basalt_side.ingest = static_cast<double>(singles) / Seconds(Clock::now() - start);
+    start = Clock::now();
+    std::vector<NewEvent> batch;
+    for (int64_t i = singles; i < actions; i += kBatch) {
+      batch.clear();
+      for (int64_t j = i; j < std::min(actions, i + kBatch); ++j) {
+        batch.push_back(NewEvent{User(action_users[j]), kName, "", kTime0 + j});
+      }
+      Check(log->RecordMany(batch), "record many");
+    }
+    basalt_side.ingest_batched =
+        static_cast<double>(actions - singles) / Seconds(Clock::now() - start);
+    report("basalt", basalt_side);
+  }
+
+  std::unique_ptr<rocksdb::DB> raw = basalt::bench::OpenRawRocksDb(cfg.dir + "/raw");
+  {
+    const rocksdb::WriteOptions wo;
+    const std::string value = RawValue();
+    uint64_t seq = 1;
+    auto start = Clock::now();
+    for (int64_t i = 0; i < singles; ++i) {
+      const rocksdb::Status st = raw->Put(wo, RawKey(action_users[i], kTime0 + i, seq++), value);
+      if (!st.ok()) Die("raw put: " + st.ToString());
+    }
+    raw_side.ingest = static_cast<double>(singles) / Seconds(Clock::now() - start);
+    start = Clock::now();
+    for (int64_t i = singles; i < actions; i += kBatch) {
+      rocksdb::WriteBatch batch;
+      for (int64_t j = i; j < std::min(actions, i + kBatch); ++j) {
+        batch.Put(RawKey(action_users[j], kTime0 + j, seq++), value);
+      }
+      const rocksdb::Status st = raw->Write(wo, &batch);
+      if (!st.ok()) Die("raw write: " + st.ToString());
+    }
+    raw_side.ingest_batched =
+        static_cast<double>(actions - singles) / Seconds(Clock::now() - start);
+    report("rocksdb", raw_side);
   }
 
   sqlite3* db = nullptr;
@@ -157,18 +223,26 @@ int main(int argc, char** argv) {
     CheckSql(sqlite3_prepare_v2(db, "INSERT INTO actions (userid, name, stamp) VALUES (?, ?, ?)",
                                 -1, &insert, nullptr),
              db, "prepare insert");
-    const auto start = Clock::now();
-    for (int64_t i = 0; i < actions; ++i) {
+    auto insert_one = [&](int64_t i) {
       sqlite3_bind_int64(insert, 1, action_users[i]);
       sqlite3_bind_text(insert, 2, kName, -1, SQLITE_STATIC);
       sqlite3_bind_int64(insert, 3, kTime0 + i);
       CheckSql(sqlite3_step(insert), db, "insert");
       sqlite3_reset(insert);
+    };
+    auto start = Clock::now();
+    for (int64_t i = 0; i < singles; ++i) insert_one(i);
+    sqlite_side.ingest = static_cast<double>(singles) / Seconds(Clock::now() - start);
+    start = Clock::now();
+    for (int64_t i = singles; i < actions; i += kBatch) {
+      CheckSql(sqlite3_exec(db, "BEGIN", nullptr, nullptr, nullptr), db, "begin");
+      for (int64_t j = i; j < std::min(actions, i + kBatch); ++j) insert_one(j);
+      CheckSql(sqlite3_exec(db, "COMMIT", nullptr, nullptr, nullptr), db, "commit");
     }
-    sqlite_side.ingest = static_cast<double>(actions) / Seconds(Clock::now() - start);
+    sqlite_side.ingest_batched =
+        static_cast<double>(actions - singles) / Seconds(Clock::now() - start);
     sqlite3_finalize(insert);
-    printf("sqlite ingest: %.0f actions/s\n", sqlite_side.ingest);
-    fflush(stdout);
+    report("sqlite", sqlite_side);
   }
 
   // ---- queries: LIMIT 10 OFFSET 20 ----
@@ -181,6 +255,33 @@ int main(int argc, char** argv) {
   auto run_basalt = [&](int u) {
     auto events = Check(log->Latest(User(u), 10, 20), "latest");
     return static_cast<int64_t>(events.size());
+  };
+  // The hand-written query: the events are the keys under the user's prefix, newest first.
+  const rocksdb::ReadOptions raw_read;
+  auto run_raw = [&](int u) {
+    const std::string prefix = basalt::KeyBuilder().AddBytes(User(u)).Build();
+    std::unique_ptr<rocksdb::Iterator> it(raw->NewIterator(raw_read));
+    int64_t skipped = 0, n = 0;
+    for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix) && n < 10; it->Next()) {
+      if (skipped < 20) {
+        ++skipped;
+        continue;
+      }
+      // Decode what the recipe returns: the time and sequence from the key, the name.
+      basalt::KeyParser key(std::string_view(it->key().data(), it->key().size()));
+      std::string user, name;
+      int64_t time_ms = 0;
+      uint64_t seq = 0;
+      if (!key.ReadBytes(&user).ok() || !key.ReadReverseTimestamp(&time_ms).ok() ||
+          !key.ReadUint64(&seq, basalt::KeyOrder::kDescending).ok()) {
+        Die("raw: bad key");
+      }
+      basalt::KeyParser value(std::string_view(it->value().data(), it->value().size()));
+      if (!value.ReadBytes(&name).ok()) Die("raw: bad value");
+      ++n;
+    }
+    if (!it->status().ok()) Die("raw scan: " + it->status().ToString());
+    return n;
   };
   auto run_sqlite = [&](int u) {
     sqlite3_bind_int64(query, 1, u);
@@ -208,6 +309,7 @@ int main(int argc, char** argv) {
   };
   for (int r = 0; r < cfg.rounds; ++r) {
     round(basalt_side, run_basalt, 1000 + r);
+    round(raw_side, run_raw, 1000 + r);
     round(sqlite_side, run_sqlite, 1000 + r);
   }
   // Both sides answer the same queries: the same users, the same number of rows.
@@ -215,13 +317,15 @@ int main(int argc, char** argv) {
     std::mt19937_64 rng(7);
     for (int i = 0; i < 200; ++i) {
       const int u = zipf(rng);
-      if (run_basalt(u) != run_sqlite(u)) Die("basalt and sqlite disagree for user " + User(u));
+      const int64_t n = run_basalt(u);
+      if (n != run_sqlite(u) || n != run_raw(u)) Die("the sides disagree for user " + User(u));
     }
   }
   sqlite3_finalize(query);
   sqlite3_close(db);
   log.reset();
   if (!conn->Close().ok()) Die("close");
+  raw.reset();
 
   auto qps = [](const Side& s) {
     return static_cast<double>(s.latencies_us.size()) / s.query_seconds;
@@ -230,22 +334,32 @@ int main(int argc, char** argv) {
   char buf[512];
   snprintf(buf, sizeof(buf),
            "W1 at scale %g: %d users, %lld actions (Zipf s=1), query LIMIT 10 OFFSET 20\n\n"
-           "| metric | basalt | SQLite | basalt/SQLite |\n| --- | ---: | ---: | ---: |\n",
+           "| metric | basalt | RocksDB | SQLite | basalt/RocksDB | basalt/SQLite |\n"
+           "| --- | ---: | ---: | ---: | ---: | ---: |\n",
            cfg.scale, users, static_cast<long long>(actions));
   out += buf;
-  auto line = [&](const char* name, double b, double s, bool higher_better) {
-    snprintf(buf, sizeof(buf), "| %s | %.1f | %.1f | %.2fx%s |\n", name, b, s, b / s,
-             higher_better ? "" : " (lower is better)");
+  auto line = [&](const char* name, double b, double r, double s, bool higher_better) {
+    const char* lower = higher_better ? "" : " (lower is better)";
+    snprintf(buf, sizeof(buf), "| %s | %.1f | %.1f | %.1f | %.2fx%s | %.2fx%s |\n", name, b, r, s,
+             b / r, lower, b / s, lower);
     out += buf;
   };
-  line("ingest, actions/s", basalt_side.ingest, sqlite_side.ingest, true);
-  line("query, q/s", qps(basalt_side), qps(sqlite_side), true);
-  line("query p50, us", basalt::bench::Percentile(basalt_side.latencies_us, 0.5),
-       basalt::bench::Percentile(sqlite_side.latencies_us, 0.5), false);
-  line("query p99, us", basalt::bench::Percentile(basalt_side.latencies_us, 0.99),
-       basalt::bench::Percentile(sqlite_side.latencies_us, 0.99), false);
-  snprintf(buf, sizeof(buf), "\nrows per query: basalt %.2f, SQLite %.2f\n",
+  line("ingest one at a time, actions/s", basalt_side.ingest, raw_side.ingest, sqlite_side.ingest,
+       true);
+  char batched[64];
+  snprintf(batched, sizeof(batched), "ingest in batches of %lld, actions/s",
+           static_cast<long long>(kBatch));
+  line(batched, basalt_side.ingest_batched, raw_side.ingest_batched, sqlite_side.ingest_batched,
+       true);
+  line("query, q/s", qps(basalt_side), qps(raw_side), qps(sqlite_side), true);
+  auto pct = [](const Side& side, double p) {
+    return basalt::bench::Percentile(side.latencies_us, p);
+  };
+  line("query p50, us", pct(basalt_side, 0.5), pct(raw_side, 0.5), pct(sqlite_side, 0.5), false);
+  line("query p99, us", pct(basalt_side, 0.99), pct(raw_side, 0.99), pct(sqlite_side, 0.99), false);
+  snprintf(buf, sizeof(buf), "\nrows per query: basalt %.2f, RocksDB %.2f, SQLite %.2f\n",
            static_cast<double>(basalt_side.rows) / basalt_side.latencies_us.size(),
+           static_cast<double>(raw_side.rows) / raw_side.latencies_us.size(),
            static_cast<double>(sqlite_side.rows) / sqlite_side.latencies_us.size());
   out += buf;
   printf("\n%s", out.c_str());

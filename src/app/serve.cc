@@ -62,6 +62,15 @@ std::optional<Status> ReadAppConfigKey(const std::string& key, const nlohmann::j
     }
     return s;
   }
+  if (key == "feed_inbox_cap" || key == "feed_inbox_trim_every") {
+    uint32_t* field =
+        key == "feed_inbox_cap" ? &config->feed_inbox_cap : &config->feed_inbox_trim_every;
+    Status s = ReadConfigValue(v, key, field);
+    if (s.ok() && (*field == 0 || *field > 1'000'000)) {
+      s = Status::InvalidArgument("config key '" + key + "' must be in 1..1000000");
+    }
+    return s;
+  }
   if (key == "demo") return ReadConfigValue(v, key, &config->demo);
   if (key == "demo_scale") return ReadConfigValue(v, key, &config->demo_scale);
   return std::nullopt;
@@ -179,6 +188,8 @@ Status Serve(const ServeConfig& serve_config) {
   api_v1::AppServicesOptions app_options;
   app_options.name_space = app_config.app_namespace;
   app_options.session_ttl_ms = int64_t{app_config.session_ttl_seconds} * 1000;
+  app_options.feed_inbox_cap = static_cast<int32_t>(app_config.feed_inbox_cap);
+  app_options.feed_inbox_trim_every = static_cast<int32_t>(app_config.feed_inbox_trim_every);
   if (app_config.password_hash_cost == "minimum") {
     app_options.hash_cost = recipes::UserStoreOptions::HashCost::kMinimum;
   }

@@ -30,6 +30,12 @@ struct AppConfig {
   uint32_t auth_attempts_per_minute = 30;
   // Password hashes (sign-ups, log-ins) running at once; 64 MiB each at the interactive cost.
   uint32_t max_concurrent_password_hashes = 2;
+  // Entries a home-timeline inbox keeps (FeedOptions::inbox_cap); home timelines go on past
+  // them from the followees' own timelines.
+  uint32_t feed_inbox_cap = 1000;
+  // An inbox is trimmed back to feed_inbox_cap on about one delivery in this many
+  // (FeedOptions::inbox_trim_every).
+  uint32_t feed_inbox_trim_every = 16;
 };
 
 // Everything `basalt serve` is told: the HBase-facing servers' settings and the app's.

@@ -4,8 +4,11 @@
 #include "basalt/recipes/activity_log.h"
 
 #include <algorithm>
+#include <atomic>
 #include <climits>
 #include <memory>
+#include <random>
+#include <set>
 #include <utility>
 
 #include "basalt/filter.h"
@@ -19,8 +22,6 @@ namespace {
 
 constexpr char kEventFamily[] = "e";
 constexpr char kTallQualifier[] = "";
-constexpr char kSeqFamily[] = "s";
-constexpr char kSeqQualifier[] = "n";
 
 // Bytes(user): escaped and terminated, so no user's key is a prefix of another's.
 std::string UserKey(std::string_view user) {
@@ -57,35 +58,88 @@ Status DecodeValue(std::string_view value, ActivityEvent* event) {
   return parser.Finish();
 }
 
+// Where a log's sequence starts: random in [2^32, 2^62), so that two logs (processes, restarts)
+// overlap only with odds of about (their events) / 2^62, the counter cannot wrap in practice,
+// and new ids never meet the per-user counters (small numbers) of stores written before.
+uint64_t RandomSequenceStart() {
+  std::random_device device;
+  const uint64_t r = (static_cast<uint64_t>(device()) << 32) ^ device();
+  return (uint64_t{1} << 32) + r % ((uint64_t{1} << 62) - (uint64_t{1} << 32));
+}
+
+// Whether recording `id` for `user` trims the user's events (ActivityLogOptions::trim_every):
+// a hash of both, so a user's trims come about one event in trim_every whatever the
+// interleaving of users on the log's sequence.
+bool TrimDue(std::string_view user, EventId id, int32_t trim_every) {
+  if (trim_every <= 1) return true;
+  uint64_t h = 1469598103934665603ull;  // FNV-1a over the user, then mixed with the id
+  for (unsigned char c : user) h = (h ^ c) * 1099511628211ull;
+  h ^= id.seq + 0x9e3779b97f4a7c15ull + static_cast<uint64_t>(id.time_ms);
+  h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ull;  // splitmix64's finaliser
+  h = (h ^ (h >> 27)) * 0x94d049bb133111ebull;
+  h ^= h >> 31;
+  return h % static_cast<uint64_t>(trim_every) == 0;
+}
+
 // The shared half: sequence numbers, validation, the cap.
 class LogBase : public ActivityLog {
  public:
-  LogBase(ActivityLogOptions options, std::unique_ptr<Table> events, std::unique_ptr<Table> seqs)
-      : ActivityLog(std::move(options)), events_(std::move(events)), seqs_(std::move(seqs)) {}
+  LogBase(ActivityLogOptions options, std::unique_ptr<Table> events)
+      : ActivityLog(std::move(options)),
+        events_(std::move(events)),
+        sequence_(RandomSequenceStart()) {}
 
   Result<EventId> Record(std::string_view user, std::string_view name, std::string_view payload,
                          int64_t time_ms) override {
     if (time_ms == -1) time_ms = SystemWallMillis();
     if (time_ms < 0) return Status::InvalidArgument("activity log: negative event time");
-    // The counter is the store's, so it is unique across threads, processes and restarts.
-    BASALT_ASSIGN_OR_RETURN(
-        int64_t seq, seqs_->IncrementColumnValue(UserKey(user), kSeqFamily, kSeqQualifier, 1));
-    EventId id{time_ms, static_cast<uint64_t>(seq)};
-    BASALT_RETURN_IF_ERROR(Write(user, id, EncodeValue(name, payload)));
+    const EventId id{time_ms, sequence_.fetch_add(1, std::memory_order_relaxed)};
+    BASALT_RETURN_IF_ERROR(events_->Put(MakePut(user, id, EncodeValue(name, payload))));
     const int64_t cap = options_.max_events_per_user;
-    // The sequence counts every event ever recorded, so while it is within the cap the user
-    // cannot have more events than the cap and the read is skipped.
-    if (cap > 0 && seq > cap) BASALT_RETURN_IF_ERROR(Trim(user, cap));
+    if (cap > 0 && TrimDue(user, id, options_.trim_every)) {
+      BASALT_RETURN_IF_ERROR(Trim(user, cap));
+    }
     return id;
   }
 
+  Result<std::vector<EventId>> RecordMany(const std::vector<NewEvent>& events) override {
+    for (const NewEvent& e : events) {
+      if (e.time_ms < -1) return Status::InvalidArgument("activity log: negative event time");
+    }
+    std::vector<EventId> ids;
+    ids.reserve(events.size());
+    std::vector<basalt::Put> puts;
+    puts.reserve(events.size());
+    const int64_t now = SystemWallMillis();
+    // One block of the sequence for the batch: its events keep their order within a millisecond.
+    uint64_t seq = sequence_.fetch_add(events.size(), std::memory_order_relaxed);
+    std::set<std::string_view> due;
+    for (const NewEvent& e : events) {
+      const EventId id{e.time_ms == -1 ? now : e.time_ms, seq++};
+      puts.push_back(MakePut(e.user, id, EncodeValue(e.name, e.payload)));
+      ids.push_back(id);
+      if (options_.max_events_per_user > 0 && TrimDue(e.user, id, options_.trim_every)) {
+        due.insert(e.user);
+      }
+    }
+    if (puts.empty()) return ids;
+    BASALT_RETURN_IF_ERROR(events_->Put(puts));
+    for (std::string_view user : due) {
+      BASALT_RETURN_IF_ERROR(Trim(user, options_.max_events_per_user));
+    }
+    return ids;
+  }
+
  protected:
-  virtual Status Write(std::string_view user, EventId id, std::string value) = 0;
+  // The Put that stores one event.
+  virtual basalt::Put MakePut(std::string_view user, EventId id, std::string value) const = 0;
   // Deletes the user's events after the newest `keep`.
   virtual Status Trim(std::string_view user, int64_t keep) = 0;
 
   std::unique_ptr<Table> events_;
-  std::unique_ptr<Table> seqs_;
+
+ private:
+  std::atomic<uint64_t> sequence_;
 };
 
 // Tall: a row per event.
@@ -146,9 +200,10 @@ class TallLog final : public LogBase {
   }
 
  protected:
-  Status Write(std::string_view user, EventId id, std::string value) override {
-    return events_->Put(basalt::Put(UserKey(user) + EventKey(id))
-                            .Add(kEventFamily, kTallQualifier, id.time_ms, std::move(value)));
+  basalt::Put MakePut(std::string_view user, EventId id, std::string value) const override {
+    basalt::Put put(UserKey(user) + EventKey(id));
+    put.Add(kEventFamily, kTallQualifier, id.time_ms, std::move(value));
+    return put;
   }
 
   Status Trim(std::string_view user, int64_t keep) override {
@@ -266,9 +321,10 @@ class WideLog final : public LogBase {
   }
 
  protected:
-  Status Write(std::string_view user, EventId id, std::string value) override {
-    return events_->Put(
-        basalt::Put(UserKey(user)).Add(kEventFamily, EventKey(id), id.time_ms, std::move(value)));
+  basalt::Put MakePut(std::string_view user, EventId id, std::string value) const override {
+    basalt::Put put(UserKey(user));
+    put.Add(kEventFamily, EventKey(id), id.time_ms, std::move(value));
+    return put;
   }
 
   Status Trim(std::string_view user, int64_t keep) override {
@@ -316,24 +372,20 @@ Result<std::unique_ptr<ActivityLog>> ActivityLog::Open(Connection& conn,
     return Status::InvalidArgument("activity log: negative max_events_per_user");
   }
   if (options.ttl_seconds < 1) return Status::InvalidArgument("activity log: ttl_seconds < 1");
+  if (options.trim_every < 1) return Status::InvalidArgument("activity log: trim_every < 1");
   const TableName events_name(options.name_space, options.table_prefix + "_events");
-  const TableName seq_name(options.name_space, options.table_prefix + "_seq");
 
   FamilyDescriptor events_family(kEventFamily);
   events_family.ttl_seconds = options.ttl_seconds;
   BASALT_RETURN_IF_ERROR(
       EnsureTable(conn.admin(), TableDescriptor(events_name).AddFamily(events_family)));
-  BASALT_RETURN_IF_ERROR(
-      EnsureTable(conn.admin(), TableDescriptor(seq_name).AddFamily(FamilyDescriptor(kSeqFamily))));
-
   BASALT_ASSIGN_OR_RETURN(auto events, conn.GetTable(events_name));
-  BASALT_ASSIGN_OR_RETURN(auto seqs, conn.GetTable(seq_name));
   if (options.layout == ActivityLogOptions::Layout::kTall) {
     return std::unique_ptr<ActivityLog>(
-        std::make_unique<TallLog>(std::move(options), std::move(events), std::move(seqs)));
+        std::make_unique<TallLog>(std::move(options), std::move(events)));
   }
   return std::unique_ptr<ActivityLog>(
-      std::make_unique<WideLog>(std::move(options), std::move(events), std::move(seqs)));
+      std::make_unique<WideLog>(std::move(options), std::move(events)));
 }
 
 }  // namespace basalt::recipes

@@ -96,6 +96,7 @@ void FanoutWorkerPool::Loop(int index) {
       std::lock_guard<std::mutex> lock(mu_);
       stats_.jobs_finished += step.jobs_finished;
       stats_.inbox_writes += step.inbox_writes;
+      stats_.skipped_inactive += step.skipped_inactive;
       if (!ran.ok()) last_error_ = ran.status();
     }
     if (ran.ok() && *ran) continue;
@@ -169,12 +170,19 @@ Result<bool> FanoutWorkerPool::RunJob(Feed& feed, const FanoutWorkerOptions& opt
     if (!done) {
       BASALT_ASSIGN_OR_RETURN(UserPage page,
                               feed.graph_.Followers(author, options.chunk_size, cursor));
+      int64_t written = static_cast<int64_t>(page.users.size());
       if (kind == fl::kFanoutJob) {
-        BASALT_RETURN_IF_ERROR(feed.Deliver(page.users, {entry}));
+        // Inactive readers are skipped: their next read rebuilds their inbox.
+        int64_t skipped = 0;
+        BASALT_ASSIGN_OR_RETURN(std::vector<std::string> active,
+                                feed.ActiveReaders(page.users, &skipped));
+        BASALT_RETURN_IF_ERROR(feed.Deliver(active, {entry}));
+        written = static_cast<int64_t>(active.size());
+        if (stats != nullptr) stats->skipped_inactive += skipped;
       } else {
         BASALT_RETURN_IF_ERROR(feed.Retract(page.users, entry));
       }
-      if (stats != nullptr) stats->inbox_writes += static_cast<int64_t>(page.users.size());
+      if (stats != nullptr) stats->inbox_writes += written;
       cursor = std::move(page.cursor);
       done = cursor.empty();
     }

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <deque>
+#include <optional>
+#include <queue>
 #include <random>
 #include <set>
 #include <utility>
@@ -44,21 +47,61 @@ Result<PostView> ToPostView(const RowResult& row, std::string_view post_id) {
                   std::string(*text)};
 }
 
-// The home-timeline cursor: base64url of BE64(posts returned so far) + the timeline key of the
-// last post returned.
-std::string EncodeHomeCursor(int64_t returned, std::string_view last_key) {
-  return Base64UrlEncode(LongBytes(returned) + std::string(last_key));
+// The home-timeline cursor: base64url of the phase ('i': in the inbox, 'p': pulled from the
+// followees' timelines) + the timeline key of the last post returned. Cursors of earlier versions
+// are base64url of BE64(posts returned so far, >= 1) + that key: their first byte is 0, and they
+// go on in the inbox.
+constexpr char kInboxPhase = 'i';
+constexpr char kPulledPhase = 'p';
+
+std::string EncodeHomeCursor(char phase, std::string_view last_key) {
+  return Base64UrlEncode(std::string(1, phase) + std::string(last_key));
 }
 
-Status DecodeHomeCursor(std::string_view cursor, int64_t* returned, std::string* last_key) {
+Status DecodeHomeCursor(std::string_view cursor, char* phase, std::string* last_key) {
   auto bytes = Base64UrlDecode(cursor);
-  if (!bytes || bytes->size() < 8) return Status::InvalidArgument("feed: malformed home cursor");
-  *returned = LongFromBytes(*bytes);
-  *last_key = bytes->substr(8);
-  if (*returned < 1 || !fl::DecodeTimelineKey(*last_key, nullptr).ok()) {
+  if (!bytes || bytes->empty()) return Status::InvalidArgument("feed: malformed home cursor");
+  if ((*bytes)[0] == kInboxPhase || (*bytes)[0] == kPulledPhase) {
+    *phase = (*bytes)[0];
+    *last_key = bytes->substr(1);
+  } else if (bytes->size() >= 8 && LongFromBytes(*bytes) >= 1) {
+    *phase = kInboxPhase;
+    *last_key = bytes->substr(8);
+  } else {
+    return Status::InvalidArgument("feed: malformed home cursor");
+  }
+  if (!fl::DecodeTimelineKey(*last_key, nullptr).ok()) {
     return Status::InvalidArgument("feed: malformed home cursor");
   }
   return Status::OK();
+}
+
+// A reader row's cells (feed_layout.h).
+struct ReaderState {
+  std::optional<int64_t> last_read;
+  std::string bound = std::string(fl::kNoBound);
+  std::string epoch;
+  std::string stale;
+};
+
+ReaderState ParseReader(const RowResult& row) {
+  ReaderState st;
+  if (auto r = row.Value(fl::kInboxFamily, fl::kLastRead); r && r->size() == 8) {
+    st.last_read = LongFromBytes(*r);
+  }
+  if (auto w = row.Value(fl::kInboxFamily, fl::kBound); w && !w->empty()) st.bound = *w;
+  if (auto e = row.Value(fl::kInboxFamily, fl::kEpoch)) st.epoch = *e;
+  if (auto s = row.Value(fl::kInboxFamily, fl::kStale)) st.stale = *s;
+  return st;
+}
+
+basalt::Get ReaderGet(std::string_view user) {
+  return basalt::Get(fl::ReaderRow(user)).AddFamily(std::string(fl::kInboxFamily));
+}
+
+std::string Nonce() {
+  std::random_device rd;
+  return std::to_string(rd()) + "." + std::to_string(rd());
 }
 
 }  // namespace
@@ -81,6 +124,9 @@ Result<std::unique_ptr<Feed>> Feed::Open(Connection& conn, FollowGraph& graph,
   }
   if (options.backfill_posts < 0) return Status::InvalidArgument("feed: backfill_posts < 0");
   if (options.post_lease_ms < 0) return Status::InvalidArgument("feed: post_lease_ms < 0");
+  if (options.inactive_after_ms < 0) {
+    return Status::InvalidArgument("feed: inactive_after_ms < 0");
+  }
   TableName posts_name(options.name_space, options.table_prefix + "_posts");
   TableName inbox_name(options.name_space, options.table_prefix + "_inbox");
   BASALT_RETURN_IF_ERROR(EnsureTable(conn.admin(), posts_name,
@@ -261,65 +307,260 @@ Result<Feed::FollowedAuthors> Feed::Followed(std::string_view user) {
   return out;
 }
 
+Result<std::vector<std::string>> Feed::PullKeys(const std::vector<std::string>& authors,
+                                                const std::string& position, int32_t limit) {
+  std::vector<std::string> out;
+  if (authors.empty() || limit < 1) return out;
+  std::string position_id;
+  fl::PostId at;
+  if (!position.empty()) {
+    BASALT_ASSIGN_OR_RETURN(at, fl::DecodeTimelineKey(position, &position_id));
+  }
+  const std::string at_author = position.empty() ? "" : KeyBuilder().AddBytes(at.author).Build();
+  struct Source {
+    std::string author;
+    std::deque<std::string> keys;  // fetched, not merged yet; keys.front() is the head
+    std::string last_row;          // the last row fetched
+    bool more = true;              // the last fetch was full: there may be more rows
+  };
+  // Reads up to `n` keys of `src` from `start` on (a scan with an exact start row and a limit:
+  // one call over Thrift2, with no scanner left open on the server).
+  auto fetch = [&](Source& src, const std::string& start, bool inclusive, int32_t n) -> Status {
+    Scan scan = Scan()
+                    .SetRowPrefix(fl::AuthorPostsPrefix(src.author))
+                    .AddColumn(std::string(fl::kPostFamily), "s")
+                    .SetFilter(std::make_shared<KeyOnlyFilter>())
+                    .SetLimit(n)
+                    .SetCaching(n);
+    if (!start.empty()) scan.WithStartRow(start, inclusive);
+    BASALT_ASSIGN_OR_RETURN(auto scanner, posts_->GetScanner(scan));
+    RowResult row;
+    int32_t got = 0;
+    while (scanner->Next(&row)) {
+      std::string_view post_id = std::string_view(row.row()).substr(1);
+      BASALT_ASSIGN_OR_RETURN(fl::PostId id, fl::DecodePostId(post_id));
+      src.keys.push_back(fl::TimelineKey(post_id, id.timestamp_ms));
+      src.last_row = row.row();
+      ++got;
+    }
+    BASALT_RETURN_IF_ERROR(scanner->status());
+    src.more = got >= n;
+    return Status::OK();
+  };
+  // Each author is likely to give about limit / authors keys: read twice that at first, so that
+  // a page over many followees does not read a page's worth from each.
+  const int32_t share =
+      static_cast<int32_t>(2 * int64_t{limit} / static_cast<int64_t>(authors.size()));
+  const int32_t first = std::min(limit, std::max<int32_t>(2, share));
+  std::vector<Source> sources(authors.size());
+  auto later = [&](size_t a, size_t b) {
+    return sources[a].keys.front() > sources[b].keys.front();
+  };
+  std::priority_queue<size_t, std::vector<size_t>, decltype(later)> heap(later);
+  for (size_t i = 0; i < authors.size(); ++i) {
+    Source& src = sources[i];
+    src.author = authors[i];
+    // The author's first post after the position, found by its row key: their posts of the
+    // position's millisecond come after it when their post ids do (the author's name decides).
+    std::string start;
+    bool inclusive = true;
+    if (!position.empty()) {
+      const std::string author_key = KeyBuilder().AddBytes(src.author).Build();
+      if (src.author == at.author) {
+        start = fl::PostRow(position_id);
+        inclusive = false;
+      } else if (author_key > at_author) {
+        start = fl::AuthorPostsFrom(src.author, at.timestamp_ms);
+      } else if (at.timestamp_ms > 0) {
+        start = fl::AuthorPostsFrom(src.author, at.timestamp_ms - 1);
+      } else {
+        continue;  // nothing older than time 0
+      }
+    }
+    BASALT_RETURN_IF_ERROR(fetch(src, start, inclusive, first));
+    if (!src.keys.empty()) heap.push(i);
+  }
+  while (!heap.empty() && static_cast<int32_t>(out.size()) < limit) {
+    const size_t i = heap.top();
+    heap.pop();
+    Source& src = sources[i];
+    // Two authors never share a key (the post id holds the author), so no duplicates here.
+    out.push_back(std::move(src.keys.front()));
+    src.keys.pop_front();
+    if (src.keys.empty() && src.more) {
+      const int32_t left = limit - static_cast<int32_t>(out.size());
+      if (left > 0) BASALT_RETURN_IF_ERROR(fetch(src, src.last_row, false, left));
+    }
+    if (!src.keys.empty()) heap.push(i);
+  }
+  return out;
+}
+
+Status Feed::NarrowBound(std::string_view user, const std::string& key, const RowResult* reader) {
+  const std::string family(fl::kInboxFamily);
+  const std::string row = fl::ReaderRow(user);
+  std::optional<RowResult> read;
+  for (int round = 0; round < 16; ++round) {
+    if (reader == nullptr) {
+      BASALT_ASSIGN_OR_RETURN(read, inbox_->Get(ReaderGet(user)));
+      reader = &*read;
+    }
+    auto current = reader->Value(family, fl::kBound);
+    const std::string bound =
+        current && !current->empty() ? std::string(*current) : std::string(fl::kNoBound);
+    if (bound <= key) return Status::OK();
+    CheckAndMutate cam(row);
+    if (current) {
+      cam.IfEquals(family, std::string(fl::kBound), std::string(*current));
+    } else {
+      cam.IfNotExists(family, std::string(fl::kBound));
+    }
+    cam.Then(basalt::Put(row).Add(family, std::string(fl::kBound), key));
+    BASALT_ASSIGN_OR_RETURN(bool moved, inbox_->CheckAndMutate(cam));
+    if (moved) return Status::OK();
+    reader = nullptr;
+  }
+  return Status::Busy("feed: the inbox bound of " + std::string(user) + " kept changing");
+}
+
+Status Feed::MarkDirtyIfRebuilt(const std::vector<std::string>& users,
+                                const std::vector<RowResult>& readers) {
+  if (users.empty()) return Status::OK();
+  std::vector<basalt::Get> gets;
+  for (const auto& u : users) gets.push_back(ReaderGet(u));
+  BASALT_ASSIGN_OR_RETURN(auto now, inbox_->Get(gets));
+  std::vector<basalt::Put> marks;
+  for (size_t i = 0; i < users.size(); ++i) {
+    const ReaderState before = ParseReader(readers[i]);
+    const ReaderState after = ParseReader(now[i]);
+    if (before.stale.empty() && before.epoch == after.epoch) continue;
+    marks.push_back(
+        basalt::Put(fl::ReaderRow(users[i]))
+            .Add(std::string(fl::kInboxFamily), std::string(fl::kStale), std::string(fl::kDirty)));
+  }
+  if (marks.empty()) return Status::OK();
+  return inbox_->Put(marks);
+}
+
+Result<bool> Feed::RebuildInbox(std::string_view user) {
+  const std::string family(fl::kInboxFamily);
+  const std::string row = fl::ReaderRow(user);
+  const std::string nonce = Nonce();
+  // Marked first, so that a crash part-way leaves an inbox the next read rebuilds again, and
+  // active from now on, so that fan-out delivers what this rebuild's reads come too early for.
+  BASALT_RETURN_IF_ERROR(
+      inbox_->Put(basalt::Put(row)
+                      .Add(family, std::string(fl::kLastRead), LongBytes(SystemWallMillis()))
+                      .Add(family, std::string(fl::kEpoch), nonce)
+                      .Add(family, std::string(fl::kStale), nonce)));
+  // The followees are read after the mark: a Follow whose graph write comes later sees the
+  // rebuild running and marks the inbox dirty (Follow).
+  BASALT_ASSIGN_OR_RETURN(FollowedAuthors followed, Followed(user));
+  const std::set<std::string> high(followed.high.begin(), followed.high.end());
+  std::vector<std::string> authors;
+  for (const auto& a : followed.all) {
+    if (!high.contains(a)) authors.push_back(a);
+  }
+  BASALT_ASSIGN_OR_RETURN(std::vector<std::string> keys,
+                          PullKeys(authors, "", options_.inbox_cap + 1));
+  const size_t kept = std::min(keys.size(), static_cast<size_t>(options_.inbox_cap));
+  if (kept > 0) {
+    basalt::Put put(fl::InboxRow(user));
+    for (size_t i = 0; i < kept; ++i) put.Add(family, keys[i], "");
+    BASALT_RETURN_IF_ERROR(inbox_->Put(put));
+  }
+  const std::string bound = keys.size() > kept ? keys[kept] : std::string(fl::kNoBound);
+  return inbox_->CheckAndMutate(CheckAndMutate(row)
+                                    .IfEquals(family, std::string(fl::kStale), nonce)
+                                    .Then(basalt::Put(row)
+                                              .Add(family, std::string(fl::kBound), bound)
+                                              .Add(family, std::string(fl::kStale), "")));
+}
+
 Result<PostPage> Feed::HomeTimeline(std::string_view user, int32_t page_size,
                                     std::string_view cursor) {
   if (page_size < 1) return Status::InvalidArgument("feed: page_size must be >= 1");
-  int64_t returned = 0;
+  char phase = kInboxPhase;
   std::string position;  // the timeline key of the last post returned; empty: the start
-  if (!cursor.empty()) BASALT_RETURN_IF_ERROR(DecodeHomeCursor(cursor, &returned, &position));
+  if (!cursor.empty()) BASALT_RETURN_IF_ERROR(DecodeHomeCursor(cursor, &phase, &position));
   // Merged at read time: the followed high-follower authors and the reader's own posts, so
   // that a post is on its author's home timeline at once, whether or not it is fanned out.
   BASALT_ASSIGN_OR_RETURN(FollowedAuthors followed, Followed(user));
-  std::vector<std::string>& merged = followed.high;
+  std::vector<std::string> merged = followed.high;
   if (std::find(merged.begin(), merged.end(), user) == merged.end()) {
     merged.emplace_back(user);
   }
   const std::set<std::string> merged_set(merged.begin(), merged.end());
+  // Past the inbox: every followee's own timeline, and the reader's.
+  std::vector<std::string> pulled(followed.all.begin(), followed.all.end());
+  if (!followed.all.contains(std::string(user))) pulled.emplace_back(user);
 
+  const int64_t inactive_ms = options_.inactive_after_ms;
   PostPage out;
   std::string last_returned = position;
+  bool checked_reader = false;
   bool more = true;
-  while (more && static_cast<int32_t>(out.posts.size()) < page_size &&
-         returned + static_cast<int64_t>(out.posts.size()) < options_.inbox_cap) {
+  while (more && static_cast<int32_t>(out.posts.size()) < page_size) {
     const int32_t want = page_size - static_cast<int32_t>(out.posts.size());
     const int32_t fetch = want + 1;
-    // Candidates after `position`: the inbox's and each merged author's.
-    std::set<std::string> keys;
-    basalt::Get get = basalt::Get(fl::InboxRow(user)).AddFamily(std::string(fl::kInboxFamily));
-    get.SetMaxResultsPerColumnFamily(fetch);
-    FilterPtr range = position.empty()
-                          ? nullptr
-                          : std::make_shared<ColumnRangeFilter>(position, false, "", false);
-    get.SetFilter(range ? FilterPtr(FilterList::And({range, std::make_shared<KeyOnlyFilter>()}))
-                        : FilterPtr(std::make_shared<KeyOnlyFilter>()));
-    BASALT_ASSIGN_OR_RETURN(RowResult inbox_row, inbox_->Get(get));
-    for (const Cell& c : inbox_row.cells()) keys.insert(c.qualifier);
-    for (const std::string& author : merged) {
-      Scan scan = Scan()
-                      .SetRowPrefix(fl::AuthorPostsPrefix(author))
-                      .AddColumn(std::string(fl::kPostFamily), "s");
-      if (!position.empty()) {
-        BASALT_ASSIGN_OR_RETURN(fl::PostId at, fl::DecodeTimelineKey(position, nullptr));
-        scan.WithStartRow(fl::AuthorPostsFrom(author, at.timestamp_ms));
+    std::vector<std::string> candidates;
+    bool inbox_ends = false;  // the inbox region ends within these candidates
+    if (phase == kInboxPhase) {
+      // The reader row (activity, bound) and the inbox's next keys after `position`, in one call.
+      basalt::Get get = basalt::Get(fl::InboxRow(user)).AddFamily(std::string(fl::kInboxFamily));
+      get.SetMaxResultsPerColumnFamily(fetch);
+      FilterPtr range = position.empty()
+                            ? nullptr
+                            : std::make_shared<ColumnRangeFilter>(position, false, "", false);
+      get.SetFilter(range ? FilterPtr(FilterList::And({range, std::make_shared<KeyOnlyFilter>()}))
+                          : FilterPtr(std::make_shared<KeyOnlyFilter>()));
+      BASALT_ASSIGN_OR_RETURN(auto rows,
+                              inbox_->Get(std::vector<basalt::Get>{ReaderGet(user), get}));
+      const ReaderState reader = ParseReader(rows[0]);
+      if (!checked_reader) {
+        checked_reader = true;
+        const int64_t now = SystemWallMillis();
+        const bool idle =
+            inactive_ms > 0 && reader.last_read && *reader.last_read < now - inactive_ms / 4 * 3;
+        if (!reader.stale.empty() || idle) {
+          BASALT_ASSIGN_OR_RETURN(bool rebuilt, RebuildInbox(user));
+          // A rebuild that a trim raced leaves the inbox untrusted: this walk goes on pulled.
+          if (!rebuilt) phase = kPulledPhase;
+          continue;
+        }
+        if (inactive_ms > 0 && (!reader.last_read || *reader.last_read < now - inactive_ms / 8)) {
+          BASALT_RETURN_IF_ERROR(inbox_->Put(
+              basalt::Put(fl::ReaderRow(user))
+                  .Add(std::string(fl::kInboxFamily), std::string(fl::kLastRead), LongBytes(now))));
+        }
       }
-      BASALT_ASSIGN_OR_RETURN(auto scanner, posts_->GetScanner(scan));
-      RowResult row;
-      int32_t taken = 0;
-      while (taken < fetch && scanner->Next(&row)) {
-        std::string_view post_id = std::string_view(row.row()).substr(1);
-        BASALT_ASSIGN_OR_RETURN(fl::PostId id, fl::DecodePostId(post_id));
-        std::string key = fl::TimelineKey(post_id, id.timestamp_ms);
-        if (!position.empty() && key <= position) continue;
-        keys.insert(std::move(key));
-        ++taken;
+      const std::string& bound = reader.bound;
+      std::set<std::string> keys;
+      for (const Cell& c : rows[1].cells()) {
+        if (c.qualifier < bound) keys.insert(c.qualifier);
       }
-      BASALT_RETURN_IF_ERROR(scanner->status());
+      BASALT_ASSIGN_OR_RETURN(std::vector<std::string> own, PullKeys(merged, position, fetch));
+      for (auto& k : own) {
+        if (k < bound) keys.insert(std::move(k));
+      }
+      // Every source gave fewer than `fetch` keys before the bound exactly when the merge did.
+      candidates.assign(keys.begin(), keys.end());
+      if (static_cast<int32_t>(candidates.size()) < fetch) {
+        // Past here the inbox may lack posts (trimmed, skipped while the reader was inactive,
+        // backfilled only in part): the walk goes on pulled. With no bound it holds them all.
+        if (bound == fl::kNoBound) {
+          more = false;
+        } else {
+          inbox_ends = true;
+        }
+      }
+    } else {
+      BASALT_ASSIGN_OR_RETURN(candidates, PullKeys(pulled, position, fetch));
+      if (static_cast<int32_t>(candidates.size()) < fetch) more = false;
     }
-    // Every source gave fewer than `fetch` keys after `position` exactly when the merge did.
-    std::vector<std::string> candidates(keys.begin(), keys.end());
-    if (static_cast<int32_t>(candidates.size()) < fetch) more = false;
     if (static_cast<int32_t>(candidates.size()) > want) candidates.resize(want);
-    if (candidates.empty()) break;
+    if (inbox_ends) phase = kPulledPhase;
+    if (candidates.empty()) continue;
 
     // Hydrate with one multi-Get; drop deleted posts and authors no longer followed.
     std::vector<std::string> ids(candidates.size());
@@ -340,13 +581,9 @@ Result<PostPage> Feed::HomeTimeline(std::string_view user, int32_t page_size,
       BASALT_ASSIGN_OR_RETURN(PostView view, ToPostView(rows[i], ids[i]));
       out.posts.push_back(std::move(view));
       last_returned = candidates[i];
-      if (returned + static_cast<int64_t>(out.posts.size()) >= options_.inbox_cap) break;
     }
   }
-  returned += static_cast<int64_t>(out.posts.size());
-  if (more && returned < options_.inbox_cap && !out.posts.empty()) {
-    out.cursor = EncodeHomeCursor(returned, last_returned);
-  }
+  if (more && !out.posts.empty()) out.cursor = EncodeHomeCursor(phase, last_returned);
   return out;
 }
 
@@ -381,6 +618,10 @@ Status Feed::Deliver(const std::vector<std::string>& users,
     if (TrimDue(u, entries)) due.push_back(u);
   }
   if (due.empty()) return Status::OK();
+  // The reader rows before the inboxes: MarkDirtyIfRebuilt compares against them.
+  std::vector<basalt::Get> reader_gets;
+  for (const auto& u : due) reader_gets.push_back(ReaderGet(u));
+  BASALT_ASSIGN_OR_RETURN(auto readers, inbox_->Get(reader_gets));
   std::vector<basalt::Get> gets;
   for (const auto& u : due) {
     basalt::Get get = basalt::Get(fl::InboxRow(u)).AddFamily(std::string(fl::kInboxFamily));
@@ -390,15 +631,48 @@ Status Feed::Deliver(const std::vector<std::string>& users,
   }
   BASALT_ASSIGN_OR_RETURN(auto rows, inbox_->Get(gets));
   std::vector<Mutation> trims;
+  std::vector<std::string> trimmed;
+  std::vector<RowResult> trimmed_readers;
   for (size_t i = 0; i < rows.size(); ++i) {
     if (rows[i].empty()) continue;
+    // The bound moves up to the newest entry removed before it goes, so that the inbox never
+    // claims an entry it lost: past the bound, home timelines read the followees' timelines.
+    std::string first = rows[i].cells().front().qualifier;
     basalt::Delete del(fl::InboxRow(due[i]));
-    for (const Cell& c : rows[i].cells())
+    for (const Cell& c : rows[i].cells()) {
+      first = std::min(first, c.qualifier);
       del.AddColumns(std::string(fl::kInboxFamily), c.qualifier);
+    }
+    BASALT_RETURN_IF_ERROR(NarrowBound(due[i], first, &readers[i]));
     trims.emplace_back(std::move(del));
+    trimmed.push_back(due[i]);
+    trimmed_readers.push_back(std::move(readers[i]));
   }
   if (trims.empty()) return Status::OK();
-  return inbox_->Batch(trims).status();
+  BASALT_RETURN_IF_ERROR(inbox_->Batch(trims).status());
+  return MarkDirtyIfRebuilt(trimmed, trimmed_readers);
+}
+
+Result<std::vector<std::string>> Feed::ActiveReaders(const std::vector<std::string>& users,
+                                                     int64_t* skipped) {
+  if (options_.inactive_after_ms <= 0 || users.empty()) return users;
+  std::vector<basalt::Get> gets;
+  for (const auto& u : users) {
+    gets.push_back(basalt::Get(fl::ReaderRow(u))
+                       .AddColumn(std::string(fl::kInboxFamily), std::string(fl::kLastRead)));
+  }
+  BASALT_ASSIGN_OR_RETURN(auto rows, inbox_->Get(gets));
+  const int64_t idle_since = SystemWallMillis() - options_.inactive_after_ms;
+  std::vector<std::string> active;
+  for (size_t i = 0; i < users.size(); ++i) {
+    auto r = rows[i].Value(fl::kInboxFamily, fl::kLastRead);
+    if (r && r->size() == 8 && LongFromBytes(*r) < idle_since) {
+      ++*skipped;
+      continue;
+    }
+    active.push_back(users[i]);
+  }
+  return active;
 }
 
 Status Feed::Retract(const std::vector<std::string>& users, const std::string& entry) {
@@ -413,12 +687,28 @@ Status Feed::Retract(const std::vector<std::string>& users, const std::string& e
 
 Status Feed::Follow(std::string_view follower, std::string_view followed) {
   BASALT_RETURN_IF_ERROR(graph_.Follow(follower, followed));
+  const std::string family(fl::kInboxFamily);
+  if (options_.inactive_after_ms > 0) {
+    // A reader who never read is active from their first follow on (FeedOptions).
+    const std::string row = fl::ReaderRow(follower);
+    BASALT_RETURN_IF_ERROR(
+        inbox_
+            ->CheckAndMutate(CheckAndMutate(row)
+                                 .IfNotExists(family, std::string(fl::kLastRead))
+                                 .Then(basalt::Put(row).Add(family, std::string(fl::kLastRead),
+                                                            LongBytes(SystemWallMillis()))))
+            .status());
+  }
   BASALT_ASSIGN_OR_RETURN(bool high, IsHighFollowerAuthor(followed));
-  if (high || options_.backfill_posts == 0) return Status::OK();
+  if (high) return Status::OK();
+  // Read after the graph write: a rebuild that missed this follow started before it, so it is
+  // running now (or done, and the bound moved below comes after its).
+  BASALT_ASSIGN_OR_RETURN(RowResult reader, inbox_->Get(ReaderGet(follower)));
   Scan scan = Scan()
                   .SetRowPrefix(fl::AuthorPostsPrefix(followed))
                   .AddColumn(std::string(fl::kPostFamily), "s")
-                  .SetLimit(options_.backfill_posts);
+                  .SetFilter(std::make_shared<KeyOnlyFilter>())
+                  .SetLimit(options_.backfill_posts + 1);
   BASALT_ASSIGN_OR_RETURN(auto scanner, posts_->GetScanner(scan));
   std::vector<std::string> entries;
   RowResult row;
@@ -428,7 +718,16 @@ Status Feed::Follow(std::string_view follower, std::string_view followed) {
     entries.push_back(fl::TimelineKey(post_id, id.timestamp_ms));
   }
   BASALT_RETURN_IF_ERROR(scanner->status());
-  return Deliver({std::string(follower)}, entries);
+  std::string beyond;  // the followed user's newest post not copied, if any
+  if (entries.size() > static_cast<size_t>(options_.backfill_posts)) {
+    beyond = std::move(entries.back());
+    entries.pop_back();
+  }
+  BASALT_RETURN_IF_ERROR(Deliver({std::string(follower)}, entries));
+  if (beyond.empty()) return Status::OK();
+  // The inbox lacks the followed user's older posts: it holds everything only before this one.
+  BASALT_RETURN_IF_ERROR(NarrowBound(follower, beyond, &reader));
+  return MarkDirtyIfRebuilt({std::string(follower)}, {reader});
 }
 
 Status Feed::Unfollow(std::string_view follower, std::string_view followed) {

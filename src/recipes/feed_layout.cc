@@ -67,6 +67,10 @@ std::string InboxRow(std::string_view user) {
   return KeyBuilder().AddBytes(user).Build();
 }
 
+std::string ReaderRow(std::string_view user) {
+  return KeyBuilder().AddBytes(user).AddUint8(1).Build();
+}
+
 std::string TimelineKey(std::string_view post_id, int64_t timestamp_ms) {
   return KeyBuilder().AddReverseTimestamp(timestamp_ms).Build().append(post_id);
 }

@@ -12,6 +12,11 @@
 //                    (a later post of the same millisecond sorts first)
 // <prefix>_inbox, family "i": one row per reader, bytes(user); one column per entry, qualifier =
 //   timeline key = ReverseTimestamp(time ms) + post id, value empty. Qualifiers sort newest first.
+//   reader row     bytes(user) + uint8 1 (never an inbox row: those end in 00 01)
+//                  i:r BE64 last home read (ms), i:w the inbox bound (a timeline key: the inbox
+//                  holds every followee's post that sorts before it, once delivered; kNoBound
+//                  or absent: every one), i:e the nonce of the last rebuild, i:s non-empty while
+//                  the inbox must be rebuilt (the running rebuild's nonce, or kDirty)
 
 #ifndef BASALT_RECIPES_FEED_LAYOUT_H_
 #define BASALT_RECIPES_FEED_LAYOUT_H_
@@ -35,6 +40,17 @@ inline constexpr std::string_view kUnclaimedLease = "0|";
 inline constexpr std::string_view kPostFamily = "p";
 inline constexpr std::string_view kJobFamily = "j";
 inline constexpr std::string_view kInboxFamily = "i";
+// Reader row qualifiers and values.
+inline constexpr std::string_view kLastRead = "r";
+inline constexpr std::string_view kBound = "w";
+inline constexpr std::string_view kEpoch = "e";
+inline constexpr std::string_view kStale = "s";
+// The bound of an inbox that holds every delivered entry: after every timeline key (those start
+// with a reverse timestamp, byte 0x7f or less). An absent bound means the same.
+inline constexpr std::string_view kNoBound = "\xff";
+// i:s written by a trim or a follow that raced a rebuild: the rebuild does not count, the next
+// read redoes it.
+inline constexpr std::string_view kDirty = "dirty";
 
 struct PostId {
   std::string author;
@@ -58,6 +74,7 @@ std::string MarkRow(std::string_view author);
 std::string MarkRowsPrefix();
 Result<std::string> DecodeMarkRow(std::string_view row);
 std::string InboxRow(std::string_view user);
+std::string ReaderRow(std::string_view user);
 
 // ReverseTimestamp(time) + post id: sorts newest first, then by post id.
 std::string TimelineKey(std::string_view post_id, int64_t timestamp_ms);

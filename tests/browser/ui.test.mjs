@@ -39,8 +39,9 @@ after(async () => {
   if (server) assert.equal(await server.stop(), 0, 'basalt serve exits 0 on SIGTERM');
 });
 
-// A fresh browser context (its own cookies) with one page at the UI.
-async function openPage(hash = '#/') {
+// A fresh browser context (its own cookies) with one page at the UI (of `base`: the shared
+// server unless a test starts its own).
+async function openPage(hash = '#/', base = server.url) {
   const context = await browser.newContext();
   const page = await context.newPage();
   page.setDefaultTimeout(15000);
@@ -56,11 +57,11 @@ async function openPage(hash = '#/') {
   });
   page.on('dialog', (d) => d.accept());
   page.on('request', (r) => {
-    if (r.method() !== 'GET' && r.url().startsWith(server.url)) {
+    if (r.method() !== 'GET' && r.url().startsWith(base)) {
       seen.writes.push({method: r.method(), url: r.url(), headers: r.headers()});
     }
   });
-  await page.goto(server.url + '/' + hash);
+  await page.goto(base + '/' + hash);
   await page.waitForSelector('body[data-ready="1"]');
   return page;
 }
@@ -307,8 +308,8 @@ describe('admin pages (HBase REST)', () => {
 });
 
 // Signs up `user` through the form; returns the logged-in page.
-async function signUp(user) {
-  const page = await openPage('#/signup');
+async function signUp(user, base = server.url) {
+  const page = await openPage('#/signup', base);
   await page.waitForSelector('#signup-form');
   await page.fill('#signup-form [name=user]', user);
   await page.fill('#signup-form [name=password]', PASSWORD);
@@ -460,6 +461,41 @@ describe('social pages (/api/v1)', () => {
     assert.equal(await bob.isHidden('#feed .load-more'), true);
     // Nobody may delete another's post: no button for it.
     assert.equal(await bob.locator('#feed .post-delete').count(), 0);
+  });
+
+  test('past the inbox cap, "Load more" goes on with the followees\' own posts', async (t) => {
+    if (!alice) return t.skip('no users (see above)');
+    const help = spawnSync(process.env.BASALT_BINARY || 'basalt', ['serve', '--help'],
+                           {encoding: 'utf8'}).stdout || '';
+    const fast = help.includes('--insecure-fast-password-hash') ? ['--insecure-fast-password-hash'] : [];
+    // Inboxes of 3 entries, trimmed on every delivery: most of a 12-post walk is past the inbox.
+    const capped = await startServer(process.env.BASALT_BINARY, fast,
+                                     {auth_attempts_per_minute: 100000, feed_inbox_cap: 3,
+                                      feed_inbox_trim_every: 1});
+    try {
+      const writer = await signUp('ed_' + tag, capped.url);
+      const reader = await signUp('flo_' + tag, capped.url);
+      await go(reader, '#/u/ed_' + tag, '#follow-button');
+      await reader.click('#follow-button');
+      await reader.waitForSelector('#follow-button[data-following="1"]');
+      const texts = [];
+      for (let i = 1; i <= 12; i++) {
+        texts.unshift(`capped ${i} ${tag}`);
+        await compose(writer, texts[0]);
+      }
+      await waitForInFeed(reader, texts[0]);
+      // Ten a page: three from the inbox, the rest from ed's own timeline, then the last two.
+      await reader.waitForSelector('#feed .load-more:not([hidden])');
+      assert.equal(await reader.locator('#feed .post').count(), 10);
+      await reader.click('#feed .load-more');
+      await reader.waitForFunction(() => document.querySelectorAll('#feed .post').length === 12);
+      assert.deepEqual(await reader.locator('#feed .post-text').allTextContents(), texts);
+      assert.equal(await reader.isHidden('#feed .load-more'), true);
+      await writer.close();
+      await reader.close();
+    } finally {
+      assert.equal(await capped.stop(), 0);
+    }
   });
 
   test('delete one\'s own post', async (t) => {

@@ -137,7 +137,9 @@ def test_one_config_file_holds_the_servers_and_the_apps_keys(binary):
         for bad, word in (('{"no_such_key": 1}', "no_such_key"),
                           ('{"/max_body": 1}', "/max_body"),  # one slash is no comment
                           ('{"session_ttl_seconds": 0}', "session_ttl_seconds"),
-                          ('{"password_hash_cost": "none"}', "password_hash_cost")):
+                          ('{"password_hash_cost": "none"}', "password_hash_cost"),
+                          ('{"feed_inbox_cap": 0}', "feed_inbox_cap"),
+                          ('{"feed_inbox_trim_every": -1}', "feed_inbox_trim_every")):
             cfg = os.path.join(tmp, "bad.json")
             with open(cfg, "w") as f:
                 f.write(bad)

@@ -1,7 +1,9 @@
 // Model-based test of the feed: random posts, follows, unfollows and deletes over 50 users,
 // with workers fanning out meanwhile and authors on both sides of the fan-out threshold. After
 // the workers drain, every home timeline must equal a reference merge of the followees' posts
-// and the reader's own.
+// and the reader's own. A second run uses a tiny inbox cap, partial backfills and readers who go
+// inactive, so that walks go past the inbox and inboxes are rebuilt; walks in progress during the
+// operations must come newest first without repeats.
 // Replay a failure with BASALT_FEED_SEED=<seed>.
 
 #include <gtest/gtest.h>
@@ -13,6 +15,8 @@
 #include <random>
 #include <set>
 #include <string>
+#include <thread>
+#include <utility>
 #include <vector>
 
 #include "basalt/keys.h"
@@ -26,8 +30,6 @@ namespace {
 
 using ::basalt::testing::StoreTest;
 
-class FeedModelTest : public StoreTest {};
-
 struct ModelPost {
   std::string author;
   int64_t ts = 0;
@@ -38,7 +40,26 @@ uint64_t Seed() {
   return std::random_device{}();
 }
 
-TEST_P(FeedModelTest, HomeTimelinesEqualTheReferenceMergeAfterDrain) {
+struct ModelRun {
+  FeedOptions options;
+  // Per cent of operations that read a page of a home walk in progress (the reader becomes
+  // active; the walk must stay in order without repeats).
+  int read_percent = 0;
+  // Sleep this long half-way, so that every reader who does not read again goes inactive.
+  int64_t idle_pause_ms = 0;
+};
+
+// The timeline order of a post: newest first, then by post id.
+std::string OrderKey(int64_t ts, const std::string& id) {
+  return KeyBuilder().AddReverseTimestamp(ts).Build() + id;
+}
+
+class FeedModelTest : public StoreTest {
+ protected:
+  void RunModel(const ModelRun& run, FanoutStats* stats);
+};
+
+void FeedModelTest::RunModel(const ModelRun& run, FanoutStats* stats) {
   const uint64_t seed = Seed();
   SCOPED_TRACE("BASALT_FEED_SEED=" + std::to_string(seed));
   std::mt19937_64 rng(seed);
@@ -48,12 +69,7 @@ TEST_P(FeedModelTest, HomeTimelinesEqualTheReferenceMergeAfterDrain) {
 
   auto graph = FollowGraph::Open(store().conn());
   ASSERT_OK(graph);
-  FeedOptions options;
-  options.fanout_threshold = 6;  // popular users end up above it, the rest below
-  options.backfill_posts = 1000;
-  // The cap is not reached here (about 60 posts per timeline): after an unfollow or a delete an
-  // inbox may hold fewer than the cap until new posts arrive, so a capped reference would only
-  // hold before the first unfollow. InboxIsCappedOnWrite... in feed_test.cc covers the cap.
+  const FeedOptions& options = run.options;
   auto feed = Feed::Open(store().conn(), **graph, options);
   ASSERT_OK(feed);
   FanoutWorkerPool pool(**feed, {.threads = 2, .chunk_size = 4});
@@ -61,6 +77,8 @@ TEST_P(FeedModelTest, HomeTimelinesEqualTheReferenceMergeAfterDrain) {
 
   std::map<std::string, std::set<std::string>> follows;  // follower -> followed
   std::map<std::string, ModelPost> posts;                // live posts by id
+  // Walks in progress: the cursor and the order key of the last post returned, per reader.
+  std::map<std::string, std::pair<std::string, std::string>> walks;
   // Following is skewed: low-numbered users are popular, so some cross the threshold.
   std::vector<double> weights;
   for (int i = 0; i < kUsers; ++i) weights.push_back(1.0 / (1 + i));
@@ -68,6 +86,23 @@ TEST_P(FeedModelTest, HomeTimelinesEqualTheReferenceMergeAfterDrain) {
   std::uniform_int_distribution<int> any(0, kUsers - 1);
   std::uniform_int_distribution<int> op(0, 99);
   for (int step = 0; step < kOps; ++step) {
+    if (step == kOps / 2 && run.idle_pause_ms > 0) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(run.idle_pause_ms));
+    }
+    if (op(rng) < run.read_percent) {
+      const std::string reader = user(any(rng));
+      auto& [cursor, last] = walks[reader];
+      auto page = (*feed)->HomeTimeline(reader, 3, cursor);
+      ASSERT_OK(page);
+      for (const auto& p : page->posts) {
+        const std::string key = OrderKey(p.timestamp_ms, p.id);
+        ASSERT_LT(last, key) << "walk of " << reader << " out of order or repeated";
+        last = key;
+      }
+      cursor = page->cursor;
+      if (cursor.empty()) last.clear();
+      continue;
+    }
     int o = op(rng);
     if (o < 40) {
       std::string author = user(any(rng));
@@ -101,6 +136,7 @@ TEST_P(FeedModelTest, HomeTimelinesEqualTheReferenceMergeAfterDrain) {
   ASSERT_OK(pool.Drain(std::chrono::seconds(60)));
   pool.Stop();
   ASSERT_OK(pool.last_error());
+  *stats = pool.stats();
 
   int high_authors = 0;
   for (int i = 0; i < kUsers; ++i) {
@@ -110,15 +146,13 @@ TEST_P(FeedModelTest, HomeTimelinesEqualTheReferenceMergeAfterDrain) {
   }
   for (int i = 0; i < kUsers; ++i) {
     const std::string u = user(i);
-    // Reference: the followees' and u's own live posts, newest first (time, then id), capped.
+    // Reference: the followees' and u's own live posts, newest first (time, then id), all of
+    // them: a walk goes on past the inbox.
     std::vector<std::pair<std::string, std::string>> ref;  // (timeline order key, id)
     for (const auto& [id, p] : posts) {
-      if (follows[u].contains(p.author) || p.author == u) {
-        ref.push_back({KeyBuilder().AddReverseTimestamp(p.ts).Build() + id, id});
-      }
+      if (follows[u].contains(p.author) || p.author == u) ref.push_back({OrderKey(p.ts, id), id});
     }
     std::sort(ref.begin(), ref.end());
-    if (ref.size() > static_cast<size_t>(options.inbox_cap)) ref.resize(options.inbox_cap);
     std::vector<std::string> expected;
     for (const auto& r : ref) expected.push_back(r.second);
 
@@ -134,6 +168,36 @@ TEST_P(FeedModelTest, HomeTimelinesEqualTheReferenceMergeAfterDrain) {
   }
   EXPECT_GT(high_authors, 0) << "no author crossed the fan-out threshold";
   RecordProperty("high_follower_authors", high_authors);
+}
+
+TEST_P(FeedModelTest, HomeTimelinesEqualTheReferenceMergeAfterDrain) {
+  ModelRun run;
+  run.options.fanout_threshold = 6;  // popular users end up above it, the rest below
+  run.options.backfill_posts = 1000;
+  // Inboxes stay under the cap here (about 60 posts per timeline): the timelines come from the
+  // inbox alone, with no bound and no pulled pages.
+  FanoutStats stats;
+  RunModel(run, &stats);
+}
+
+// Inboxes of 4 entries (trimmed on every other delivery), backfills of 2 posts, and readers who
+// go inactive after 300 ms: nearly every walk goes past its inbox, follows leave inboxes
+// partial, late deliveries land past the bound, and inactive readers are skipped and rebuilt.
+TEST_P(FeedModelTest, PastTheCapAndWithInactiveReadersTimelinesStillEqualTheReference) {
+  ModelRun run;
+  run.options.fanout_threshold = 6;
+  run.options.inbox_cap = 4;
+  run.options.inbox_trim_every = 2;
+  run.options.backfill_posts = 2;
+  run.options.inactive_after_ms = 300;
+  run.read_percent = 10;
+  run.idle_pause_ms = 400;
+  FanoutStats stats;
+  RunModel(run, &stats);
+  if (HasFatalFailure()) return;
+  // After the pause, posts of followed authors are skipped for followers who did not read again.
+  EXPECT_GT(stats.skipped_inactive, 0);
+  RecordProperty("skipped_inactive", static_cast<int>(stats.skipped_inactive));
 }
 
 BASALT_INSTANTIATE_STORE_TEST(FeedModelTest);

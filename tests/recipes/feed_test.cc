@@ -5,11 +5,13 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <climits>
 #include <set>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "basalt/base64.h"
 #include "basalt/keys.h"
 #include "basalt/recipes/fanout_worker.h"
 #include "basalt/recipes/follow_graph.h"
@@ -263,14 +265,16 @@ TEST_P(FeedTest, HomeCursorIsRejectedWhenMalformed) {
   EXPECT_TRUE(feed_->HomeTimeline("bob", 5, "AAAA").status().IsInvalidArgument());
 }
 
-TEST_P(FeedTest, InboxIsCappedOnWriteAndHomeTimelineStopsAtTheCap) {
+TEST_P(FeedTest, InboxIsCappedOnWriteAndHomeTimelineGoesOnPastTheCap) {
   FeedOptions options;
   options.inbox_cap = 5;
   options.inbox_trim_every = 1;
   OpenFeed(options);
   ASSERT_OK(feed_->Follow("bob", "alice"));
+  ASSERT_OK(feed_->Follow("bob", "carol"));
   std::vector<std::string> ids;
-  for (int i = 0; i < 8; ++i) ids.push_back(MustPost("alice", std::to_string(i)));
+  for (int i = 0; i < 12; ++i)
+    ids.push_back(MustPost(i % 3 ? "alice" : "carol", std::to_string(i)));
   DrainJobs();
   // Only the newest five are kept: the inbox row has five columns.
   auto inbox = store().conn().GetTable("feed_inbox");
@@ -278,13 +282,40 @@ TEST_P(FeedTest, InboxIsCappedOnWriteAndHomeTimelineStopsAtTheCap) {
   auto row = (*inbox)->Get(Get(KeyBuilder().AddBytes("bob").Build()));
   ASSERT_OK(row);
   EXPECT_EQ(row->size(), 5u);
-  std::vector<std::string> expected(ids.rbegin(), ids.rbegin() + 5);
-  EXPECT_EQ(HomeIds("bob", 2), expected);
+  // The walk goes on with the followees' own timelines, whatever the page size: every post,
+  // newest first, once.
+  std::vector<std::string> expected(ids.rbegin(), ids.rend());
+  for (int32_t page_size : {1, 2, 4, 5, 6, 20}) {
+    EXPECT_EQ(HomeIds("bob", page_size), expected) << "page size " << page_size;
+  }
+  // A walk that is past the inbox sees neither the posts that arrive meanwhile (ahead of it)
+  // nor an unfollowed author's posts, and still sees the rest.
+  auto first = feed_->HomeTimeline("bob", 7);
+  ASSERT_OK(first);
+  ASSERT_EQ(first->posts.size(), 7u);
+  MustPost("alice", "new");
+  DrainJobs();
+  ASSERT_OK(feed_->Unfollow("bob", "carol"));
+  std::vector<std::string> rest;
+  std::string cursor = first->cursor;
+  while (!cursor.empty()) {
+    auto page = feed_->HomeTimeline("bob", 2, cursor);
+    ASSERT_OK(page);
+    for (const auto& p : page->posts) rest.push_back(p.id);
+    cursor = page->cursor;
+  }
+  std::vector<std::string> alice_rest;
+  for (size_t i = 7; i < expected.size(); ++i) {
+    auto post = feed_->GetPost(expected[i]);
+    ASSERT_OK(post);
+    if (post->author == "alice") alice_rest.push_back(expected[i]);
+  }
+  EXPECT_EQ(rest, alice_rest);
 }
 
 // By default a delivery trims its inbox on about one delivery in 16: the inbox may hold more
-// than the cap for a while, the home timeline never shows more.
-TEST_P(FeedTest, TrimsAreAmortisedAndTheHomeTimelineStillStopsAtTheCap) {
+// than the cap for a while; the home timeline holds every post either way.
+TEST_P(FeedTest, TrimsAreAmortisedAndTheHomeTimelineHoldsEveryPost) {
   FeedOptions options;
   options.inbox_cap = 5;
   options.inbox_trim_every = 4;
@@ -300,10 +331,150 @@ TEST_P(FeedTest, TrimsAreAmortisedAndTheHomeTimelineStillStopsAtTheCap) {
   // No trim in 200 deliveries in a row has odds of (3/4)^200.
   EXPECT_GE(row->size(), 5u);
   EXPECT_LT(row->size(), 205u);
-  std::vector<std::string> expected(ids.rbegin(), ids.rbegin() + 5);
-  EXPECT_EQ(HomeIds("bob", 2), expected);
+  std::vector<std::string> expected(ids.rbegin(), ids.rend());
+  EXPECT_EQ(HomeIds("bob", 7), expected);
   options.inbox_trim_every = 0;
   EXPECT_TRUE(Feed::Open(store().conn(), *graph_, options).status().IsInvalidArgument());
+}
+
+// A follow copies backfill_posts posts; the followed user's older ones come from their own
+// timeline once the walk gets there, and no other followee's post is skipped meanwhile.
+TEST_P(FeedTest, PartialBackfillIsCompletedFromTheFolloweesTimeline) {
+  FeedOptions options;
+  options.backfill_posts = 2;
+  OpenFeed(options);
+  ASSERT_OK(feed_->Follow("bob", "carol"));
+  std::vector<std::string> ids;
+  for (int i = 0; i < 9; ++i) ids.push_back(MustPost(i % 2 ? "alice" : "carol", std::to_string(i)));
+  DrainJobs();
+  ASSERT_OK(feed_->Follow("bob", "alice"));
+  std::vector<std::string> expected(ids.rbegin(), ids.rend());
+  EXPECT_EQ(HomeIds("bob", 3), expected);
+  options.backfill_posts = 0;
+  OpenFeed(options);
+  ASSERT_OK(feed_->Follow("dave", "alice"));
+  std::vector<std::string> alice;
+  for (const auto& id : expected) {
+    if (feed_->GetPost(id)->author == "alice") alice.push_back(id);
+  }
+  EXPECT_EQ(HomeIds("dave", 2), alice);
+}
+
+// A post whose delivery comes after the inbox was trimmed past its time (an import's old post
+// here) lands past the inbox's bound: the walk reads it from its author's timeline, in its place.
+TEST_P(FeedTest, ALateDeliveryPastTheBoundIsServedInItsPlace) {
+  FeedOptions options;
+  options.inbox_cap = 3;
+  options.inbox_trim_every = 1;
+  OpenFeed(options);
+  ASSERT_OK(feed_->Follow("bob", "alice"));
+  ASSERT_OK(feed_->Follow("bob", "carol"));
+  const int64_t base = 1'700'000'000'000;
+  std::vector<std::string> ids;
+  for (int i = 0; i < 6; ++i) {
+    auto id = feed_->PostAt(i % 2 ? "alice" : "carol", std::to_string(i), base + i * 1000);
+    ASSERT_OK(id);
+    ids.push_back(*id);
+  }
+  DrainJobs();
+  auto old = feed_->PostAt("alice", "old", base + 500);
+  ASSERT_OK(old);
+  DrainJobs();
+  std::vector<std::string> expected = {ids[5], ids[4], ids[3], ids[2], ids[1], *old, ids[0]};
+  EXPECT_EQ(HomeIds("bob", 2), expected);
+}
+
+// Cursors of earlier versions (BE64 posts returned + the last timeline key) still go on.
+TEST_P(FeedTest, AnOldFormatCursorGoesOn) {
+  ASSERT_OK(feed_->Follow("bob", "alice"));
+  std::vector<std::string> ids;
+  for (int i = 0; i < 5; ++i) ids.push_back(MustPost("alice", std::to_string(i)));
+  DrainJobs();
+  auto third = feed_->GetPost(ids[2]);
+  ASSERT_OK(third);
+  const std::string old_cursor =
+      Base64UrlEncode(KeyBuilder().AddUint64(2).Build() +
+                      KeyBuilder().AddReverseTimestamp(third->timestamp_ms).Build() + ids[2]);
+  auto page = feed_->HomeTimeline("bob", 10, old_cursor);
+  ASSERT_OK(page);
+  ASSERT_EQ(page->posts.size(), 2u);
+  EXPECT_EQ(page->posts[0].id, ids[1]);
+  EXPECT_EQ(page->posts[1].id, ids[0]);
+  // A cursor of neither format is refused.
+  EXPECT_TRUE(
+      feed_->HomeTimeline("bob", 5, Base64UrlEncode("x" + ids[2])).status().IsInvalidArgument());
+  EXPECT_TRUE(feed_->HomeTimeline("bob", 5, Base64UrlEncode("p")).status().IsInvalidArgument());
+}
+
+// A reader who has not read for inactive_after_ms is skipped by fan-out; their next read
+// rebuilds the inbox from the followees' timelines, and they are delivered to again after it.
+TEST_P(FeedTest, InactiveReaderIsSkippedAndRebuiltOnTheirNextRead) {
+  FeedOptions options;
+  options.inactive_after_ms = 1000;
+  options.inbox_cap = 4;
+  OpenFeed(options);
+  ASSERT_OK(feed_->Follow("bob", "alice"));  // bob's activity clock starts here
+  ASSERT_OK(feed_->Follow("carol", "alice"));
+  std::string before = MustPost("alice", "before");
+  FanoutStats stats;
+  auto run = [&] {
+    while (true) {
+      auto ran = FanoutWorkerPool::RunOnce(*feed_, {.chunk_size = 10}, "w", INT_MAX, &stats);
+      ASSERT_OK(ran);
+      if (!*ran) break;
+    }
+  };
+  run();
+  EXPECT_EQ(stats.inbox_writes, 2);
+  EXPECT_EQ(stats.skipped_inactive, 0);
+  std::this_thread::sleep_for(std::chrono::milliseconds(1100));
+  ASSERT_OK(feed_->HomeTimeline("carol", 1));  // carol reads: active again
+  std::vector<std::string> ids = {before};
+  for (int i = 0; i < 6; ++i) ids.push_back(MustPost("alice", std::to_string(i)));
+  stats = {};
+  run();
+  EXPECT_EQ(stats.skipped_inactive, 6);  // bob, for each post
+  EXPECT_EQ(stats.inbox_writes, 6);      // carol
+  auto inbox = store().conn().GetTable("feed_inbox");
+  ASSERT_OK(inbox);
+  auto row = (*inbox)->Get(Get(KeyBuilder().AddBytes("bob").Build()));
+  ASSERT_OK(row);
+  EXPECT_EQ(row->size(), 1u);  // the post from before only
+  // bob's first read rebuilds his inbox (the newest inbox_cap posts) and serves them all.
+  std::vector<std::string> expected(ids.rbegin(), ids.rend());
+  EXPECT_EQ(HomeIds("bob", 3), expected);
+  row = (*inbox)->Get(Get(KeyBuilder().AddBytes("bob").Build()));
+  ASSERT_OK(row);
+  EXPECT_EQ(row->size(), 5u);  // the four rebuilt and the one from before
+  stats = {};
+  std::string after = MustPost("alice", "after");
+  run();
+  EXPECT_EQ(stats.skipped_inactive, 0);
+  EXPECT_EQ(stats.inbox_writes, 2);
+  EXPECT_EQ(HomeIds("bob", 3).front(), after);
+  options.inactive_after_ms = -1;
+  EXPECT_TRUE(Feed::Open(store().conn(), *graph_, options).status().IsInvalidArgument());
+}
+
+// With inactive_after_ms = 0 every reader is delivered to, however long ago they read.
+TEST_P(FeedTest, InactivityTrackingCanBeTurnedOff) {
+  FeedOptions options;
+  options.inactive_after_ms = 0;
+  OpenFeed(options);
+  ASSERT_OK(feed_->Follow("bob", "alice"));
+  ASSERT_OK(feed_->HomeTimeline("bob", 1));
+  MustPost("alice", "x");
+  FanoutStats stats;
+  auto ran = FanoutWorkerPool::RunOnce(*feed_, {}, "w", INT_MAX, &stats);
+  ASSERT_OK(ran);
+  EXPECT_EQ(stats.inbox_writes, 1);
+  EXPECT_EQ(stats.skipped_inactive, 0);
+  // No reader row was written: a Get of it finds nothing.
+  auto inbox = store().conn().GetTable("feed_inbox");
+  ASSERT_OK(inbox);
+  auto reader = (*inbox)->Get(Get(KeyBuilder().AddBytes("bob").AddUint8(1).Build()));
+  ASSERT_OK(reader);
+  EXPECT_TRUE(reader->empty());
 }
 
 // Which authors are high-follower comes from a copy of the marks: a mark written by another

@@ -102,5 +102,41 @@ TEST_F(RoundTripsTest, AHomeTimelinePageIsFourCallsWhateverItsAuthors) {
   }
 }
 
+// Past the inbox, a page is a k-way merge of the followees' own timelines: one scan per author
+// (with a limit: one getScannerResults, no scanner left open) instead of the inbox Get.
+TEST_F(RoundTripsTest, APulledPageIsOneCallPerFolloweeMore) {
+  auto graph = FollowGraph::Open(*remote_);
+  ASSERT_OK(graph);
+  FeedOptions options;
+  options.marks_refresh_ms = 60000;
+  options.inbox_cap = 3;
+  options.inbox_trim_every = 1;
+  auto feed = Feed::Open(*remote_, **graph, options);
+  ASSERT_OK(feed);
+  const std::vector<std::string> authors = {"bob", "carol", "dave", "erin", "frank"};
+  for (const auto& author : authors) {
+    ASSERT_OK((*feed)->Follow("alice", author));
+    for (int i = 0; i < 6; ++i) ASSERT_OK((*feed)->Post(author, author + std::to_string(i)));
+  }
+  ASSERT_OK((*feed)->Post("alice", "hello"));
+  while (true) {
+    auto ran = FanoutWorkerPool::RunOnce(**feed, {}, "w");
+    ASSERT_OK(ran);
+    if (!*ran) break;
+  }
+  auto first = (*feed)->HomeTimeline("alice", 20);
+  ASSERT_OK(first);
+  ASSERT_EQ(first->posts.size(), 20u);
+  // Whom alice follows (1 scan), the five followees' and her own posts (6 scans), the posts of
+  // the page (1 multi-get).
+  EXPECT_EQ(CallsOf([&] {
+              auto page = (*feed)->HomeTimeline("alice", 20, first->cursor);
+              ASSERT_OK(page);
+              EXPECT_EQ(page->posts.size(), 11u);
+              EXPECT_TRUE(page->cursor.empty());
+            }),
+            8u);
+}
+
 }  // namespace
 }  // namespace basalt::recipes

@@ -11,14 +11,18 @@
 // terminated encoding, so one user's keys never start with another user's prefix. The cell
 // value holds Bytes(name) + Bytes(payload).
 //
-// Event ids: (time, seq), where seq comes from an atomic Increment of the user's counter in
-// <prefix>_seq (no TTL). The counter lives in the store, so ids stay unique across threads,
-// processes and restarts, and for any number of events of one user in the same millisecond.
-// Within one millisecond the later-recorded event (the larger seq) counts as newer.
+// Event ids: (time, seq), where seq comes from a counter of the ActivityLog object that starts at
+// a random point in [2^32, 2^62): no read-modify-write per event. Ids are unique across threads
+// and for any number of events in one millisecond; across processes (and restarts) two logs
+// collide only if their random ranges overlap, odds about (events of both) / 2^62. Within one
+// millisecond, of two events recorded through the same ActivityLog the later one (the larger
+// seq) counts as newer; between two ActivityLog objects the order inside a millisecond is
+// arbitrary. (Stores written before this scheme used a per-user counter in <prefix>_seq: their
+// ids stay valid and distinct from new ones, which are >= 2^32.)
 //
 // Retention: `ttl_seconds` is the events family's TTL, counted from the event's time (the
 // cell's timestamp is the event time); `max_events_per_user` deletes a user's oldest events
-// beyond the cap on each Record.
+// beyond the cap, on about one Record in `trim_every`.
 //
 // Thread safety: all methods may be called concurrently.
 
@@ -40,7 +44,7 @@ namespace basalt::recipes {
 // Identifies one event of one user: unique per user.
 struct EventId {
   int64_t time_ms = 0;  // the event's time, milliseconds since the Unix epoch
-  uint64_t seq = 0;     // the user's sequence number, >= 1
+  uint64_t seq = 0;     // the recording log's sequence number, >= 1
   friend auto operator<=>(const EventId&, const EventId&) = default;
 };
 
@@ -52,6 +56,14 @@ struct ActivityEvent {
   friend bool operator==(const ActivityEvent&, const ActivityEvent&) = default;
 };
 
+// An event to record: RecordMany's input.
+struct NewEvent {
+  std::string user;
+  std::string name;
+  std::string payload;
+  int64_t time_ms = -1;  // -1: now
+};
+
 // Events newest first and the cursor of the next page (empty when there is none).
 struct ActivityPage {
   std::vector<ActivityEvent> events;
@@ -61,8 +73,8 @@ struct ActivityPage {
 struct ActivityLogOptions {
   enum class Layout : uint8_t { kTall, kWide };
   Layout layout = Layout::kTall;
-  // Tables are "<table_prefix>_events" and "<table_prefix>_seq" in `name_space`; created on
-  // Open when missing (an existing table is used as it is, whatever its TTL).
+  // The table is "<table_prefix>_events" in `name_space`; created on Open when missing (an
+  // existing table is used as it is, whatever its TTL).
   std::string name_space = "default";
   std::string table_prefix = "activity";
   // TTL of the events family, seconds from the event's time. Default: forever.
@@ -70,22 +82,34 @@ struct ActivityLogOptions {
   // When > 0, Record deletes the user's events beyond the newest `max_events_per_user`.
   // Default: 0, no cap.
   int64_t max_events_per_user = 0;
+  // With a cap, a trim reads the keys of the user's newest cap + 1 events, so trimming on every
+  // Record would make each write O(cap). A Record trims on about one event in `trim_every`
+  // instead (chosen by a hash of the user and the event id): a user then holds up to about
+  // cap + trim_every events between trims (more than cap + 10 x trim_every has odds of e^-10),
+  // and every query sees them until the next trim. 1 trims on every Record, keeping the cap
+  // exact. Default: 16. REQUIRES: >= 1.
+  int32_t trim_every = 16;
 };
 
 class ActivityLog {
  public:
-  // Opens (creating the tables if needed) a log on `conn`, which must outlive it.
-  // InvalidArgument for a negative cap or a ttl_seconds < 1.
+  // Opens (creating the table if needed) a log on `conn`, which must outlive it.
+  // InvalidArgument for a negative cap, a ttl_seconds < 1 or a trim_every < 1.
   static Result<std::unique_ptr<ActivityLog>> Open(Connection& conn,
                                                    ActivityLogOptions options = {});
   virtual ~ActivityLog() = default;
 
   // Records an event at `time_ms` (-1, the default: now) and returns its id. InvalidArgument
-  // for another negative time. Cost: one Increment (the sequence) and one Put; with a cap, plus
-  // a key-only read of the user's newest cap + 1 events once the user's sequence passes the
-  // cap, and a delete of those beyond it.
+  // for another negative time. Cost: one Put; with a cap, on about one Record in trim_every
+  // also a key-only read of the user's newest cap + 1 events and a delete of those beyond.
   virtual Result<EventId> Record(std::string_view user, std::string_view name,
                                  std::string_view payload, int64_t time_ms = -1) = 0;
+
+  // Records `events` and returns their ids, in order. Every event is checked first: for a
+  // negative time other than -1, InvalidArgument and nothing is written. Cost: one multi-row
+  // Put (atomic on the embedded backend, as Table::Put of many is), plus the cap's trims as in
+  // Record, at most one per user in the batch.
+  virtual Result<std::vector<EventId>> RecordMany(const std::vector<NewEvent>& events) = 0;
 
   // The `limit` newest events after skipping the `offset` newest (note 000's ORDER BY stamp
   // DESC LIMIT limit OFFSET offset). Cost: O(offset + limit) cells read (the skipped ones are

@@ -47,6 +47,8 @@ struct FanoutWorkerOptions {
 struct FanoutStats {
   int64_t jobs_finished = 0;
   int64_t inbox_writes = 0;  // entries delivered or retracted (one per follower and job step)
+  // Deliveries skipped because the follower is inactive (FeedOptions::inactive_after_ms).
+  int64_t skipped_inactive = 0;
 };
 
 class FanoutWorkerPool {

@@ -50,16 +50,16 @@ struct FeedOptions {
   // Longest post text, bytes. Default: 1000.
   size_t max_text_bytes = 1000;
   // Entries an inbox keeps (the newest); older ones are trimmed as entries are written (see
-  // inbox_trim_every). A home timeline returns at most this many posts in all. Default: 1000
-  // (note 004). REQUIRES: >= 1.
+  // inbox_trim_every). A home timeline goes on past them: once a walk is past the inbox, its
+  // pages are merged from the followees' own timelines (HomeTimeline). Default: 1000 (note 004).
+  // REQUIRES: >= 1.
   int32_t inbox_cap = 1000;
   // A trim reads the inbox past its first inbox_cap entries, so trimming on every delivery made
   // each delivery cost O(inbox_cap) reads once inboxes were full. A delivery trims its inbox back
   // to inbox_cap on about one delivery in this many instead (chosen by a hash of the inbox and
   // the entry, so the same delivery retried decides the same way): an inbox then holds about
   // inbox_cap + inbox_trim_every entries at most (more than inbox_cap + 10 x inbox_trim_every
-  // has odds of e^-10), while a home timeline still stops at inbox_cap. 1 trims on every
-  // delivery. Default: 16. REQUIRES: >= 1.
+  // has odds of e^-10). 1 trims on every delivery. Default: 16. REQUIRES: >= 1.
   int32_t inbox_trim_every = 16;
   // An author whose follower count is above this when they post is not fanned out: followers
   // read their posts at read time. The mark is sticky (see docs/recipes.md). Default: 10000.
@@ -76,6 +76,17 @@ struct FeedOptions {
   // How long Post keeps its new fan-out job to itself while it writes the post row. After a
   // crash in Post, the job waits this long before a worker delivers (or drops) it. Default: 30 s.
   int64_t post_lease_ms = 30000;
+  // A reader whose last home-timeline read is older than this is inactive: fan-out skips their
+  // inbox (one cell read per follower instead of a delivery), and their next home-timeline read
+  // rebuilds the inbox from the followees' own timelines (at most inbox_cap posts) before
+  // serving. A read records its time only when none is recorded or the recorded one is older
+  // than 1/8 of this (one write per reader per few days by default, not one per page); a read
+  // that finds it older than 3/4 of this rebuilds, so clocks of processes may disagree by up to
+  // 1/4 of it. A reader who never read counts as active: from their first Follow they have this
+  // long before fan-out skips them, and one with no record at all (who has neither read nor
+  // followed through this Feed) is never skipped. 0: every reader is active (fan-out reads no
+  // reader rows, reads write none). Default: 30 days. REQUIRES: >= 0.
+  int64_t inactive_after_ms = int64_t{30} * 24 * 3600 * 1000;
 };
 
 // A hydrated post.
@@ -128,16 +139,22 @@ class Feed {
                                 std::string_view cursor = {});
 
   // The posts of the users `user` follows and `user`'s own posts, newest first (by time, then
-  // post id), at most inbox_cap in all, `page_size` at a time: the inbox merged with the recent
-  // posts of the followed high-follower authors and of `user`, hydrated with one multi-Get. A walk
-  // never repeats or skips an entry that stays present (the cursor is the last (time, post id)
-  // returned). A page may hold fewer than page_size posts only when it is the last one; the last
-  // page may be empty. InvalidArgument for page_size < 1 or a malformed cursor.
+  // post id), all of them, `page_size` at a time, hydrated with one multi-Get. A walk starts in
+  // the inbox, merged with the recent posts of the followed high-follower authors and of `user`;
+  // where the inbox ends (its cap, or the bound it keeps, docs/recipes.md) the walk goes on with
+  // a k-way merge of the followees' own timelines ("pulled" pages, which cost a scan per
+  // followee). A walk never repeats or skips an entry that stays present (the cursor is the
+  // phase and the last (time, post id) returned; cursors of earlier versions, without the
+  // phase, go on in the inbox). A page may hold fewer than page_size posts only when it is the
+  // last one; the last page may be empty. May first rebuild an inactive reader's inbox
+  // (FeedOptions::inactive_after_ms). InvalidArgument for page_size < 1 or a malformed cursor.
   Result<PostPage> HomeTimeline(std::string_view user, int32_t page_size,
                                 std::string_view cursor = {});
 
   // graph.Follow, then copies the followed user's newest backfill_posts posts into the
-  // follower's inbox (none for a high-follower author: merged at read time).
+  // follower's inbox (none for a high-follower author: merged at read time); when the followed
+  // user has more, older ones are read from their timeline once a home walk gets there. Starts
+  // the follower's activity clock if it has not started (inactive_after_ms).
   Status Follow(std::string_view follower, std::string_view followed);
   // graph.Unfollow, then removes the followed user's posts from the follower's inbox.
   Status Unfollow(std::string_view follower, std::string_view followed);
@@ -163,8 +180,12 @@ class Feed {
        std::unique_ptr<Table> inbox);
 
   // Writes `entries` (timeline keys, see feed_layout.h) into the inboxes of `users`, then
-  // trims each inbox to inbox_cap.
+  // trims the inboxes whose turn it is to inbox_cap, moving their bounds up first.
   Status Deliver(const std::vector<std::string>& users, const std::vector<std::string>& entries);
+  // The users of `users` fan-out delivers to: those not inactive (inactive_after_ms). Adds the
+  // others to `*skipped`.
+  Result<std::vector<std::string>> ActiveReaders(const std::vector<std::string>& users,
+                                                 int64_t* skipped);
   // Whether delivering `entries` to `user` trims the inbox (FeedOptions::inbox_trim_every).
   bool TrimDue(std::string_view user, const std::vector<std::string>& entries) const;
   // Removes `entry` from the inboxes of `users`.
@@ -177,6 +198,24 @@ class Feed {
   // author against it instead of asking the graph once per author (a round trip each, served).
   Result<FollowedAuthors> Followed(std::string_view user);
   Result<bool> IsHighFollowerAuthor(std::string_view author);
+  // Up to `limit` timeline keys after `position` (exclusive; empty: from the newest), newest
+  // first, from the own timelines of `authors`: a k-way merge that reads each author's posts
+  // lazily, a few at a time.
+  Result<std::vector<std::string>> PullKeys(const std::vector<std::string>& authors,
+                                            const std::string& position, int32_t limit);
+  // Moves `user`'s inbox bound to `key` when that is before it (CheckAndMutate, so concurrent
+  // moves keep the earliest). `reader` is the reader row as read, or null to read it.
+  Status NarrowBound(std::string_view user, const std::string& key, const RowResult* reader);
+  // Rebuilds `user`'s inbox from the timelines of the users they follow (not the high-follower
+  // ones): the newest inbox_cap posts, and the bound after them. Returns false when a trim or a
+  // follow raced it: the inbox is then not to be trusted until the next read rebuilds it again.
+  Result<bool> RebuildInbox(std::string_view user);
+  // After removing entries from the inboxes of `users` or moving their bounds, with `readers`
+  // their reader rows read before: marks an inbox for a rebuild when a rebuild of it was running
+  // then or started since, as that rebuild may have rewritten what was removed, or overwritten
+  // the bound.
+  Status MarkDirtyIfRebuilt(const std::vector<std::string>& users,
+                            const std::vector<RowResult>& readers);
   // The authors that carry the high-follower mark, as of at most marks_refresh_ms ago.
   Result<std::shared_ptr<const std::set<std::string>>> MarkedAuthors();
 

@@ -22,6 +22,8 @@ Result<std::unique_ptr<AppServices>> AppServices::Open(Connection& conn,
   recipes::FeedOptions feed_options;
   feed_options.name_space = options.name_space;
   feed_options.max_text_bytes = kMaxPostBytes;  // what kMaxPostChars characters may take
+  feed_options.inbox_cap = options.feed_inbox_cap;
+  feed_options.inbox_trim_every = options.feed_inbox_trim_every;
   BASALT_ASSIGN_OR_RETURN(app->feed_, recipes::Feed::Open(conn, *app->graph_, feed_options));
   recipes::FanoutWorkerOptions fanout_options;
   fanout_options.threads = options.fanout_threads;

@@ -39,6 +39,10 @@ struct AppServicesOptions {
   int64_t session_ttl_ms = recipes::UserStoreOptions{}.session_ttl_ms;
   // kMinimum only for tests (see UserStoreOptions::HashCost).
   recipes::UserStoreOptions::HashCost hash_cost = recipes::UserStoreOptions::HashCost::kInteractive;
+  // FeedOptions::inbox_cap. Default: the Feed's (1000).
+  int32_t feed_inbox_cap = recipes::FeedOptions{}.inbox_cap;
+  // FeedOptions::inbox_trim_every. Default: the Feed's (16).
+  int32_t feed_inbox_trim_every = recipes::FeedOptions{}.inbox_trim_every;
   // Fan-out worker threads. Default: the pool's.
   int fanout_threads = recipes::FanoutWorkerOptions{}.threads;
   // Whether to start the fan-out workers and the click refresher (false for single-threaded
