@@ -123,17 +123,21 @@ TEST_P(BulkLoadTest, BulkLoadedTableReadsExactlyLikeOneWrittenWithPuts) {
   EXPECT_EQ(stats->files, 2);  // one per family
   EXPECT_GT(stats->bytes, 0);
 
-  auto compare = [&](const std::string& when) {
+  // `raw`: compare raw scans too. They show the versions beyond the family's limit that no
+  // compaction has dropped yet, which depends on when RocksDB compacts each table's files (the
+  // Puts' flushed files may be compacted at any time, the ingested ones sit at the bottom), so
+  // only after a major compaction of both are they bound to agree.
+  auto compare = [&](const std::string& when, bool raw) {
     Table& p = store().table("puts");
     Table& b = store().table("bulk");
-    const std::vector<Scan> scans = {
+    std::vector<Scan> scans = {
         Scan(),
         Scan().ReadVersions(10),
-        Scan().SetRaw(true).ReadVersions(10),
         Scan().SetReversed(true).ReadVersions(10),
         Scan().AddFamily("g").WithStartRow("row10100").WithStopRow("row10200"),
         Scan().SetTimeRange(1000, 1050).ReadVersions(10),
     };
+    if (raw) scans.push_back(Scan().SetRaw(true).ReadVersions(10));
     for (size_t i = 0; i < scans.size(); ++i) {
       const auto expected = AllCells(p, scans[i]);
       ASSERT_FALSE(expected.empty()) << when << ", scan " << i;
@@ -149,13 +153,13 @@ TEST_P(BulkLoadTest, BulkLoadedTableReadsExactlyLikeOneWrittenWithPuts) {
       }
     }
   };
-  compare("after the load");
+  compare("after the load", false);
   store().Reopen();
-  compare("after a reopen");
+  compare("after a reopen", false);
   if (store().SupportsMaintenance()) {
     ASSERT_OK(store().MajorCompact(TableName("default", "puts")));
     ASSERT_OK(store().MajorCompact(TableName("default", "bulk")));
-    compare("after a major compaction");
+    compare("after a major compaction", true);
   }
 }
 
