@@ -36,7 +36,8 @@
 //
 // Thread safety: a BulkLoader belongs to one thread at a time. Several loaders (of the same or
 // different tables) may run at once; each is atomic on its own. It must be destroyed before the
-// Connection that made it is closed; after Connection::Close, Add and Finish fail with Aborted.
+// Connection that made it is closed; after Connection::Close, Finish fails with Aborted and
+// loads nothing (Add may still take cells until it needs a new file).
 
 #ifndef BASALT_BULK_LOAD_H_
 #define BASALT_BULK_LOAD_H_

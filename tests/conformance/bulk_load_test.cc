@@ -446,6 +446,17 @@ TEST_P(BulkLoadTest, FamilyDeletedWhileLoadingFailsTheWholeLoad) {
   EXPECT_TRUE(ScanAll(store().table("t")).empty());
 }
 
+TEST_P(BulkLoadTest, FinishAfterTheConnectionClosedIsAborted) {
+  BASALT_SKIP_BULK_LOAD_IF_REMOTE();
+  store().CreateTable("t", {"f"});
+  auto loader = NewLoader("t");
+  ASSERT_OK(loader);
+  ASSERT_OK((*loader)->Add("r", "f", "q", "v"));
+  ASSERT_OK(store().conn().Close());
+  auto finish = (*loader)->Finish();
+  EXPECT_TRUE(finish.status().IsAborted()) << finish.status().ToString();
+}
+
 BASALT_INSTANTIATE_STORE_TEST(BulkLoadTest);
 
 }  // namespace
