@@ -6,9 +6,11 @@
 #ifndef BASALT_ADMIN_H_
 #define BASALT_ADMIN_H_
 
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "basalt/bulk_load.h"
 #include "basalt/schema.h"
 #include "basalt/stats.h"
 #include "basalt/status.h"
@@ -70,6 +72,19 @@ class Admin {
   // engine of their own to read (thrift://: HBase's Thrift2 has no such call).
   virtual Result<StoreStats> GetStoreStats() {
     return Status::NotSupported("this backend has no engine statistics");
+  }
+
+  // A loader that ingests sorted cells into `table` as table files (basalt/bulk_load.h: order,
+  // atomicity, how loaded cells relate to concurrent writes). NotFound when the table does not
+  // exist, FailedPrecondition when it is disabled. NotSupported on thrift://: neither HBase's
+  // Thrift2 nor basalt's server can take table files, and batched Puts in its place would not be
+  // atomic (a failure midway would leave part of the load visible) nor any faster than the
+  // caller's own Table::Put batches, which are the way to load over Thrift2.
+  virtual Result<std::unique_ptr<BulkLoader>> NewBulkLoader(
+      const TableName& /*table*/, const BulkLoadOptions& /*options*/ = {}) {
+    return Status::NotSupported(
+        "bulk load needs an embedded store: this backend cannot ingest table files (write with "
+        "Table::Put batches instead)");
   }
 };
 

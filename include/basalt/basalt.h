@@ -4,6 +4,7 @@
 #define BASALT_BASALT_H_
 
 #include "basalt/admin.h"             // IWYU pragma: export
+#include "basalt/bulk_load.h"         // IWYU pragma: export
 #include "basalt/cell.h"              // IWYU pragma: export
 #include "basalt/check_and_mutate.h"  // IWYU pragma: export
 #include "basalt/connection.h"        // IWYU pragma: export

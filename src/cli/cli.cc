@@ -8,8 +8,11 @@
 #include <CLI/CLI.hpp>
 #include <charconv>
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <fstream>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -20,6 +23,7 @@
 #include "basalt/basalt.h"
 #include "basalt/filter_language.h"
 #include "basalt/recipes/demo.h"
+#include "cli/import.h"
 #include "cli/output.h"
 #include "shell/repl.h"
 #include "util/bytes_format.h"
@@ -156,6 +160,8 @@ struct Args {
   int64_t limit = 0;
   int32_t batch = 0;
   std::optional<std::string> filter;
+  std::string import_file;
+  std::string import_format;
 };
 
 class Cli {
@@ -403,6 +409,27 @@ class Cli {
     return Status::OK();
   }
 
+  // import TABLE FILE: a bulk load of a TSV or CSV file (cli/import.h), all or nothing.
+  Status ImportFile() {
+    BASALT_ASSIGN_OR_RETURN(TableName name, TableName::Parse(args_.table));
+    ImportFormat format = FormatOfPath(args_.import_file);
+    if (!args_.import_format.empty()) {
+      BASALT_ASSIGN_OR_RETURN(format, ParseImportFormat(args_.import_format));
+    }
+    std::ifstream file;
+    std::istream* in = &std::cin;
+    if (args_.import_file != "-") {
+      file.open(args_.import_file, std::ios::binary);
+      if (!file) {
+        return Status::NotFound("cannot open '" + args_.import_file + "': " + std::strerror(errno));
+      }
+      in = &file;
+    }
+    BASALT_ASSIGN_OR_RETURN(BulkLoadStats stats, Import(admin(), name, *in, format));
+    out_.Done("imported " + std::to_string(stats.cells) + " cell(s) into " + name.ToString());
+    return Status::OK();
+  }
+
   Status Count() {
     BASALT_ASSIGN_OR_RETURN(auto table, OpenTable());
     basalt::Scan scan;
@@ -604,6 +631,16 @@ int Main(int argc, char** argv) {
   CLI::App* count = sub("count", "count rows", &Cli::Count);
   table_arg(count);
   count->add_option("--prefix", args.prefix, "only rows starting with this");
+
+  CLI::App* import = sub("import",
+                         "bulk load a sorted TSV or CSV file of ROW, FAMILY:QUALIFIER, VALUE[, "
+                         "TIMESTAMP] records, all or nothing (docs/bulk-load.md)",
+                         &Cli::ImportFile);
+  table_arg(import);
+  import->add_option("file", args.import_file, "the file; - for stdin")->required();
+  import->add_option("--format", args.import_format,
+                     "tsv (tab-separated, \\xHH escapes) or csv (RFC 4180); default: csv for a "
+                     "name ending in .csv, else tsv");
 
   // demo load: fills the store with the demo data set through the recipes.
   recipes::DemoOptions demo_options;

@@ -69,6 +69,10 @@ class EmbeddedAdmin : public Admin {
   Status MajorCompact(const TableName& name) override { return engine_->MajorCompact(name); }
   Result<StoreStats> GetStoreStats() override { return engine_->GetStoreStats(); }
   Result<std::string> ClusterId() override { return engine_->StoreId(); }
+  Result<std::unique_ptr<BulkLoader>> NewBulkLoader(const TableName& table,
+                                                    const BulkLoadOptions& options) override {
+    return engine_->NewBulkLoader(table, options);
+  }
 
  private:
   std::shared_ptr<Engine> engine_;

@@ -263,6 +263,7 @@ Status Engine::OpenImpl() {
   }
   all_handles_ = handles;
   default_cf_ = handles[0];
+  BASALT_RETURN_IF_ERROR(DeleteStaleBulkLoads());
   iterator_pool_ = std::make_unique<IteratorPool>(db_, storage_epoch_);
   std::map<std::string, rocksdb::ColumnFamilyHandle*> by_name;
   for (auto* h : handles) by_name[h->GetName()] = h;

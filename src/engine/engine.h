@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "basalt/admin.h"
+#include "basalt/bulk_load.h"
 #include "basalt/check_and_mutate.h"
 #include "basalt/get.h"
 #include "basalt/mutation.h"
@@ -83,6 +84,7 @@ struct TableState {
 };
 
 class Scanner;
+class BulkLoad;
 
 // A borrowed mutation: what Engine::Write applies. The pointee must outlive the call.
 using MutationRef =
@@ -144,12 +146,29 @@ class Engine : public std::enable_shared_from_this<Engine> {
   Result<std::unique_ptr<ResultScanner>> NewScanner(std::shared_ptr<const TableState> table,
                                                     const basalt::Scan& scan);
 
+  // A loader of sorted cells into `table` (bulk_load.cc; the contract is basalt/bulk_load.h).
+  Result<std::unique_ptr<BulkLoader>> NewBulkLoader(const TableName& table,
+                                                    const BulkLoadOptions& options);
+
   // For tests: the RocksDB database.
   rocksdb::DB* TEST_db() { return db_; }
 
  private:
   friend class Scanner;
   friend class WriteTxn;
+  friend class BulkLoad;
+
+  // The finished table files of one family of a bulk load.
+  struct BulkLoadFiles {
+    const FamilyHandle* family;  // as the loader saw it
+    std::vector<std::string> paths;
+  };
+  // Ingests a bulk load's files into `loaded`'s column families, all or none. FailedPrecondition
+  // when the table or one of the families was dropped or recreated since the loader saw it, or
+  // the table is disabled. Defined in bulk_load.cc.
+  Status IngestBulkLoad(const TableState& loaded, const std::vector<BulkLoadFiles>& files);
+  // Deletes the files of bulk loads that never finished (a crash before Finish). At open.
+  Status DeleteStaleBulkLoads();
 
   Engine(std::string path, const ConnectionOptions& options, const EngineOptions& engine_options);
 

@@ -14,6 +14,7 @@
 
 #include <algorithm>
 
+#include "engine/cell_checks.h"
 #include "engine/engine.h"
 #include "engine/key_format.h"
 #include "engine/rocksdb_status.h"
@@ -22,8 +23,6 @@
 
 namespace basalt::engine {
 namespace {
-
-constexpr size_t kMaxQualifierLength = 65535;
 
 template <class... Ts>
 struct Overloaded : Ts... {
@@ -45,30 +44,6 @@ int DurabilityStrength(Durability d) {
       return 3;
   }
   return 2;
-}
-
-Status CheckRow(std::string_view row) {
-  if (row.empty()) return Status::InvalidArgument("row key must not be empty");
-  if (row.size() > kMaxRowKeyLength) {
-    return Status::InvalidArgument("row key is " + std::to_string(row.size()) +
-                                   " bytes; the limit is " + std::to_string(kMaxRowKeyLength));
-  }
-  return Status::OK();
-}
-
-Status CheckTimestamp(int64_t ts) {
-  if (ts < 0) {
-    return Status::InvalidArgument("timestamp " + std::to_string(ts) + " is negative");
-  }
-  return Status::OK();
-}
-
-Status CheckQualifier(std::string_view q) {
-  if (q.size() > kMaxQualifierLength) {
-    return Status::InvalidArgument("qualifier is " + std::to_string(q.size()) +
-                                   " bytes; the limit is " + std::to_string(kMaxQualifierLength));
-  }
-  return Status::OK();
 }
 
 Result<const FamilyHandle*> FindFamily(const TableState& table, std::string_view family) {
@@ -156,11 +131,7 @@ Status MutationChecker::Check(const Put& p) const {
     BASALT_RETURN_IF_ERROR(FindFamily(table_, e.family).status());
     BASALT_RETURN_IF_ERROR(CheckQualifier(e.qualifier));
     if (e.timestamp != kLatestTimestamp) BASALT_RETURN_IF_ERROR(CheckTimestamp(e.timestamp));
-    if (e.value.size() > max_value_bytes_) {
-      return Status::InvalidArgument("value of " + e.family + ":" + e.qualifier + " is " +
-                                     std::to_string(e.value.size()) + " bytes; the limit is " +
-                                     std::to_string(max_value_bytes_));
-    }
+    BASALT_RETURN_IF_ERROR(CheckValueSize(e.family, e.qualifier, e.value.size(), max_value_bytes_));
   }
   return Status::OK();
 }

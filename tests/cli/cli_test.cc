@@ -9,6 +9,10 @@
 //   any other line               expected stdout, line by line; {*} matches any text
 //   ! TEXT                       expected stderr line (same matching)
 //   ? N                          expected exit status (default 0)
+//   > NAME                       a file NAME in the command's working directory (the script's
+//                                own), written before the next command runs; its content is
+//   | TEXT                       the `| ` lines after it, each ending with a newline (a bare
+//                                `|` is an empty line), bytes as written (tabs included)
 // Every output line of a command must be expected, in order.
 
 #include <gtest/gtest.h>
@@ -27,9 +31,15 @@
 namespace basalt {
 namespace {
 
+struct ScriptFile {
+  std::string name;
+  std::string content;
+};
+
 struct Step {
   int line = 0;
-  std::string args;  // as written after "$ "
+  std::string args;               // as written after "$ "
+  std::vector<ScriptFile> files;  // written before the command runs
   std::vector<std::string> stdout_lines;
   std::vector<std::string> stderr_lines;
   int status = 0;
@@ -115,11 +125,25 @@ void ExpectLines(const std::vector<std::string>& expected, const std::vector<std
 
 std::vector<Step> ParseScript(const std::string& path) {
   std::vector<Step> steps;
+  std::vector<ScriptFile> files;  // for the next command
   int n = 0;
   for (const auto& line : ReadLines(path)) {
     ++n;
     if (line.rfind("$ ", 0) == 0) {
-      steps.push_back({n, line.substr(2), {}, {}, 0});
+      steps.push_back({n, line.substr(2), std::move(files), {}, {}, 0});
+      files.clear();
+      continue;
+    }
+    if (line.rfind("> ", 0) == 0) {
+      files.push_back({line.substr(2), ""});
+      continue;
+    }
+    if (line == "|" || line.rfind("| ", 0) == 0) {
+      if (files.empty()) {
+        ADD_FAILURE() << path << ":" << n << ": file content before `> NAME`";
+        continue;
+      }
+      files.back().content += (line == "|" ? "" : line.substr(2)) + "\n";
       continue;
     }
     if (line.empty() || line[0] == '#') continue;
@@ -155,7 +179,11 @@ TEST_P(CliScriptTest, OutputMatchesTheScript) {
   const std::string out_file = dir.path() + "/stdout";
   const std::string err_file = dir.path() + "/stderr";
   for (const Step& step : ParseScript(script)) {
-    std::string cmd = ShellQuote(BASALT_BINARY) + " --data " + ShellQuote(dir.path() + "/data");
+    for (const ScriptFile& f : step.files) {
+      std::ofstream(dir.path() + "/" + f.name, std::ios::binary) << f.content;
+    }
+    std::string cmd = "cd " + ShellQuote(dir.path()) + " && " + ShellQuote(BASALT_BINARY) +
+                      " --data " + ShellQuote(dir.path() + "/data");
     for (const auto& w : SplitWords(step.args)) cmd += " " + ShellQuote(w);
     cmd += " >" + ShellQuote(out_file) + " 2>" + ShellQuote(err_file);
     int raw = std::system(cmd.c_str());

@@ -1,5 +1,6 @@
 // Admin over Thrift2: each call is one or a few THBaseService admin calls (docs/hbase.md).
-// Flush, MajorCompact and GetStoreStats have no Thrift2 form: NotSupported.
+// Flush, MajorCompact and GetStoreStats have no Thrift2 form: NotSupported (NewBulkLoader too, by
+// the default of basalt/admin.h).
 
 #ifndef BASALT_CLIENT_THRIFT2_REMOTE_ADMIN_H_
 #define BASALT_CLIENT_THRIFT2_REMOTE_ADMIN_H_
