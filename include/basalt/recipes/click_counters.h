@@ -10,7 +10,22 @@
 //   <prefix>_totals     row = Bytes(item), family "c" (no TTL): "all" (all-time total) and
 //                       "week" (the rolling 7-day count as of the last refresh); and the row
 //                       "refresh" (never an item's key) holding the last refreshed boundary.
+//   <prefix>_visitors   row = Bytes(item) + "yyyyMMddHH" (UTC hour), family "v" (TTL): one
+//                       empty cell per HyperLogLog (register, rank) a visitor of that hour
+//                       reached; qualifier = register (2 bytes, big-endian) + rank (1 byte).
+//   <prefix>_heavy      row = "yyyyMMddHH" + shard (1 byte, 0..7, a hash of the item), family
+//                       "s" (TTL): a Count-Min sketch of the shard's clicks that hour (4 x 2048
+//                       counters, qualifier = row (1 byte) + column (2 bytes, big-endian), and
+//                       "n", the shard's clicks); family "k" (TTL): one empty cell per candidate
+//                       heavy hitter, qualifier = the item's bytes.
 // Counters are HBase's 8-byte big-endian longs, written with Increment.
+//
+// Distinct visitors and heavy hitters are approximate and by whole UTC hours (a query covers
+// every hour that overlaps its window). Every write to their tables commutes: a visitor adds a
+// (register, rank) cell (a Put of the same cell twice is one cell, and a read takes each
+// register's highest rank), and a click adds to counters (Increment) and may add a candidate
+// cell, so concurrent clicks from any number of threads or processes lose nothing, with no
+// read-modify-write and no retry.
 //
 // The rolling week follows the note: every 30 minutes a job computes, for the half-hour
 // boundary T it reaches, week(T) = week(T') + clicks[T', T) - clicks[T' - 7d, T - 7d), where T'
@@ -41,6 +56,21 @@ struct ItemCount {
   std::string item;
   int64_t count = 0;
   friend bool operator==(const ItemCount&, const ItemCount&) = default;
+};
+
+// The items clicked most in a window, from the hourly Count-Min sketches and their candidates.
+struct HeavyHitters {
+  // At most k items, most clicked first (ties by item bytes). Each count is an estimate that is
+  // never below the item's true clicks in the window's hours and exceeds them by at most
+  // `error_bound` with probability >= 1 - e^-4 (98%).
+  std::vector<ItemCount> items;
+  // All clicks in the window's hours.
+  int64_t clicks = 0;
+  // ceil(e / 2048 * clicks).
+  int64_t error_bound = 0;
+  // The whole hours covered: [from_ms, to_ms).
+  int64_t from_ms = 0;
+  int64_t to_ms = 0;
 };
 
 struct ClickCountersOptions {
@@ -76,6 +106,13 @@ class ClickCounters {
   static constexpr int64_t kMinuteMs = 60 * 1000;
   static constexpr int64_t kRefreshPeriodMs = 30 * kMinuteMs;
   static constexpr int64_t kWeekMs = 7 * 24 * 60 * kMinuteMs;
+  static constexpr int64_t kHourMs = 60 * kMinuteMs;
+  // DistinctVisitors' relative standard error: 1.04 / sqrt(4096) (HyperLogLog, p = 12).
+  static constexpr double kDistinctRelativeError = 1.04 / 64;
+  // An item is a heavy-hitter candidate of an hour once its estimate reaches this fraction of
+  // its shard's clicks in that hour; so every item with at least this fraction of a window's
+  // clicks is found (docs/recipes.md has the argument).
+  static constexpr double kHeavyShare = 1.0 / 256;
 
   // Opens (creating the tables if needed) the counters on `conn`, which must outlive them.
   // InvalidArgument for a bucket TTL of 7 days or less, a salt outside 0..256, or a
@@ -86,8 +123,23 @@ class ClickCounters {
   virtual ~ClickCounters() = default;
 
   // Adds `n` clicks of `item` at `time_ms` (-1, the default: the clock) to its minute bucket
-  // and its all-time total. InvalidArgument for another negative time. Cost: three Increments.
+  // and its all-time total, and to the hour's heavy-hitter sketch. InvalidArgument for another
+  // negative time or for n < 1 (a sketch cannot take clicks back). Cost: four Increments, and a
+  // Put while the item is a heavy-hitter candidate of the hour.
   virtual Status Click(std::string_view item, int64_t n = 1, int64_t time_ms = -1) = 0;
+
+  // Click(item, n, time_ms) by `visitor` (any bytes, e.g. a user name or a cookie id), who is
+  // also counted among the item's distinct visitors of that hour: one more Put.
+  virtual Status ClickBy(std::string_view item, std::string_view visitor, int64_t n = 1,
+                         int64_t time_ms = -1) = 0;
+
+  // The estimated number of distinct visitors (ClickBy) of `item` in the UTC hours that overlap
+  // [from, to): the HyperLogLog registers of those hours merged (register-wise max). Relative
+  // standard error kDistinctRelativeError; exact in practice for a few dozen visitors. Hours
+  // older than the bucket TTL are gone. Cost: one scan of the item's hours in the window, at
+  // most 4096 x (ranks reached) cells per hour; memory 4 KiB.
+  virtual Result<int64_t> DistinctVisitors(std::string_view item, int64_t from_ms,
+                                           int64_t to_ms) = 0;
 
   // The all-time total. 0 for an item never clicked.
   virtual Result<int64_t> Total(std::string_view item) = 0;
@@ -106,6 +158,14 @@ class ClickCounters {
   // every non-empty (minute, item) bucket in it is read once, whatever the number of items
   // outside it; memory is one entry per distinct item in the window.
   virtual Result<std::vector<ItemCount>> TopK(int64_t from_ms, int64_t to_ms, int32_t k) = 0;
+
+  // The `k` items clicked most in the UTC hours that overlap [from, to), estimated without
+  // reading any item's buckets: one scan of the hours' candidate lists (8 rows per hour), then
+  // one multi-Get of 4 counters per candidate per hour. Every item with at least kHeavyShare of
+  // the window's clicks is among the candidates, so for a window whose top k each have that
+  // share the items are exact and their counts within the error bound. InvalidArgument for
+  // k < 1.
+  virtual Result<HeavyHitters> TopKApprox(int64_t from_ms, int64_t to_ms, int32_t k) = 0;
 
   // Brings the rolling week up to the last half-hour boundary T <= now_ms (see the file
   // comment). A boundary already reached is a no-op, so calling it again, or from several
