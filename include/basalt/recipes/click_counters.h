@@ -77,15 +77,16 @@ struct ClickCountersOptions {
   // Tables are "<table_prefix>_by_item", "_by_minute" and "_totals" in `name_space`.
   std::string name_space = "default";
   std::string table_prefix = "clicks";
-  // TTL of the minute buckets, seconds after their last click. Must exceed 7 days so that the
-  // half hour 7 days ago can still be subtracted. Default: 8 days.
+  // TTL of the minute buckets (and of the sketches' hour buckets), seconds after their last
+  // click. Must exceed 7 days so that the half hour 7 days ago can still be subtracted.
+  // Default: 8 days.
   int32_t bucket_ttl_seconds = 8 * 24 * 3600;
-  // When > 0, minute-bucket rows are salted over this many buckets (salting.h: 1..256)
-  // against write hot spots; reads merge the buckets. A stored format: always open a counter
-  // set with the salt it was written with. Default: 0, not salted.
+  // When > 0, minute-bucket and visitor rows are salted over this many buckets (salting.h:
+  // 1..256) against write hot spots; reads merge the buckets. A stored format: always open a
+  // counter set with the salt it was written with. Default: 0, not salted.
   int salt_buckets = 0;
-  // With salt_buckets: when > 1, the two minute-bucket tables are created pre-split at salt
-  // bucket boundaries into min(presplit_regions, salt_buckets) regions of equal bucket counts
+  // With salt_buckets: when > 1, the minute-bucket and visitor tables are created pre-split at
+  // salt bucket boundaries into min(presplit_regions, salt_buckets) regions of equal bucket counts
   // (within one), as HBase note 002 advises for clusters. Only at creation: existing tables
   // keep their regions. 0..256; InvalidArgument otherwise, and without salt (unsalted keys
   // start with the item, whose spread is unknown). Default: 0, one region (an embedded store
