@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cmath>
 #include <condition_variable>
+#include <functional>
 #include <limits>
 #include <map>
 #include <mutex>
@@ -219,9 +220,14 @@ class Counters final : public ClickCounters {
     if (!HourWindow(&from_ms, &to_ms)) return out;
     out.from_ms = from_ms;
     out.to_ms = to_ms;
-    // Pass 1: the candidates and clicks of every (hour, shard) row of the window.
-    std::vector<std::string> buckets;                                // their row keys
-    std::array<std::vector<std::string>, sketch::kShards> by_shard;  // the window's candidates
+    // Pass 1: every (hour, shard) row's clicks and candidates, with the clicks each candidate
+    // had while a candidate. An item's clicks in a row it was not yet (or never) a candidate of
+    // are fewer than kHeavyShare of the row's clicks: each such click saw an estimate, which
+    // counts all of them before it, below that share. So an item's clicks in the window lie in
+    // [counted, counted + slack of its shard), slack = kHeavyShare * the shard's clicks.
+    std::vector<SketchRow> rows;
+    std::map<std::string, int64_t> counted;
+    std::array<double, sketch::kShards> slack{};
     {
       Scan scan = Scan()
                       .WithStartRow(HourShardKey(from_ms, 0))
@@ -235,29 +241,49 @@ class Counters final : public ClickCounters {
         if (key.size() != kHourWidth + 1 || static_cast<uint8_t>(key.back()) >= sketch::kShards) {
           return Status::Corruption("click counters: bad heavy-hitter row key");
         }
-        BASALT_ASSIGN_OR_RETURN(int64_t n, CellCounter(row, kShardTotalColumn, kSketchFamily));
-        out.clicks += n;
-        auto& shard_items = by_shard[static_cast<uint8_t>(key.back())];
+        const auto shard = static_cast<uint8_t>(key.back());
+        BASALT_ASSIGN_OR_RETURN(int64_t clicks, CellCounter(row, kShardTotalColumn, kSketchFamily));
+        out.clicks += clicks;
+        slack[shard] += kHeavyShare * static_cast<double>(clicks);
         for (const Cell& cell : row.cells()) {
-          if (cell.family == kCandidateFamily) shard_items.push_back(cell.qualifier);
+          if (cell.family != kCandidateFamily) continue;
+          BASALT_ASSIGN_OR_RETURN(int64_t n, DecodeCounter(cell.value));
+          counted[cell.qualifier] += n;
         }
-        buckets.push_back(key);
+        rows.push_back({key, shard});
       }
       BASALT_RETURN_IF_ERROR(scanner->status());
     }
-    for (auto& items : by_shard) {
-      std::sort(items.begin(), items.end());
-      items.erase(std::unique(items.begin(), items.end()), items.end());
+    out.error_bound =
+        static_cast<int64_t>(std::ceil(sketch::kCountMinEpsilon * static_cast<double>(out.clicks)));
+
+    // Only an item whose upper bound reaches the k-th largest lower bound can be among the top
+    // k: the k items with the largest lower bounds are reported with at least those.
+    std::vector<int64_t> lows;
+    lows.reserve(counted.size());
+    for (const auto& [item, n] : counted) lows.push_back(n);
+    int64_t threshold = 0;
+    if (lows.size() >= static_cast<size_t>(k)) {
+      std::nth_element(lows.begin(), lows.begin() + (k - 1), lows.end(), std::greater<>());
+      threshold = lows[static_cast<size_t>(k - 1)];
     }
-    // Pass 2: each candidate's counters in every hour of its shard; its estimate for the window
-    // is the sum of its hourly estimates (each the min of its d counters), which is never above
-    // the estimate of the hours' merged sketch, so the merged sketch's bound holds.
+    std::array<std::vector<std::string>, sketch::kShards> contenders;
+    for (const auto& [item, n] : counted) {
+      if (static_cast<double>(n) + slack[sketch::ShardOf(item)] >= static_cast<double>(threshold)) {
+        contenders[sketch::ShardOf(item)].push_back(item);
+      }
+    }
+
+    // Pass 2: the contenders' Count-Min estimates in every hour of their shard. The window's
+    // estimate is the sum of the hourly ones (each the least of d counters), never above the
+    // merged sketch's estimate, so the Count-Min bound holds; an item's count is the smaller of
+    // that and its upper bound above. Both are at least its true clicks.
     std::vector<Get> gets;
     std::vector<const std::vector<std::string>*> asked;
-    for (const std::string& bucket : buckets) {
-      const auto& items = by_shard[static_cast<uint8_t>(bucket.back())];
+    for (const SketchRow& r : rows) {
+      const auto& items = contenders[r.shard];
       if (items.empty()) continue;
-      Get get(bucket);
+      Get get(r.key);
       for (const std::string& item : items) {
         for (int d = 0; d < sketch::kSketchDepth; ++d) {
           get.AddColumn(kSketchFamily, CounterQualifier(d, sketch::CountMinColumn(item, d)));
@@ -268,28 +294,30 @@ class Counters final : public ClickCounters {
     }
     std::map<std::string, int64_t> estimates;
     if (!gets.empty()) {
-      BASALT_ASSIGN_OR_RETURN(std::vector<RowResult> rows, heavy_->Get(gets));
-      for (size_t i = 0; i < rows.size(); ++i) {
+      BASALT_ASSIGN_OR_RETURN(std::vector<RowResult> got, heavy_->Get(gets));
+      for (size_t i = 0; i < got.size(); ++i) {
         for (const std::string& item : *asked[i]) {
           int64_t least = std::numeric_limits<int64_t>::max();
           for (int d = 0; d < sketch::kSketchDepth && least > 0; ++d) {
             BASALT_ASSIGN_OR_RETURN(
-                int64_t n,
-                CellCounter(rows[i], CounterQualifier(d, sketch::CountMinColumn(item, d)),
-                            kSketchFamily));
+                int64_t n, CellCounter(got[i], CounterQualifier(d, sketch::CountMinColumn(item, d)),
+                                       kSketchFamily));
             least = std::min(least, n);
           }
-          if (least > 0) estimates[item] += least;
+          estimates[item] += least;
         }
       }
     }
     std::vector<ItemCount> all;
-    all.reserve(estimates.size());
-    for (auto& [item, count] : estimates) all.push_back({item, count});
+    for (const auto& shard_items : contenders) {
+      for (const std::string& item : shard_items) {
+        const auto upper = static_cast<int64_t>(
+            std::floor(static_cast<double>(counted[item]) + slack[sketch::ShardOf(item)]));
+        all.push_back({item, std::min(estimates[item], upper)});
+      }
+    }
     SortTop(&all, k);
     out.items = std::move(all);
-    out.error_bound =
-        static_cast<int64_t>(std::ceil(sketch::kCountMinEpsilon * static_cast<double>(out.clicks)));
     return out;
   }
 
@@ -388,6 +416,12 @@ class Counters final : public ClickCounters {
   Table& ItemTable() { return salted_item_ ? *salted_item_ : *by_item_; }
   Table& VisitorTable() { return salted_visitors_ ? *salted_visitors_ : *visitors_; }
 
+  // One (hour, shard) row of the heavy-hitter table in a TopKApprox window.
+  struct SketchRow {
+    std::string key;
+    uint8_t shard;
+  };
+
   // Keeps the `k` largest counts, most first, ties by item bytes.
   static void SortTop(std::vector<ItemCount>* all, int32_t k) {
     auto more = [](const ItemCount& a, const ItemCount& b) {
@@ -407,9 +441,10 @@ class Counters final : public ClickCounters {
     return *to_ms > *from_ms;
   }
 
-  // Adds `n` clicks of `item` to its shard's Count-Min sketch of the hour, and makes the item a
-  // candidate of that hour when its estimate reaches kHeavyShare of the shard's clicks so far.
-  // Both writes commute with any other click's, so concurrent clicks keep the summary sound.
+  // Adds `n` clicks of `item` to its shard's Count-Min sketch of the hour and, when its estimate
+  // (which counts this click) reaches kHeavyShare of the shard's clicks so far, to its
+  // candidate counter of that hour. Both writes are Increments, which commute with any other
+  // click's, so concurrent clicks keep the summary sound.
   Status AddToSketch(std::string_view item, int64_t n, int64_t time_ms) {
     const std::string row = HourShardKey(time_ms, sketch::ShardOf(item));
     basalt::Increment inc(row);
@@ -430,7 +465,11 @@ class Counters final : public ClickCounters {
     if (static_cast<double>(estimate) < kHeavyShare * static_cast<double>(shard_clicks)) {
       return Status::OK();
     }
-    return heavy_->Put(basalt::Put(row).Add(kCandidateFamily, std::string(item), ""));
+    return heavy_
+        ->Increment(basalt::Increment(row)
+                        .AddColumn(kCandidateFamily, std::string(item), n)
+                        .SetReturnResults(false))
+        .status();
   }
   Table& MinuteTable() { return salted_minute_ ? *salted_minute_ : *by_minute_; }
 

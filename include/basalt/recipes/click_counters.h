@@ -16,15 +16,16 @@
 //   <prefix>_heavy      row = "yyyyMMddHH" + shard (1 byte, 0..7, a hash of the item), family
 //                       "s" (TTL): a Count-Min sketch of the shard's clicks that hour (4 x 2048
 //                       counters, qualifier = row (1 byte) + column (2 bytes, big-endian), and
-//                       "n", the shard's clicks); family "k" (TTL): one empty cell per candidate
-//                       heavy hitter, qualifier = the item's bytes.
+//                       "n", the shard's clicks); family "k" (TTL): a counter per candidate
+//                       heavy hitter, qualifier = the item's bytes: its clicks that hour from
+//                       the click that made it a candidate on.
 // Counters are HBase's 8-byte big-endian longs, written with Increment.
 //
 // Distinct visitors and heavy hitters are approximate and by whole UTC hours (a query covers
 // every hour that overlaps its window). Every write to their tables commutes: a visitor adds a
 // (register, rank) cell (a Put of the same cell twice is one cell, and a read takes each
-// register's highest rank), and a click adds to counters (Increment) and may add a candidate
-// cell, so concurrent clicks from any number of threads or processes lose nothing, with no
+// register's highest rank), and a click adds to counters (Increment, the candidate counter
+// too), so concurrent clicks from any number of threads or processes lose nothing, with no
 // read-modify-write and no retry.
 //
 // The rolling week follows the note: every 30 minutes a job computes, for the half-hour
@@ -62,7 +63,8 @@ struct ItemCount {
 struct HeavyHitters {
   // At most k items, most clicked first (ties by item bytes). Each count is an estimate that is
   // never below the item's true clicks in the window's hours and exceeds them by at most
-  // `error_bound` with probability >= 1 - e^-4 (98%).
+  // `error_bound` with probability >= 1 - e^-4 (98%), and always by less than 1/256 of the
+  // window's clicks in the item's shard.
   std::vector<ItemCount> items;
   // All clicks in the window's hours.
   int64_t clicks = 0;
@@ -126,7 +128,7 @@ class ClickCounters {
   // Adds `n` clicks of `item` at `time_ms` (-1, the default: the clock) to its minute bucket
   // and its all-time total, and to the hour's heavy-hitter sketch. InvalidArgument for another
   // negative time or for n < 1 (a sketch cannot take clicks back). Cost: four Increments, and a
-  // Put while the item is a heavy-hitter candidate of the hour.
+  // fifth while the item is a heavy-hitter candidate of the hour.
   virtual Status Click(std::string_view item, int64_t n = 1, int64_t time_ms = -1) = 0;
 
   // Click(item, n, time_ms) by `visitor` (any bytes, e.g. a user name or a cookie id), who is
@@ -161,10 +163,10 @@ class ClickCounters {
   virtual Result<std::vector<ItemCount>> TopK(int64_t from_ms, int64_t to_ms, int32_t k) = 0;
 
   // The `k` items clicked most in the UTC hours that overlap [from, to), estimated without
-  // reading any item's buckets: one scan of the hours' candidate lists (8 rows per hour), then
-  // one multi-Get of 4 counters per candidate per hour. Every item with at least kHeavyShare of
-  // the window's clicks is among the candidates, so for a window whose top k each have that
-  // share the items are exact and their counts within the error bound. InvalidArgument for
+  // reading any item's buckets: one scan of the hours' candidate counters (8 rows per hour),
+  // then one multi-Get of 4 Count-Min counters per hour for each item that can still be among
+  // the top k. Every item with at least kHeavyShare of the window's clicks is a candidate, and
+  // no item left out has more true clicks than the k-th count reported. InvalidArgument for
   // k < 1.
   virtual Result<HeavyHitters> TopKApprox(int64_t from_ms, int64_t to_ms, int32_t k) = 0;
 
