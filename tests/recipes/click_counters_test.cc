@@ -330,6 +330,39 @@ TEST_P(ClickCountersTest, TopKApproxMergesTheHoursCandidates) {
   EXPECT_EQ(got, (std::set<std::string>{"steady", "burst1", "burst2"}));
 }
 
+// An item's first clicks of an hour, below 1/256 of its shard's clicks, are not in its
+// candidate counter; its count still covers them (never below the truth), within the bound.
+TEST_P(ClickCountersTest, TopKApproxCountsClicksFromBeforeAnItemWasACandidate) {
+  auto counters = OpenCounters(store().conn(), WithPrefix("late"));
+  ASSERT_TRUE(counters);
+  const std::string late = "late";
+  // 3,000 clicks of other items in the late item's shard first, so that its first clicks are
+  // far below the share.
+  std::vector<std::string> same_shard;
+  for (int i = 0; same_shard.size() < 300; ++i) {
+    const std::string item = "other" + std::to_string(i);
+    if (sketch::ShardOf(item) == sketch::ShardOf(late)) same_shard.push_back(item);
+  }
+  for (const std::string& item : same_shard) ASSERT_OK(counters->Click(item, 10, kDay0 + 1));
+  for (int i = 0; i < 8; ++i) ASSERT_OK(counters->Click(late, 1, kDay0 + 2));
+  ASSERT_OK(counters->Click(late, 100, kDay0 + 3));
+  auto heavy = counters->TopKApprox(kDay0, kDay0 + kHour, 1);
+  ASSERT_OK(heavy);
+  ASSERT_EQ(heavy->items.size(), 1u);
+  EXPECT_EQ(heavy->items[0].item, late);
+  EXPECT_GE(heavy->items[0].count, 108);
+  EXPECT_LE(heavy->items[0].count, 108 + heavy->error_bound);
+  // The uncounted clicks are the first 8: the candidate counter has the 100 after them.
+  auto row = store()
+                 .table("late_heavy")
+                 .Get(Get(std::string("2026112300") + static_cast<char>(sketch::ShardOf(late)))
+                          .AddColumn("k", late));
+  ASSERT_OK(row);
+  auto counted = row->Value("k", late);
+  ASSERT_TRUE(counted.has_value());
+  EXPECT_EQ(DecodeCounter(*counted).value_or(-1), 100);
+}
+
 // Many threads click a skewed stream at once (the same hours, so the same sketch rows): the
 // summary loses nothing. The top 5 are exactly the 5 hot items in order, every count is within
 // the error bound above the truth, the window's clicks are all counted, and the visitors'
