@@ -35,8 +35,8 @@
 // the week is rebuilt from the buckets of [T - 7d, T).
 //
 // Thread safety: all methods may be called concurrently. Counts under concurrent clicks are
-// exact (each is an atomic Increment). A click is three Increments (one per table), not one
-// atomic unit: a crash between them leaves one table a click behind.
+// exact (each is an atomic Increment). A click is four or five Increments (and ClickBy's Put),
+// not one atomic unit: a crash between them leaves a table or a sketch a click behind.
 
 #ifndef BASALT_RECIPES_CLICK_COUNTERS_H_
 #define BASALT_RECIPES_CLICK_COUNTERS_H_
