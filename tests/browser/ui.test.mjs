@@ -651,6 +651,37 @@ describe('social pages (/api/v1)', () => {
                               document.querySelector('#click-total').textContent === '3', item);
   });
 
+  test('click page shows distinct visitors and estimated top items', async (t) => {
+    if (!alice) return t.skip('no users (see above)');
+    const item = 'sketched_' + tag;
+    const clicks = [[bob, 2], [alice, 1]];
+    for (const [page, n] of clicks) {
+      await go(page, '#/clicks', '#click-form');
+      await page.fill('#click-item', item);
+      await page.click('#show-clicks');
+      await page.waitForFunction(() => document.querySelector('#click-visitors').textContent !== '–');
+      for (let i = 0; i < n; i++) {
+        const before = Number(await page.textContent('#click-total'));
+        await page.click('#click-button');
+        await page.waitForFunction((want) => document.querySelector('#click-total').textContent === want,
+                                   String(before + 1));
+      }
+    }
+    // Alice's page, after her click, shows both visitors and the item's three clicks.
+    assert.equal(await alice.textContent('#click-total'), '3');
+    assert.equal(await alice.textContent('#click-visitors'), '2');
+    const bound = Number(await alice.getAttribute('#click-heavy-note', 'data-bound'));
+    assert.ok(bound >= 1, String(bound));
+    const rows = await alice.evaluate(() => [...document.querySelectorAll('#click-heavy li')]
+        .map((li) => [li.querySelector('.heavy-item').dataset.item,
+                      Number(li.querySelector('.heavy-count').textContent)]));
+    const mine = rows.find(([name]) => name === item);
+    assert.ok(mine, JSON.stringify(rows));
+    assert.ok(mine[1] >= 3 && mine[1] <= 3 + bound, JSON.stringify({mine, bound}));
+    assert.match(await alice.textContent('#click-heavy-note'), /clicks from \d\d:00 to \d\d:00 UTC/);
+    await noXss(alice);
+  });
+
   test('every write the UI sends carries the CSRF header, and one without it is refused', async (t) => {
     if (!alice) return t.skip('no users (see above)');
     const writes = opened.flatMap((o) => o.writes).filter((w) => w.url.includes('/api/v1/'));

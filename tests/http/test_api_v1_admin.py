@@ -104,6 +104,7 @@ def test_openapi_describes_every_route(api):
         ("post", "/activity"), ("get", "/users/{user}/activity"),
         ("post", "/clicks/{item}"), ("get", "/clicks/{item}"),
         ("get", "/clicks/{item}/series"), ("get", "/clicks/top"),
+        ("get", "/clicks/{item}/visitors"), ("get", "/clicks/top/approx"),
         ("get", "/admin/stats"), ("get", "/openapi.json")}
     for method, path in expected:
         assert method in doc["paths"][API + path], (method, path)

@@ -154,6 +154,21 @@ std::vector<ApiV1Service::Route> ApiV1Service::Routes() {
                   ObjectOf({{"items", ArrayOf(ObjectOf({{"item", StringSchema()},
                                                         {"count", Int64Schema()}}))}})},
         .errors = {400}}},
+      {{Verb::get, "/clicks/{item}/visitors", &ApiV1Service::ClickVisitors},
+       {.summary = "Distinct visitors of {item} in the hours a window overlaps (HyperLogLog; "
+                   "window at most " +
+                   std::to_string(kMaxSketchWindowMs / 3600000) + " hours)",
+        .windowed = true,
+        .reply = {200, "an estimate", SchemaRef("ClickVisitors")},
+        .errors = {400}}},
+      {{Verb::get, "/clicks/top/approx", &ApiV1Service::TopClicksApprox},
+       {.summary = "The most clicked items in the hours a window overlaps, from hourly Count-Min "
+                   "sketches (window at most " +
+                   std::to_string(kMaxSketchWindowMs / 3600000) + " hours)",
+        .windowed = true,
+        .query = {IntQueryParameter("k", 1, kMaxPageLimit, kDefaultTopItems)},
+        .reply = {200, "estimated top items", SchemaRef("HeavyHitters")},
+        .errors = {400}}},
 
       {{Verb::get, "/admin/stats", &ApiV1Service::AdminStats},
        {.summary = "The server's figures (fan-out queue, HTTP) as JSON",

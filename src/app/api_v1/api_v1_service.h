@@ -168,6 +168,8 @@ class ApiV1Service {
   Result<Response> ClickCounts(const Ctx& ctx);
   Result<Response> ClickSeries(const Ctx& ctx);
   Result<Response> TopClicks(const Ctx& ctx);
+  Result<Response> ClickVisitors(const Ctx& ctx);
+  Result<Response> TopClicksApprox(const Ctx& ctx);
 
   // admin_handlers.cc
   Result<Response> AdminStats(const Ctx& ctx);

@@ -35,6 +35,17 @@ Result<Window> ReadWindow(const server::http::RequestContext& ctx, int64_t now_m
   return Window{from_ms, to_ms};
 }
 
+// A window for the hourly sketches, which read every hour it overlaps: at most
+// kMaxSketchWindowMs, so one request reads a bounded number of rows.
+Result<Window> ReadSketchWindow(const server::http::RequestContext& ctx, int64_t now_ms) {
+  BASALT_ASSIGN_OR_RETURN(Window window, ReadWindow(ctx, now_ms));
+  if (window.to_ms - window.from_ms > kMaxSketchWindowMs) {
+    return Status::InvalidArgument("the window is longer than " +
+                                   std::to_string(kMaxSketchWindowMs / kHourMs) + " hours");
+  }
+  return window;
+}
+
 Result<std::string> ItemParam(const server::http::RequestContext& ctx) {
   BASALT_ASSIGN_OR_RETURN(std::string item, PathParam(ctx, "item"));
   BASALT_RETURN_IF_ERROR(ValidateItem(item));
@@ -43,7 +54,7 @@ Result<std::string> ItemParam(const server::http::RequestContext& ctx) {
 
 }  // namespace
 
-Result<server::http::Response> ApiV1Service::Click(const Ctx& ctx, const Caller& /*caller*/) {
+Result<server::http::Response> ApiV1Service::Click(const Ctx& ctx, const Caller& caller) {
   BASALT_ASSIGN_OR_RETURN(std::string item, ItemParam(ctx));
   BASALT_ASSIGN_OR_RETURN(json body, ParseJsonObject(ctx.request.body(), /*empty_ok=*/true));
   int64_t n = 1;
@@ -55,7 +66,8 @@ Result<server::http::Response> ApiV1Service::Click(const Ctx& ctx, const Caller&
     }
     n = it->get<int64_t>();
   }
-  BASALT_RETURN_IF_ERROR(app_.clicks().Click(item, n));
+  // The session's user is the visitor: distinct visitors are distinct users.
+  BASALT_RETURN_IF_ERROR(app_.clicks().ClickBy(item, caller.user, n));
   return NoContent(ctx.request);
 }
 
@@ -105,6 +117,42 @@ Result<server::http::Response> ApiV1Service::TopClicks(const Ctx& ctx) {
   for (const recipes::ItemCount& c : top)
     items.push_back(json{{"item", c.item}, {"count", c.count}});
   return JsonResponse(ctx.request, HttpStatus::ok, json{{"items", std::move(items)}});
+}
+
+Result<server::http::Response> ApiV1Service::ClickVisitors(const Ctx& ctx) {
+  BASALT_ASSIGN_OR_RETURN(std::string item, ItemParam(ctx));
+  BASALT_ASSIGN_OR_RETURN(Window window, ReadSketchWindow(ctx, NowMs()));
+  BASALT_ASSIGN_OR_RETURN(int64_t visitors,
+                          app_.clicks().DistinctVisitors(item, window.from_ms, window.to_ms));
+  // The whole hours read, as TopKApprox reports them.
+  const int64_t hour = recipes::ClickCounters::kHourMs;
+  const int64_t from_hour = window.from_ms / hour * hour;
+  const int64_t to_hour =
+      window.to_ms == window.from_ms ? from_hour : (window.to_ms + hour - 1) / hour * hour;
+  return JsonResponse(
+      ctx.request, HttpStatus::ok,
+      json{{"item", item},
+           {"visitors", visitors},
+           {"from_ms", from_hour},
+           {"to_ms", to_hour},
+           {"relative_standard_error", recipes::ClickCounters::kDistinctRelativeError}});
+}
+
+Result<server::http::Response> ApiV1Service::TopClicksApprox(const Ctx& ctx) {
+  BASALT_ASSIGN_OR_RETURN(Window window, ReadSketchWindow(ctx, NowMs()));
+  BASALT_ASSIGN_OR_RETURN(int64_t k, IntQuery(ctx, "k", kDefaultTopItems, 1, kMaxPageLimit));
+  BASALT_ASSIGN_OR_RETURN(
+      recipes::HeavyHitters heavy,
+      app_.clicks().TopKApprox(window.from_ms, window.to_ms, static_cast<int32_t>(k)));
+  json items = json::array();
+  for (const recipes::ItemCount& c : heavy.items)
+    items.push_back(json{{"item", c.item}, {"count", c.count}});
+  return JsonResponse(ctx.request, HttpStatus::ok,
+                      json{{"items", std::move(items)},
+                           {"clicks", heavy.clicks},
+                           {"error_bound", heavy.error_bound},
+                           {"from_ms", heavy.from_ms},
+                           {"to_ms", heavy.to_ms}});
 }
 
 }  // namespace basalt::app::api_v1

@@ -133,7 +133,18 @@ OpenApiJson ComponentSchemas() {
                                 {"count", IntegerSchema()},
                                 {"from_ms", Int64Schema()},
                                 {"to_ms", Int64Schema()},
-                                {"week", IntegerSchema()}})}};
+                                {"week", IntegerSchema()}})},
+      {"ClickVisitors", ObjectOf({{"item", StringSchema()},
+                                  {"visitors", Int64Schema()},
+                                  {"from_ms", Int64Schema()},
+                                  {"to_ms", Int64Schema()},
+                                  {"relative_standard_error", {{"type", "number"}}}})},
+      {"HeavyHitters",
+       ObjectOf({{"items", ArrayOf(ObjectOf({{"item", StringSchema()}, {"count", Int64Schema()}}))},
+                 {"clicks", Int64Schema()},
+                 {"error_bound", Int64Schema()},
+                 {"from_ms", Int64Schema()},
+                 {"to_ms", Int64Schema()}})}};
 }
 
 OpenApiJson OperationObject(const OpenApiOperation& op, std::set<int>* error_statuses) {

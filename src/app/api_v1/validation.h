@@ -24,6 +24,8 @@ inline constexpr size_t kMaxActivityNameBytes = 100;
 inline constexpr size_t kMaxActivityPayloadBytes = 4096;
 inline constexpr int64_t kMaxClicksPerRequest = 1'000'000;
 inline constexpr int64_t kMaxSeriesPoints = 1000;
+// The longest window of the hourly sketch queries (distinct visitors, approximate top-K).
+inline constexpr int64_t kMaxSketchWindowMs = 7 * 24 * 3600 * 1000LL;
 // A post's text: at most this many characters (Unicode code points), as a person counts them...
 inline constexpr size_t kMaxPostChars = 1000;
 // ...and at most this many bytes of UTF-8, the Feed's max_text_bytes: four per code point, so
