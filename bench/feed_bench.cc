@@ -50,6 +50,7 @@
 #include "basalt/recipes/fanout_worker.h"
 #include "basalt/recipes/feed.h"
 #include "basalt/recipes/follow_graph.h"
+#include "raw_rocksdb.h"
 #include "workloads.h"
 
 namespace {
@@ -325,29 +326,8 @@ std::string UserKey(char tag, int user) {
   return k;
 }
 
-rocksdb::DB* OpenRaw(const std::string& path) {
-  std::filesystem::remove_all(path);
-  std::filesystem::create_directories(std::filesystem::path(path).parent_path());
-  rocksdb::Options o;
-  o.create_if_missing = true;
-  o.max_background_jobs = 2;
-  o.bytes_per_sync = 1 << 20;
-  o.write_buffer_size = 64 << 20;
-  o.level_compaction_dynamic_level_bytes = true;
-  o.compression = rocksdb::kNoCompression;
-  rocksdb::BlockBasedTableOptions t;
-  t.block_cache = rocksdb::NewLRUCache(256 << 20);
-  t.block_size = 65536;
-  t.format_version = 5;
-  t.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10));
-  o.table_factory.reset(rocksdb::NewBlockBasedTableFactory(t));
-  rocksdb::DB* db = nullptr;
-  Check(rocksdb::DB::Open(o, path, &db), "opening raw RocksDB");
-  return db;
-}
-
 Figures RunRaw(const Config& c, const Workload& w) {
-  std::unique_ptr<rocksdb::DB> db(OpenRaw(c.dir + "/raw"));
+  std::unique_ptr<rocksdb::DB> db = basalt::bench::OpenRawRocksDb(c.dir + "/raw");
   const rocksdb::WriteOptions wo;
   Figures f;
   auto t0 = Clock::now();
