@@ -20,12 +20,15 @@
 //          files (.sst) after the load, and the process RSS (VmRSS at the end of the mix, VmHWM:
 //          its peak over the whole child, load included), from /proc/self/status.
 //
-// The page cache is not limited: a store smaller than the machine's free memory is read from
-// the operating system's cache, not the disk, once touched. The curve measures the block
-// cache and the LSM's structure, not the disk.
+// The page cache is not limited, and after the load each side's table files are read once
+// (untimed) so that they are in it: both loads write through SstFileWriter, which drops what it
+// wrote from the page cache. So a block cache miss is a read from the page cache, not the disk,
+// while the store fits in the machine's free memory, and the curve measures the block cache and
+// the LSM's structure, not the disk. --cold-page-cache skips the reading: the mix then starts
+// with the files on disk only, and at gigabytes it measures the page cache warming from disk.
 //
 // Usage: basalt_scale_bench [--cells N,N,...] [--value-bytes B] [--cache-mib M] [--seconds S]
-//                           [--warmup S] [--dir DIR] [--markdown FILE]
+//                           [--warmup S] [--cold-page-cache] [--dir DIR] [--markdown FILE]
 
 #include <rocksdb/db.h>
 #include <rocksdb/env.h>
@@ -64,6 +67,7 @@ struct Config {
   double warmup = 3;
   std::string dir = "/tmp/basalt-scale-bench";
   std::string markdown;
+  bool warm_page_cache = true;
 };
 
 [[noreturn]] void Die(const std::string& msg) {
@@ -125,6 +129,7 @@ struct SideResult {
   double rss_mib = 0;
   double hwm_mib = 0;
   int64_t ops = 0;
+  double mean_us[3] = {0, 0, 0};  // per kind of operation: get, scan, put
 };
 
 double SecondsSince(Clock::time_point start) {
@@ -138,6 +143,20 @@ double TableFilesMib(const std::string& path) {
     if (e.is_regular_file() && e.path().extension() == ".sst") bytes += e.file_size();
   }
   return static_cast<double>(bytes) / (1 << 20);
+}
+
+// Reads every table file under `path` once, so that the mix finds them in the operating
+// system's page cache: both loads write their files through SstFileWriter, which drops them
+// from the page cache, and a store of gigabytes would otherwise be warming from disk all
+// through the timed mix.
+void WarmPageCache(const std::string& path) {
+  std::vector<char> buf(1 << 20);
+  for (const auto& e : std::filesystem::recursive_directory_iterator(path)) {
+    if (!e.is_regular_file() || e.path().extension() != ".sst") continue;
+    std::ifstream in(e.path(), std::ios::binary);
+    while (in.read(buf.data(), static_cast<std::streamsize>(buf.size())) || in.gcount() > 0) {
+    }
+  }
 }
 
 // VmRSS or VmHWM of this process, MiB.
@@ -220,17 +239,20 @@ void RunMix(const Config& c, int64_t cells, Side& side, SideResult* out) {
   std::uniform_int_distribution<int64_t> pick(0, cells - 1);
   std::uniform_int_distribution<int> kind(0, 99);
   uint64_t writes = 0;
-  auto one = [&]() {
+  auto one = [&]() {  // returns the kind of operation: 0 get, 1 scan, 2 put
     const int k = kind(rng);
     const int64_t i = pick(rng);
     if (k < 90) {
       side.Read(src.Row(i));
-    } else if (k < 95) {
-      side.ScanTen(src.Row(i));
-    } else {
-      const std::string row = src.Row(i);
-      side.Write(row, src.Value(i, ++writes));
+      return 0;
     }
+    if (k < 95) {
+      side.ScanTen(src.Row(i));
+      return 1;
+    }
+    const std::string row = src.Row(i);
+    side.Write(row, src.Value(i, ++writes));
+    return 2;
   };
   const auto warm_start = Clock::now();
   while (SecondsSince(warm_start) < c.warmup) {
@@ -242,13 +264,17 @@ void RunMix(const Config& c, int64_t cells, Side& side, SideResult* out) {
   std::vector<int64_t> buckets(kBuckets, 0);
   std::vector<double> slow_us;
   int64_t ops = 0;
+  double kind_us[3] = {0, 0, 0};
+  int64_t kind_ops[3] = {0, 0, 0};
   const auto start = Clock::now();
   double elapsed = 0;
   while (elapsed < c.seconds) {
     const auto t0 = Clock::now();
-    one();
+    const int k = one();
     const auto t1 = Clock::now();
     const double us = std::chrono::duration<double, std::micro>(t1 - t0).count();
+    kind_us[k] += us;
+    ++kind_ops[k];
     const auto bucket = static_cast<size_t>(us * 10);
     if (bucket < kBuckets) {
       ++buckets[bucket];
@@ -273,6 +299,9 @@ void RunMix(const Config& c, int64_t cells, Side& side, SideResult* out) {
   out->ops_per_second = static_cast<double>(ops) / elapsed;
   out->p50_us = quantile(0.50);
   out->p99_us = quantile(0.99);
+  for (int k = 0; k < 3; ++k) {
+    out->mean_us[k] = kind_ops[k] == 0 ? 0 : kind_us[k] / static_cast<double>(kind_ops[k]);
+  }
 }
 
 SideResult RunBasalt(const Config& c, int64_t cells) {
@@ -298,6 +327,7 @@ SideResult RunBasalt(const Config& c, int64_t cells) {
     r.load_seconds = SecondsSince(start);
   }
   r.disk_mib = TableFilesMib(path);
+  if (c.warm_page_cache) WarmPageCache(path);
   auto table = Check(conn->GetTable("t"), "GetTable");
   BasaltSide side(table.get());
   RunMix(c, cells, side, &r);
@@ -342,6 +372,7 @@ SideResult RunRaw(const Config& c, int64_t cells) {
     std::filesystem::remove_all(files_dir);
   }
   r.disk_mib = TableFilesMib(path);
+  if (c.warm_page_cache) WarmPageCache(path);
   {
     RawSide side(db.get());  // gone (its pinned value released) before the DB closes
     RunMix(c, cells, side, &r);
@@ -402,11 +433,13 @@ Config ParseArgs(int argc, char** argv) {
       c.warmup = std::stod(next());
     } else if (a == "--dir") {
       c.dir = next();
+    } else if (a == "--cold-page-cache") {
+      c.warm_page_cache = false;
     } else if (a == "--markdown") {
       c.markdown = next();
     } else {
       Die("usage: basalt_scale_bench [--cells N,N,...] [--value-bytes B] [--cache-mib M] "
-          "[--seconds S] [--warmup S] [--dir DIR] [--markdown FILE]");
+          "[--seconds S] [--warmup S] [--cold-page-cache] [--dir DIR] [--markdown FILE]");
     }
   }
   if (c.cells.empty() || c.seconds <= 0 || c.cache_mib == 0) {
@@ -430,8 +463,8 @@ int main(int argc, char** argv) {
   std::string table =
       "| cells | table files MiB basalt / raw | x cache (basalt) | ops/s basalt | ops/s raw | "
       "basalt / raw | p50 us basalt / raw | p99 us basalt / raw | RSS MiB basalt / raw | "
-      "peak RSS MiB basalt / raw |\n"
-      "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n";
+      "peak RSS MiB basalt / raw | mean us get / scan / put: basalt, raw |\n"
+      "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n";
   for (int64_t cells : c.cells) {
     const SideResult b = InChild(c, cells, true);
     const SideResult r = InChild(c, cells, false);
@@ -443,14 +476,15 @@ int main(int argc, char** argv) {
         b.p99_us, b.rss_mib, b.hwm_mib, r.load_seconds, r.disk_mib, r.ops_per_second, r.p50_us,
         r.p99_us, r.rss_mib, r.hwm_mib);
     std::fflush(stdout);
-    char line[512];
+    char line[640];
     std::snprintf(line, sizeof(line),
                   "| %lld | %.0f / %.0f | %.1fx | %.0f | %.0f | %.2f | %.1f / %.1f | %.1f / %.1f | "
-                  "%.0f / %.0f | %.0f / %.0f |\n",
+                  "%.0f / %.0f | %.0f / %.0f | %.1f / %.1f / %.1f, %.1f / %.1f / %.1f |\n",
                   static_cast<long long>(cells), b.disk_mib, r.disk_mib,
                   b.disk_mib / static_cast<double>(c.cache_mib), b.ops_per_second, r.ops_per_second,
                   b.ops_per_second / r.ops_per_second, b.p50_us, r.p50_us, b.p99_us, r.p99_us,
-                  b.rss_mib, r.rss_mib, b.hwm_mib, r.hwm_mib);
+                  b.rss_mib, r.rss_mib, b.hwm_mib, r.hwm_mib, b.mean_us[0], b.mean_us[1],
+                  b.mean_us[2], r.mean_us[0], r.mean_us[1], r.mean_us[2]);
     table += line;
   }
   std::printf("\n%s", table.c_str());
