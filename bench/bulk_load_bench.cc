@@ -33,6 +33,7 @@
 
 #include "basalt/basalt.h"
 #include "bench_util.h"
+#include "workloads.h"
 
 namespace {
 
@@ -46,36 +47,6 @@ struct Config {
   int rounds = 3;
   std::string dir = "/tmp/basalt-bulk-load-bench";
   std::string markdown;
-};
-
-// The cells, generated on the fly (a few GB of them would not fit in memory at 10^8).
-class CellSource {
- public:
-  explicit CellSource(const Config& c) : value_(c.value_bytes, '\0') {}
-
-  const std::string& Row(int64_t i) {
-    char buf[24];
-    std::snprintf(buf, sizeof(buf), "row%012lld", static_cast<long long>(i));
-    row_.assign(buf);
-    return row_;
-  }
-  // splitmix64 of the index: different bytes for every cell, cheap to make.
-  const std::string& Value(int64_t i) {
-    uint64_t x = static_cast<uint64_t>(i) * 0x9e3779b97f4a7c15ULL;
-    for (size_t pos = 0; pos < value_.size(); pos += 8) {
-      x += 0x9e3779b97f4a7c15ULL;
-      uint64_t z = x;
-      z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-      z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-      z ^= z >> 31;
-      std::memcpy(value_.data() + pos, &z, std::min<size_t>(8, value_.size() - pos));
-    }
-    return value_;
-  }
-
- private:
-  std::string row_;
-  std::string value_;
 };
 
 std::unique_ptr<basalt::Connection> FreshStore(const Config& c, const std::string& side) {
@@ -94,7 +65,7 @@ double SecondsSince(Clock::time_point start) {
 }
 
 double LoadBulk(const Config& c, basalt::Connection& conn) {
-  CellSource src(c);
+  basalt::bench::CellSource src(c.value_bytes);
   const auto start = Clock::now();
   auto loader = conn.admin().NewBulkLoader(basalt::TableName("default", "t"));
   Check(loader.status(), "NewBulkLoader");
@@ -106,7 +77,7 @@ double LoadBulk(const Config& c, basalt::Connection& conn) {
 }
 
 double LoadPuts(const Config& c, basalt::Connection& conn, basalt::Durability durability) {
-  CellSource src(c);
+  basalt::bench::CellSource src(c.value_bytes);
   auto table = conn.GetTable("t");
   Check(table.status(), "GetTable");
   std::vector<basalt::Put> puts;
@@ -130,7 +101,7 @@ void CheckLoaded(const Config& c, basalt::Connection& conn, const char* side) {
   Check(table.status(), "GetTable");
   auto scanner = (*table)->GetScanner(basalt::Scan());
   Check(scanner.status(), "GetScanner");
-  CellSource src(c);
+  basalt::bench::CellSource src(c.value_bytes);
   basalt::RowResult row;
   int64_t n = 0;
   while ((*scanner)->Next(&row)) {

@@ -54,6 +54,7 @@
 
 #include "basalt/basalt.h"
 #include "raw_rocksdb.h"
+#include "workloads.h"
 
 namespace {
 
@@ -88,36 +89,6 @@ T Check(basalt::Result<T> r, const char* what) {
   if (!r.ok()) Die(std::string(what) + ": " + r.status().ToString());
   return std::move(r).value();
 }
-
-// The cells, generated on the fly (as bulk_load_bench.cc does).
-class CellSource {
- public:
-  explicit CellSource(size_t value_bytes) : value_(value_bytes, '\0') {}
-
-  const std::string& Row(int64_t i) {
-    char buf[24];
-    std::snprintf(buf, sizeof(buf), "row%012lld", static_cast<long long>(i));
-    row_.assign(buf);
-    return row_;
-  }
-  // splitmix64 of the index (and a salt, for the mix's writes).
-  const std::string& Value(int64_t i, uint64_t salt = 0) {
-    uint64_t x = (static_cast<uint64_t>(i) ^ salt) * 0x9e3779b97f4a7c15ULL;
-    for (size_t pos = 0; pos < value_.size(); pos += 8) {
-      x += 0x9e3779b97f4a7c15ULL;
-      uint64_t z = x;
-      z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-      z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-      z ^= z >> 31;
-      std::memcpy(value_.data() + pos, &z, std::min<size_t>(8, value_.size() - pos));
-    }
-    return value_;
-  }
-
- private:
-  std::string row_;
-  std::string value_;
-};
 
 // What one side's child reports through its pipe.
 struct SideResult {
@@ -234,7 +205,7 @@ class RawSide : public Side {
 
 // Runs the mix on `side`: --warmup seconds untimed, then --seconds timed.
 void RunMix(const Config& c, int64_t cells, Side& side, SideResult* out) {
-  CellSource src(c.value_bytes);
+  basalt::bench::CellSource src(c.value_bytes);
   std::mt19937_64 rng(42);
   std::uniform_int_distribution<int64_t> pick(0, cells - 1);
   std::uniform_int_distribution<int> kind(0, 99);
@@ -316,7 +287,7 @@ SideResult RunBasalt(const Config& c, int64_t cells) {
   desc.AddFamily(basalt::FamilyDescriptor("f"));
   Check(conn->admin().CreateTable(desc), "creating the table");
   {
-    CellSource src(c.value_bytes);
+    basalt::bench::CellSource src(c.value_bytes);
     const auto start = Clock::now();
     auto loader =
         Check(conn->admin().NewBulkLoader(basalt::TableName("default", "t")), "NewBulkLoader");
@@ -343,7 +314,7 @@ SideResult RunRaw(const Config& c, int64_t cells) {
   const std::string path = c.dir + "/raw";
   auto db = basalt::bench::OpenRawRocksDb(path, c.cache_mib << 20);
   {
-    CellSource src(c.value_bytes);
+    basalt::bench::CellSource src(c.value_bytes);
     const auto start = Clock::now();
     const rocksdb::Options options = db->GetOptions();
     const std::string files_dir = c.dir + "/raw-sst";

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <random>
 #include <set>
 #include <string>
@@ -99,6 +100,37 @@ inline std::string FeedUserName(int i) {
   std::snprintf(buf, sizeof(buf), "u%06d", i);
   return buf;
 }
+
+// Cells `row%012d` -> `value_bytes` pseudo-random bytes, made on the fly from their index (10^8
+// of them would not fit in memory). The bytes are splitmix64 of the index, and of `salt` for a
+// rewrite of the same row, so both sides of a comparison make the same cells.
+class CellSource {
+ public:
+  explicit CellSource(size_t value_bytes) : value_(value_bytes, '\0') {}
+
+  const std::string& Row(int64_t i) {
+    char buf[24];
+    std::snprintf(buf, sizeof(buf), "row%012lld", static_cast<long long>(i));
+    row_.assign(buf);
+    return row_;
+  }
+  const std::string& Value(int64_t i, uint64_t salt = 0) {
+    uint64_t x = (static_cast<uint64_t>(i) ^ salt) * 0x9e3779b97f4a7c15ULL;
+    for (size_t pos = 0; pos < value_.size(); pos += 8) {
+      x += 0x9e3779b97f4a7c15ULL;
+      uint64_t z = x;
+      z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+      z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+      z ^= z >> 31;
+      std::memcpy(value_.data() + pos, &z, std::min<size_t>(8, value_.size() - pos));
+    }
+    return value_;
+  }
+
+ private:
+  std::string row_;
+  std::string value_;
+};
 
 }  // namespace basalt::bench
 
