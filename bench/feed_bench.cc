@@ -127,33 +127,50 @@ void Latencies(std::vector<double> us, Figures* f) {
   f->p99_us = us[std::min(us.size() - 1, us.size() * 99 / 100)];
 }
 
-Figures RunBasalt(const Config& c, const Workload& w) {
-  const std::string path = c.dir + "/basalt";
+// A fresh store at `c.dir`/`name` with a follow graph and a feed on it.
+struct FeedStack {
+  std::unique_ptr<basalt::Connection> conn;
+  std::unique_ptr<basalt::recipes::FollowGraph> graph;
+  std::unique_ptr<basalt::recipes::Feed> feed;
+};
+
+FeedStack OpenFeedStack(const Config& c, const std::string& name,
+                        const basalt::recipes::FeedOptions& options) {
+  const std::string path = c.dir + "/" + name;
   std::filesystem::remove_all(path);
   std::filesystem::create_directories(c.dir);
+  FeedStack stack;
   auto conn = basalt::Connection::Open(path);
   Check(conn.status(), "opening basalt");
-  auto graph = basalt::recipes::FollowGraph::Open(**conn);
+  stack.conn = std::move(*conn);
+  auto graph = basalt::recipes::FollowGraph::Open(*stack.conn);
   Check(graph.status(), "opening the follow graph");
+  stack.graph = std::move(*graph);
+  auto feed = basalt::recipes::Feed::Open(*stack.conn, *stack.graph, options);
+  Check(feed.status(), "opening the feed");
+  stack.feed = std::move(*feed);
+  return stack;
+}
+
+Figures RunBasalt(const Config& c, const Workload& w) {
   basalt::recipes::FeedOptions options;
   options.fanout_threshold = c.threshold;
-  auto feed = basalt::recipes::Feed::Open(**conn, **graph, options);
-  Check(feed.status(), "opening the feed");
+  FeedStack stack = OpenFeedStack(c, "basalt", options);
   Figures f;
 
   auto t0 = Clock::now();
   for (const auto& [follower, followed] : w.edges) {
-    Check((*graph)->Follow(UserName(follower), UserName(followed)), "follow");
+    Check(stack.graph->Follow(UserName(follower), UserName(followed)), "follow");
   }
   auto t1 = Clock::now();
   f.edges_per_s = w.edges.size() / Seconds(t0, t1);
 
   const std::string text(100, 't');
-  for (int author : w.authors) Check((*feed)->Post(UserName(author), text).status(), "post");
+  for (int author : w.authors) Check(stack.feed->Post(UserName(author), text).status(), "post");
   auto t2 = Clock::now();
   f.posts_per_s = w.authors.size() / Seconds(t1, t2);
 
-  basalt::recipes::FanoutWorkerPool pool(**feed, {.threads = c.threads});
+  basalt::recipes::FanoutWorkerPool pool(*stack.feed, {.threads = c.threads});
   pool.Start();
   Check(pool.Drain(std::chrono::hours(2)), "drain");
   auto t3 = Clock::now();
@@ -167,7 +184,7 @@ Figures RunBasalt(const Config& c, const Workload& w) {
   auto t4 = Clock::now();
   for (int reader : w.readers) {
     auto a = Clock::now();
-    auto page = (*feed)->HomeTimeline(UserName(reader), 20);
+    auto page = stack.feed->HomeTimeline(UserName(reader), 20);
     Check(page.status(), "home timeline");
     us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - a).count());
     shown += static_cast<int64_t>(page->posts.size());
@@ -176,9 +193,9 @@ Figures RunBasalt(const Config& c, const Workload& w) {
   f.read_qps = w.readers.size() / Seconds(t4, t5);
   f.posts_per_page = static_cast<double>(shown) / w.readers.size();
   Latencies(us, &f);
-  feed->reset();
-  graph->reset();
-  Check((*conn)->Close(), "closing basalt");
+  stack.feed.reset();
+  stack.graph.reset();
+  Check(stack.conn->Close(), "closing basalt");
   return f;
 }
 
@@ -199,23 +216,15 @@ struct ActivityFigures {
 // = 0 (every reader delivered to, no reader rows read).
 ActivityFigures RunActivity(const Config& c, const Workload& w, bool tracking,
                             const std::vector<bool>& active, const std::string& name) {
-  const std::string path = c.dir + "/" + name;
-  std::filesystem::remove_all(path);
-  std::filesystem::create_directories(c.dir);
-  auto conn = basalt::Connection::Open(path);
-  Check(conn.status(), "opening basalt");
-  auto graph = basalt::recipes::FollowGraph::Open(**conn);
-  Check(graph.status(), "opening the follow graph");
   basalt::recipes::FeedOptions options;
   options.fanout_threshold = c.threshold;
   if (!tracking) options.inactive_after_ms = 0;
-  auto feed = basalt::recipes::Feed::Open(**conn, **graph, options);
-  Check(feed.status(), "opening the feed");
+  FeedStack stack = OpenFeedStack(c, name, options);
   for (const auto& [follower, followed] : w.edges) {
-    Check((*graph)->Follow(UserName(follower), UserName(followed)), "follow");
+    Check(stack.graph->Follow(UserName(follower), UserName(followed)), "follow");
   }
   // The reader rows (docs/recipes.md, "Inactive readers"): i:r = BE64 last read, ms.
-  auto inbox = (*conn)->GetTable("feed_inbox");
+  auto inbox = stack.conn->GetTable("feed_inbox");
   Check(inbox.status(), "opening the inbox table");
   const int64_t now = std::chrono::duration_cast<std::chrono::milliseconds>(
                           std::chrono::system_clock::now().time_since_epoch())
@@ -231,10 +240,10 @@ ActivityFigures RunActivity(const Config& c, const Workload& w, bool tracking,
   }
   Check((*inbox)->Put(reads), "reader rows");
   const std::string text(100, 't');
-  for (int author : w.authors) Check((*feed)->Post(UserName(author), text).status(), "post");
+  for (int author : w.authors) Check(stack.feed->Post(UserName(author), text).status(), "post");
 
   ActivityFigures f;
-  basalt::recipes::FanoutWorkerPool pool(**feed, {.threads = c.threads});
+  basalt::recipes::FanoutWorkerPool pool(*stack.feed, {.threads = c.threads});
   auto t0 = Clock::now();
   pool.Start();
   Check(pool.Drain(std::chrono::hours(2)), "drain");
@@ -251,7 +260,7 @@ ActivityFigures RunActivity(const Config& c, const Workload& w, bool tracking,
     std::vector<double>& us = active[u] ? active_us : inactive_us;
     if (static_cast<int>(us.size()) >= c.reads) continue;
     auto a = Clock::now();
-    auto page = (*feed)->HomeTimeline(UserName(u), 20);
+    auto page = stack.feed->HomeTimeline(UserName(u), 20);
     Check(page.status(), "home timeline");
     us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - a).count());
     if (!active[u]) shown += static_cast<int64_t>(page->posts.size());
@@ -267,9 +276,9 @@ ActivityFigures RunActivity(const Config& c, const Workload& w, bool tracking,
     Latencies(active_us, &lat);
     f.active_read_p50_us = lat.p50_us;
   }
-  feed->reset();
-  graph->reset();
-  Check((*conn)->Close(), "closing basalt");
+  stack.feed.reset();
+  stack.graph.reset();
+  Check(stack.conn->Close(), "closing basalt");
   return f;
 }
 
