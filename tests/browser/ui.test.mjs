@@ -655,16 +655,20 @@ describe('social pages (/api/v1)', () => {
     if (!alice) return t.skip('no users (see above)');
     const item = 'sketched_' + tag;
     const clicks = [[bob, 2], [alice, 1]];
+    let total = 0;  // the item's clicks so far
     for (const [page, n] of clicks) {
       await go(page, '#/clicks', '#click-form');
       await page.fill('#click-item', item);
       await page.click('#show-clicks');
-      await page.waitForFunction(() => document.querySelector('#click-visitors').textContent !== '–');
+      // The page first shows the item it showed last; wait for this item's figures.
+      await page.waitForFunction((want) =>
+        document.querySelector('#click-visitors').textContent !== '–' &&
+        document.querySelector('#click-total').textContent === want, String(total));
       for (let i = 0; i < n; i++) {
-        const before = Number(await page.textContent('#click-total'));
         await page.click('#click-button');
+        total++;
         await page.waitForFunction((want) => document.querySelector('#click-total').textContent === want,
-                                   String(before + 1));
+                                   String(total));
       }
     }
     // Alice's page, after her click, shows both visitors and the item's three clicks.

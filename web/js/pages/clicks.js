@@ -34,9 +34,13 @@ export async function clicksPage(main) {
     h('h2', null, 'Top items, last hour'), top,
     h('h2', null, 'Top items, estimated from hourly sketches'), heavyNote, heavy);
 
+  // Answers to an earlier show() that arrive after a later one's are dropped, so the page
+  // never shows another item's figures than the one asked for last.
+  let latestShow = 0;
   async function show() {
     const name = item.value.trim();
     if (!name) return;
+    const call = ++latestShow;
     sessionStorage.setItem('basalt.clickItem', name);
     const now = Date.now();
     const to = Math.ceil((now + 1) / MINUTE_MS) * MINUTE_MS;
@@ -50,6 +54,7 @@ export async function clicksPage(main) {
         api('GET', '/clicks/' + seg(name) + '/visitors' + range),
         api('GET', '/clicks/top/approx' + range + '&k=10'),
       ]);
+      if (call !== latestShow) return;
       document.getElementById('click-visitors').textContent = String(visitors.visitors);
       document.getElementById('click-total').textContent = String(counts.total);
       document.getElementById('click-hour').textContent = String(counts.count);
