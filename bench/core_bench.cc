@@ -47,6 +47,7 @@
 
 #include "basalt/basalt.h"
 #include "bench_util.h"
+#include "raw_rocksdb.h"
 #include "util/coding.h"
 
 namespace {
@@ -148,6 +149,8 @@ class RawStore {
     t.block_size = kBlockSize;
     t.format_version = 5;
     t.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10));
+    basalt::bench::KeepIndexAndFiltersInCache(&t);
+    o.db_write_buffer_size = basalt::ConnectionOptions().memtable_budget_bytes;
     o.table_factory.reset(rocksdb::NewBlockBasedTableFactory(t));
     if (g_statistics) {
       // basalt counts tickers for /metrics (engine.cc); the raw side counts the same ones.

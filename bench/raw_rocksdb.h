@@ -1,6 +1,7 @@
 // The raw RocksDB the benchmarks compare basalt with: the options basalt's engine gives each
-// family (no compression unless asked, 64 KiB blocks, a 10-bit Bloom filter, dynamic level sizes),
-// so that a ratio measures basalt's layers and not a tuning difference.
+// family (no compression unless asked, 64 KiB blocks, a 10-bit Bloom filter, dynamic level sizes,
+// index and filter blocks partitioned and kept in the block cache, a memtable budget), so that a
+// ratio measures basalt's layers and not a tuning difference.
 
 #ifndef BASALT_BENCH_RAW_ROCKSDB_H_
 #define BASALT_BENCH_RAW_ROCKSDB_H_
@@ -18,6 +19,18 @@
 #include <string>
 
 namespace basalt::bench {
+
+// The memory-bounding table options of basalt's engine (engine.cc, FamilyCfOptions): index and
+// filter blocks partitioned and charged to the block cache.
+inline void KeepIndexAndFiltersInCache(rocksdb::BlockBasedTableOptions* t) {
+  t->cache_index_and_filter_blocks = true;
+  t->cache_index_and_filter_blocks_with_high_priority = true;
+  t->pin_l0_filter_and_index_blocks_in_cache = true;
+  t->pin_top_level_index_and_filter = true;
+  t->index_type = rocksdb::BlockBasedTableOptions::kTwoLevelIndexSearch;
+  t->partition_filters = t->filter_policy != nullptr;
+  t->metadata_block_size = 4096;
+}
 
 // Opens a fresh raw RocksDB at `path` (whatever was there is removed); ends the program on error.
 inline std::unique_ptr<rocksdb::DB> OpenRawRocksDb(
@@ -37,6 +50,8 @@ inline std::unique_ptr<rocksdb::DB> OpenRawRocksDb(
   t.block_size = 65536;
   t.format_version = 5;
   t.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10));
+  KeepIndexAndFiltersInCache(&t);
+  o.db_write_buffer_size = 256 << 20;  // basalt's default memtable budget
   o.table_factory.reset(rocksdb::NewBlockBasedTableFactory(t));
   rocksdb::DB* db = nullptr;
   const rocksdb::Status s = rocksdb::DB::Open(o, path, &db);

@@ -25,6 +25,12 @@ struct ConnectionOptions {
   // Embedded: memtable size per column family before it is flushed, bytes. Default: 64 MiB.
   size_t write_buffer_bytes = 64 * 1024 * 1024;
 
+  // Embedded: the memtables of all column families together, bytes: past it, the oldest is
+  // flushed. Without it a store's memory grew with its number of families (each may hold two
+  // write buffers). A store's memory is about block_cache_bytes + memtable_budget_bytes + a fixed
+  // part (docs/benchmarks.md, "Scale curve"). 0: no budget. Default: 256 MiB.
+  size_t memtable_budget_bytes = 256 * 1024 * 1024;
+
   // Embedded: background flush and compaction threads. Default: 2.
   int background_jobs = 2;
 
