@@ -198,8 +198,14 @@ Result<DemoSummary> LoadDemo(Connection& conn, const DemoOptions& o, const DemoP
     click_options.name_space = o.name_space;
     BASALT_ASSIGN_OR_RETURN(auto counters, ClickCounters::Open(conn, click_options));
     auto item = Zipf(o.items);
+    std::mt19937 visitor_rng(o.seed + 1);
     for (int32_t c = 0; c < o.clicks; ++c) {
-      BASALT_RETURN_IF_ERROR(counters->Click("item" + std::to_string(item(rng) + 1), 1, when(rng)));
+      // By a demo user, so that the items' distinct visitors show too; drawn from a generator of
+      // their own, so that the items and times stay what the seed gave before visitors existed
+      // (the time was drawn first).
+      const int64_t at = when(rng);
+      std::string clicked = "item" + std::to_string(item(rng) + 1);
+      BASALT_RETURN_IF_ERROR(counters->ClickBy(clicked, UserName(active(visitor_rng)), 1, at));
       ++summary.clicks;
       report("clicks", c + 1, o.clicks);
     }

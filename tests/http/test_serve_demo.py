@@ -3,6 +3,7 @@ then reachable through REST with the admin token (the app's namespace is reserve
 
 import os
 import tempfile
+import time
 
 import pytest
 import requests
@@ -56,6 +57,12 @@ def test_demo_is_loaded_on_first_start_only(binary, data_dir):
         assert posts >= 40  # posts, plus any fan-out job rows left
         marker = get_row(s.url, "app:basalt_demo", "loaded")
         assert b"4 users" in marker[b"d:summary"]
+        # Demo clicks are by demo users: the most clicked item of the past week has visitors.
+        now = int(time.time() * 1000)
+        r = requests.get(f"{s.url}/api/v1/clicks/item1/visitors",
+                         params={"from_ms": now - 7 * 24 * 3_600_000 + 60_000, "to_ms": now})
+        assert r.status_code == 200, r.text
+        assert 1 <= r.json()["visitors"] <= 4
         loaded_at = marker[b"d:at"]
     finally:
         err = stop(s)
