@@ -27,6 +27,7 @@
 // back; a read-modify-write does that with one Get (the binding's read() then update() would do
 // two); a scan is an iterator Seek and Nexts, each value copied out and parsed. The options are
 // basalt's family options (bench/raw_rocksdb.h), in this process even when basalt is remote.
+// --raw-layout cells stores basalt's layout instead, one entry per field (see RawCellsStore).
 //
 // Durability is the same on both sides and is both YCSB bindings' default: every write goes to
 // the WAL, handed to the OS, never fsynced (basalt's SYNC_WAL; RocksDB's default WriteOptions).
@@ -41,10 +42,12 @@
 // Usage: basalt_ycsb_bench [--records N] [--operations N] [--workloads ABCDEF] [--url URL]
 //                          [--dir DIR] [--slice-ops N] [--settle-seconds S] [--label TEXT]
 //                          [--markdown FILE] [--profile-side basalt|raw]
+//                          [--raw-layout record|cells]
 
 #include <rocksdb/db.h>
 #include <rocksdb/iterator.h>
 #include <rocksdb/options.h>
+#include <rocksdb/write_batch.h>
 
 #include <algorithm>
 #include <array>
@@ -409,9 +412,43 @@ class BasaltStore : public Store {
   bool remote_ = false;
 };
 
-class RawStore : public Store {
+// What both raw layouts share: the database, its options, starting afresh and settling.
+class RawBase : public Store {
  public:
-  explicit RawStore(std::string path) : path_(std::move(path)) { db_ = Open(); }
+  explicit RawBase(std::string path) : path_(std::move(path)) { db_ = Open(); }
+
+  void Reset() override {
+    db_.reset();
+    db_ = Open();
+  }
+
+  bool Settle() override {
+    Check(db_->Flush(rocksdb::FlushOptions()), "raw flush");
+    WaitUntil([&] {
+      uint64_t flushes = 0, compactions = 0, pending = 0;
+      db_->GetIntProperty("rocksdb.num-running-flushes", &flushes);
+      db_->GetIntProperty("rocksdb.num-running-compactions", &compactions);
+      db_->GetIntProperty("rocksdb.estimate-pending-compaction-bytes", &pending);
+      return flushes == 0 && compactions == 0 && pending == 0;
+    });
+    return true;
+  }
+
+ protected:
+  std::unique_ptr<rocksdb::DB> db_;
+  rocksdb::WriteOptions write_options_;  // WAL on, no fsync: RocksDB's default
+  rocksdb::ReadOptions read_options_;
+
+ private:
+  std::unique_ptr<rocksdb::DB> Open() { return basalt::bench::OpenRawRocksDb(path_); }
+
+  std::string path_;
+};
+
+// The record layout of YCSB's RocksDB binding: every field in one value under the key.
+class RawStore : public RawBase {
+ public:
+  using RawBase::RawBase;
 
   void Insert(const std::string& key, const Fields& fields) override {
     record_.clear();
@@ -448,26 +485,7 @@ class RawStore : public Store {
     return rows;
   }
 
-  void Reset() override {
-    db_.reset();
-    db_ = Open();
-  }
-
-  bool Settle() override {
-    Check(db_->Flush(rocksdb::FlushOptions()), "raw flush");
-    WaitUntil([&] {
-      uint64_t flushes = 0, compactions = 0, pending = 0;
-      db_->GetIntProperty("rocksdb.num-running-flushes", &flushes);
-      db_->GetIntProperty("rocksdb.num-running-compactions", &compactions);
-      db_->GetIntProperty("rocksdb.estimate-pending-compaction-bytes", &pending);
-      return flushes == 0 && compactions == 0 && pending == 0;
-    });
-    return true;
-  }
-
  private:
-  std::unique_ptr<rocksdb::DB> Open() { return basalt::bench::OpenRawRocksDb(path_); }
-
   static void AppendLength(size_t n, std::string* out) {
     const auto v = static_cast<uint32_t>(n);
     const char be[4] = {static_cast<char>(v >> 24), static_cast<char>(v >> 16),
@@ -511,13 +529,76 @@ class RawStore : public Store {
     Check(db_->Put(write_options_, key, record_), "raw update");
   }
 
-  std::string path_;
-  std::unique_ptr<rocksdb::DB> db_;
-  rocksdb::WriteOptions write_options_;  // WAL on, no fsync: RocksDB's default
-  rocksdb::ReadOptions read_options_;
   std::string value_, record_;
   std::array<std::string, kMaxScanLength> scanned_;
   std::vector<std::pair<std::string_view, std::string_view>> parsed_;
+};
+
+// --raw-layout cells: basalt's logical layout without basalt, one RocksDB entry per field under
+// key + '\0' + field name (YCSB's keys hold no 0 byte, so a record's fields sort together and
+// before any longer key). An update is then a blind write of one entry, as it is on basalt, and a
+// read or a scan visits ten entries per record. It separates what basalt's layers cost from what
+// the cell-per-field layout costs.
+class RawCellsStore : public RawBase {
+ public:
+  using RawBase::RawBase;
+
+  void Insert(const std::string& key, const Fields& fields) override {
+    rocksdb::WriteBatch batch;
+    for (int i = 0; i < kFieldCount; ++i) batch.Put(CellKey(key, i), fields[i]);
+    Check(db_->Write(write_options_, &batch), "raw insert");
+  }
+
+  void Read(const std::string& key) override {
+    std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(read_options_));
+    const std::string prefix = key + '\0';
+    int cells = 0;
+    for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix); it->Next(), ++cells) {
+      values_[static_cast<size_t>(cells) % kFieldCount].assign(it->value().data(),
+                                                               it->value().size());
+    }
+    Check(it->status(), "raw read");
+    if (cells != kFieldCount) Die("raw read missed " + key);
+  }
+
+  void Update(const std::string& key, int field, const std::string& value) override {
+    Check(db_->Put(write_options_, CellKey(key, field), value), "raw update");
+  }
+
+  void ReadModifyWrite(const std::string& key, int field, const std::string& value) override {
+    Read(key);
+    Update(key, field, value);
+  }
+
+  int Scan(const std::string& start, int len) override {
+    std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(read_options_));
+    int rows = 0, cells = 0;
+    std::string row;  // the record of the entries being read
+    for (it->Seek(start); it->Valid(); it->Next(), ++cells) {
+      const std::string_view k(it->key().data(), it->key().size());
+      const std::string_view record = k.substr(0, k.find('\0'));
+      if (record != row) {
+        if (rows == len) break;
+        row.assign(record);
+        ++rows;
+      }
+      // Copied out, as basalt's scanner hands each cell to the caller.
+      values_[static_cast<size_t>(cells) % kFieldCount].assign(it->value().data(),
+                                                               it->value().size());
+    }
+    Check(it->status(), "raw scan");
+    return rows;
+  }
+
+ private:
+  static std::string CellKey(const std::string& key, int field) {
+    std::string k = key;
+    k += '\0';
+    k += kFieldNames[field];
+    return k;
+  }
+
+  std::array<std::string, kFieldCount> values_;
 };
 
 // ---- Running and measuring ----
@@ -532,7 +613,8 @@ struct Config {
   double settle_seconds = 15;
   std::string label = "embedded";
   std::string markdown;
-  std::string side;  // for profiling: run only "basalt" or "raw"
+  std::string side;        // for profiling: run only "basalt" or "raw"
+  bool raw_cells = false;  // --raw-layout cells
 };
 
 // One side's measurements of one phase (a load or a workload run).
@@ -770,13 +852,18 @@ Config ParseArgs(int argc, char** argv) {
       cfg.label = value();
     } else if (arg == "--markdown") {
       cfg.markdown = value();
+    } else if (arg == "--raw-layout") {
+      const std::string layout = value();
+      if (layout != "record" && layout != "cells") Die("--raw-layout takes record or cells");
+      cfg.raw_cells = layout == "cells";
     } else if (arg == "--profile-side") {
       cfg.side = value();
       if (cfg.side != "basalt" && cfg.side != "raw") Die("--profile-side takes basalt or raw");
     } else {
       Die("usage: basalt_ycsb_bench [--records N] [--operations N] [--workloads ABCDEF] "
           "[--url thrift://HOST:PORT] [--dir DIR] [--slice-ops N] [--settle-seconds S] "
-          "[--label TEXT] [--markdown FILE] [--profile-side basalt|raw]");
+          "[--label TEXT] [--markdown FILE] [--profile-side basalt|raw] "
+          "[--raw-layout record|cells]");
     }
   }
   return cfg;
@@ -795,14 +882,18 @@ int main(int argc, char** argv) {
     sides.push_back(Side{"basalt", basalt_store.get(), {}});
   }
   if (cfg.side != "basalt") {
-    raw_store = std::make_unique<RawStore>(cfg.dir + "/raw");
+    if (cfg.raw_cells) {
+      raw_store = std::make_unique<RawCellsStore>(cfg.dir + "/raw");
+    } else {
+      raw_store = std::make_unique<RawStore>(cfg.dir + "/raw");
+    }
     sides.push_back(Side{"raw", raw_store.get(), {}});
   }
   std::printf(
-      "YCSB (%s): %lld records of %d x %zu-byte fields, %lld operations per workload, "
-      "slices of %d\n",
-      cfg.label.c_str(), static_cast<long long>(cfg.records), kFieldCount, kFieldLength,
-      static_cast<long long>(cfg.operations), cfg.slice_ops);
+      "YCSB (%s, raw layout: %s): %lld records of %d x %zu-byte fields, %lld operations per "
+      "workload, slices of %d\n",
+      cfg.label.c_str(), cfg.raw_cells ? "cells" : "record", static_cast<long long>(cfg.records),
+      kFieldCount, kFieldLength, static_cast<long long>(cfg.operations), cfg.slice_ops);
   std::vector<Row> rows;
   auto report = [&](const PhaseResult& r) {
     std::vector<Row> more = Rows(r);
