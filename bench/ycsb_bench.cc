@@ -794,9 +794,13 @@ void Print(const Config& cfg, const std::vector<Row>& rows) {
                     cfg.side.c_str(), r.rate[0]);
     }
     line += buf;
-    if (r.op != "all") {
+    if (r.op != "all" && both) {
       std::snprintf(buf, sizeof buf, "  p50 %.1f/%.1f  p99 %.1f/%.1f  p99.9 %.1f/%.1f us", r.p50[0],
                     r.p50[1], r.p99[0], r.p99[1], r.p999[0], r.p999[1]);
+      line += buf;
+    } else if (r.op != "all") {
+      std::snprintf(buf, sizeof buf, "  p50 %.1f  p99 %.1f  p99.9 %.1f us", r.p50[0], r.p99[0],
+                    r.p999[0]);
       line += buf;
     }
     std::printf("%s\n", line.c_str());
@@ -915,6 +919,7 @@ int main(int argc, char** argv) {
       loaded = true;
     }
     std::printf(" %c: %s\n", spec.name, spec.what);
+    std::fflush(stdout);  // a profiler waits for this line to attach
     report(Run(cfg, spec, &inserted, &sides, seed++));
   }
   if (!cfg.markdown.empty()) WriteMarkdown(cfg, rows);
