@@ -43,6 +43,10 @@
 //                          [--dir DIR] [--slice-ops N] [--settle-seconds S] [--label TEXT]
 //                          [--markdown FILE] [--profile-side basalt|raw]
 //                          [--raw-layout record|cells]
+//
+// The defaults are scaled to a 2-core machine: 500,000 records (about 0.5 GB of values a side,
+// twice the 256 MiB block cache) and 100,000 operations per workload, in slices of 1,000.
+// scripts/ycsb.sh runs it embedded and then over thrift:// against a private `basalt serve`.
 
 #include <rocksdb/db.h>
 #include <rocksdb/iterator.h>
