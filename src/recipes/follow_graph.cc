@@ -42,8 +42,9 @@ constexpr size_t kUserHashBytes = 8;
 constexpr int kMaxSyncRounds = 16;
 // Page size used internally when Repair walks a list.
 constexpr int32_t kRepairPageSize = 256;
-// Rounds FollowMany's atomic call is tried (each after reading which edges are new) before the
-// remaining edges go one by one: a round fails only when a concurrent call changed one of them.
+// Rounds FollowMany's atomic call is tried before the remaining edges go one by one: the first
+// assumes every edge is new, each later one reads which are and fails only when a concurrent
+// call changed one of them meanwhile.
 constexpr int kMaxFollowManyRounds = 4;
 
 enum class Side : uint8_t {
@@ -114,7 +115,7 @@ class TallLayout : public Layout {
                        kCounterQualifier};
   }
 
-  // Each user hashed once, not once per cell: MD5 was a tenth of an atomic Follow.
+  // Each user hashed once, not once per cell (three times): MD5 was 5 % of an atomic Follow.
   Result<EdgeCells> Cells(std::string_view follower, std::string_view followed) override {
     BASALT_ASSIGN_OR_RETURN(std::string a, UserHash(follower));
     BASALT_ASSIGN_OR_RETURN(std::string b, UserHash(followed));

@@ -18,7 +18,7 @@
 // writes (Connection::MutateRows: the embedded store), a Follow of a new edge is one call that,
 // only while both edge cells are absent, writes both and adds 1 to both counters, atomically;
 // an Unfollow of an edge whose two sides agree is the mirror call. Anything else (the edge
-// already there or already gone, a half-written edge left by another backend, or a backend
+// already there or already gone, an edge half-written by a single-row call, or a backend
 // without MutateRows, such as thrift://) goes the single-row way: the record is written first by
 // Follow and deleted first by Unfollow, each with CheckAndMutate on the edge, and a counter moves
 // only when that CheckAndMutate changed the edge; the reverse edge is then made to match the
@@ -80,10 +80,10 @@ class FollowGraph {
   // counters move once per call, by the number of its new edges. With MutateRows (embedded) the
   // new edges and the counters are written in one atomic call, conditioned on each new edge being
   // absent on both sides (when one is not, a multi-Get per side finds which edges are new and the
-  // call is tried again; edges found half-written go the single-row way afterwards). That call
-  // holds every row it writes locked while it writes: pass bounded batches (thousands of edges,
-  // not millions). Without it (thrift://) it is Follow of each distinct pair in order, and
-  // an error stops it with the earlier pairs applied.
+  // call is tried again, at most 4 rounds in all, then edge by edge; edges found half-written go
+  // the single-row way afterwards). That call holds every row it writes locked while it writes:
+  // pass bounded batches (thousands of edges, not millions). Without MutateRows (thrift://) it is
+  // Follow of each distinct pair in order, and an error stops it with the earlier pairs applied.
   virtual Status FollowMany(const std::vector<std::pair<std::string, std::string>>& edges) = 0;
   // Idempotent: unfollowing a non-edge changes nothing.
   virtual Status Unfollow(std::string_view follower, std::string_view followed) = 0;
