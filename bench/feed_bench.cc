@@ -9,7 +9,12 @@
 //   home       `--reads` first pages of 20 hydrated posts of random users: QPS, p50, p99
 //
 // basalt: FollowGraph (tall layout) + Feed + FanoutWorkerPool through the public API on an
-// embedded store. raw: keys F<followed><follower> / f<follower><followed>, P<post id> with the
+// embedded store; follow edges one Follow each (one atomic MutateRows: both edges and both
+// counters), and again into a second graph with FollowMany, `kImportBatch` edges a call.
+// raw: keys F<followed><follower> / f<follower><followed> (one WriteBatch per edge, and one per
+// `kImportBatch` edges for the import figure; no counters; and once more with exact counters
+// as a raw RocksDB user would keep them: a Get of the edge, then one WriteBatch of both edges
+// and two uint64-add merge operands), P<post id> with the
 // job J<post id> in the same WriteBatch, I<user><reversed time><post id>; the same chunked
 // fan-out with the same (amortised) trim to the inbox cap, and a home read of one prefix seek plus
 // a MultiGet. The raw side has no hybrid merge and no read-time follow/delete checks; basalt's home
@@ -21,8 +26,10 @@
 // reader rows, docs/recipes.md); then the first home read of inactive readers (an inbox rebuild)
 // against that of active ones.
 //
+// --follow-only stops both sides after the follow phases.
+//
 // Usage: basalt_feed_bench [--dir DIR] [--scale F] [--follows N] [--threads N] [--reads N]
-//                          [--threshold N] [--active F] [--markdown FILE]
+//                          [--threshold N] [--active F] [--follow-only] [--markdown FILE]
 
 #include <rocksdb/cache.h>
 #include <rocksdb/db.h>
@@ -65,6 +72,7 @@ struct Config {
   int reads = 20000;
   int64_t threshold = INT64_MAX / 2;  // default: pure fan-out on both sides
   double active = 0;                  // > 0: the inactive-reader comparison instead
+  bool follow_only = false;
   std::string markdown;
 };
 
@@ -110,8 +118,13 @@ Workload MakeWorkload(const Config& c) {
   return w;
 }
 
+// Edges per FollowMany call (and per raw WriteBatch) in the import figure.
+constexpr size_t kImportBatch = 1000;
+
 struct Figures {
   double edges_per_s = 0;
+  double import_edges_per_s = 0;   // FollowMany / batched raw writes
+  double counted_edges_per_s = 0;  // raw only: with exact counters (Get + merge operands)
   double posts_per_s = 0;
   double inbox_inserts = 0;
   double inbox_inserts_per_s = 0;
@@ -164,6 +177,30 @@ Figures RunBasalt(const Config& c, const Workload& w) {
   }
   auto t1 = Clock::now();
   f.edges_per_s = w.edges.size() / Seconds(t0, t1);
+  {
+    // The import: the same edges into a graph of their own, kImportBatch per call.
+    basalt::recipes::FollowGraphOptions import_options;
+    import_options.table_prefix = "import";
+    auto import = basalt::recipes::FollowGraph::Open(*stack.conn, import_options);
+    Check(import.status(), "opening the import graph");
+    std::vector<std::pair<std::string, std::string>> batch;
+    auto ti = Clock::now();
+    for (size_t i = 0; i < w.edges.size(); i += kImportBatch) {
+      batch.clear();
+      for (size_t j = i; j < std::min(w.edges.size(), i + kImportBatch); ++j) {
+        batch.emplace_back(UserName(w.edges[j].first), UserName(w.edges[j].second));
+      }
+      Check((*import)->FollowMany(batch), "follow many");
+    }
+    f.import_edges_per_s = w.edges.size() / Seconds(ti, Clock::now());
+  }
+  if (c.follow_only) {
+    stack.feed.reset();
+    stack.graph.reset();
+    Check(stack.conn->Close(), "closing basalt");
+    return f;
+  }
+  t1 = Clock::now();
 
   const std::string text(100, 't');
   for (int author : w.authors) Check(stack.feed->Post(UserName(author), text).status(), "post");
@@ -335,8 +372,27 @@ std::string UserKey(char tag, int user) {
   return k;
 }
 
+// Adds 8-byte big-endian counters, as RocksDB's uint64add does (little-endian there): the
+// counter a raw RocksDB user keeps without reading it on every write.
+class CounterAdd : public rocksdb::AssociativeMergeOperator {
+ public:
+  bool Merge(const rocksdb::Slice&, const rocksdb::Slice* existing, const rocksdb::Slice& value,
+             std::string* new_value, rocksdb::Logger*) const override {
+    auto decode = [](const rocksdb::Slice& s) {
+      uint64_t v = 0;
+      for (size_t i = 0; i < s.size() && i < 8; ++i) v = (v << 8) | static_cast<uint8_t>(s[i]);
+      return v;
+    };
+    new_value->clear();
+    PutBe(new_value, (existing != nullptr ? decode(*existing) : 0) + decode(value), 8);
+    return true;
+  }
+  const char* Name() const override { return "feed_bench.CounterAdd"; }
+};
+
 Figures RunRaw(const Config& c, const Workload& w) {
-  std::unique_ptr<rocksdb::DB> db = basalt::bench::OpenRawRocksDb(c.dir + "/raw");
+  std::unique_ptr<rocksdb::DB> db = basalt::bench::OpenRawRocksDb(
+      c.dir + "/raw", 256 << 20, rocksdb::kNoCompression, std::make_shared<CounterAdd>());
   const rocksdb::WriteOptions wo;
   Figures f;
   auto t0 = Clock::now();
@@ -351,6 +407,49 @@ Figures RunRaw(const Config& c, const Workload& w) {
   }
   auto t1 = Clock::now();
   f.edges_per_s = w.edges.size() / Seconds(t0, t1);
+  {
+    // The import: the same edges again under other tags, kImportBatch per WriteBatch.
+    auto ti = Clock::now();
+    for (size_t i = 0; i < w.edges.size(); i += kImportBatch) {
+      rocksdb::WriteBatch b;
+      for (size_t j = i; j < std::min(w.edges.size(), i + kImportBatch); ++j) {
+        const auto& [follower, followed] = w.edges[j];
+        std::string fwd = UserKey('g', follower), rev = UserKey('G', followed);
+        PutBe(&fwd, static_cast<uint32_t>(followed), 4);
+        PutBe(&rev, static_cast<uint32_t>(follower), 4);
+        Check(b.Put(fwd, ""), "raw edge");
+        Check(b.Put(rev, ""), "raw edge");
+      }
+      Check(db->Write(wo, &b), "raw import write");
+    }
+    f.import_edges_per_s = w.edges.size() / Seconds(ti, Clock::now());
+  }
+  {
+    // With exact counters, as FollowGraph keeps them: skip an edge that exists (a Get), else one
+    // WriteBatch of both edges and a +1 merge operand on each user's counter. Single-threaded:
+    // concurrent writers would also need a lock per edge between the Get and the write.
+    std::string one;
+    PutBe(&one, 1, 8);
+    std::string value;
+    auto tc = Clock::now();
+    for (const auto& [follower, followed] : w.edges) {
+      std::string fwd = UserKey('h', follower), rev = UserKey('H', followed);
+      PutBe(&fwd, static_cast<uint32_t>(followed), 4);
+      PutBe(&rev, static_cast<uint32_t>(follower), 4);
+      rocksdb::Status s = db->Get(rocksdb::ReadOptions(), fwd, &value);
+      if (s.ok()) continue;
+      if (!s.IsNotFound()) Check(s, "raw edge get");
+      rocksdb::WriteBatch b;
+      Check(b.Put(fwd, ""), "raw edge");
+      Check(b.Put(rev, ""), "raw edge");
+      Check(b.Merge(UserKey('c', follower), one), "raw counter");
+      Check(b.Merge(UserKey('C', followed), one), "raw counter");
+      Check(db->Write(wo, &b), "raw counted edge write");
+    }
+    f.counted_edges_per_s = w.edges.size() / Seconds(tc, Clock::now());
+  }
+  if (c.follow_only) return f;
+  t1 = Clock::now();
 
   const std::string text(100, 't');
   uint32_t seq = 0;
@@ -461,6 +560,8 @@ Config ParseArgs(int argc, char** argv) {
       c.threshold = std::atoll(value().c_str());
     } else if (a == "--active") {
       c.active = std::atof(value().c_str());
+    } else if (a == "--follow-only") {
+      c.follow_only = true;
     } else if (a == "--markdown") {
       c.markdown = value();
     } else {
@@ -492,22 +593,41 @@ int main(int argc, char** argv) {
   Figures b = RunBasalt(c, w);
   Figures r = RunRaw(c, w);
   char buf[4096];
-  std::snprintf(buf, sizeof(buf),
-                "| figure | basalt | raw RocksDB | ratio |\n| --- | ---: | ---: | ---: |\n"
-                "| follow edges/s | %.0f | %.0f | %.2f |\n"
-                "| posts/s (post + job) | %.0f | %.0f | %.2f |\n"
-                "| fan-out inbox inserts/s | %.0f | %.0f | %.2f |\n"
-                "| home reads/s (20 hydrated) | %.0f | %.0f | %.2f |\n"
-                "| home read p50 (us) | %.0f | %.0f | %.2f |\n"
-                "| home read p99 (us) | %.0f | %.0f | %.2f |\n"
-                "| inbox inserts | %.0f | %.0f | |\n"
-                "| posts per page | %.1f | %.1f | |\n",
-                b.edges_per_s, r.edges_per_s, b.edges_per_s / r.edges_per_s, b.posts_per_s,
-                r.posts_per_s, b.posts_per_s / r.posts_per_s, b.inbox_inserts_per_s,
-                r.inbox_inserts_per_s, b.inbox_inserts_per_s / r.inbox_inserts_per_s, b.read_qps,
-                r.read_qps, b.read_qps / r.read_qps, b.p50_us, r.p50_us, b.p50_us / r.p50_us,
-                b.p99_us, r.p99_us, b.p99_us / r.p99_us, b.inbox_inserts, r.inbox_inserts,
-                b.posts_per_page, r.posts_per_page);
+  if (c.follow_only) {
+    std::snprintf(buf, sizeof(buf),
+                  "| figure | basalt | raw RocksDB | ratio |\n| --- | ---: | ---: | ---: |\n"
+                  "| follow edges/s | %.0f | %.0f | %.2f |\n"
+                  "| follow edges/s, raw with counters | %.0f | %.0f | %.2f |\n"
+                  "| import edges/s (%zu a call) | %.0f | %.0f | %.2f |\n",
+                  b.edges_per_s, r.edges_per_s, b.edges_per_s / r.edges_per_s, b.edges_per_s,
+                  r.counted_edges_per_s, b.edges_per_s / r.counted_edges_per_s, kImportBatch,
+                  b.import_edges_per_s, r.import_edges_per_s,
+                  b.import_edges_per_s / r.import_edges_per_s);
+    std::fputs(buf, stdout);
+    if (!c.markdown.empty()) std::ofstream(c.markdown) << buf;
+    std::filesystem::remove_all(c.dir);
+    return 0;
+  }
+  std::snprintf(
+      buf, sizeof(buf),
+      "| figure | basalt | raw RocksDB | ratio |\n| --- | ---: | ---: | ---: |\n"
+      "| follow edges/s | %.0f | %.0f | %.2f |\n"
+      "| follow edges/s, raw with counters | %.0f | %.0f | %.2f |\n"
+      "| import edges/s (%zu a call) | %.0f | %.0f | %.2f |\n"
+      "| posts/s (post + job) | %.0f | %.0f | %.2f |\n"
+      "| fan-out inbox inserts/s | %.0f | %.0f | %.2f |\n"
+      "| home reads/s (20 hydrated) | %.0f | %.0f | %.2f |\n"
+      "| home read p50 (us) | %.0f | %.0f | %.2f |\n"
+      "| home read p99 (us) | %.0f | %.0f | %.2f |\n"
+      "| inbox inserts | %.0f | %.0f | |\n"
+      "| posts per page | %.1f | %.1f | |\n",
+      b.edges_per_s, r.edges_per_s, b.edges_per_s / r.edges_per_s, b.edges_per_s,
+      r.counted_edges_per_s, b.edges_per_s / r.counted_edges_per_s, kImportBatch,
+      b.import_edges_per_s, r.import_edges_per_s, b.import_edges_per_s / r.import_edges_per_s,
+      b.posts_per_s, r.posts_per_s, b.posts_per_s / r.posts_per_s, b.inbox_inserts_per_s,
+      r.inbox_inserts_per_s, b.inbox_inserts_per_s / r.inbox_inserts_per_s, b.read_qps, r.read_qps,
+      b.read_qps / r.read_qps, b.p50_us, r.p50_us, b.p50_us / r.p50_us, b.p99_us, r.p99_us,
+      b.p99_us / r.p99_us, b.inbox_inserts, r.inbox_inserts, b.posts_per_page, r.posts_per_page);
   std::fputs(buf, stdout);
   if (!c.markdown.empty()) std::ofstream(c.markdown) << buf;
   std::filesystem::remove_all(c.dir);

@@ -9,6 +9,7 @@
 #include <rocksdb/cache.h>
 #include <rocksdb/db.h>
 #include <rocksdb/filter_policy.h>
+#include <rocksdb/merge_operator.h>
 #include <rocksdb/options.h>
 #include <rocksdb/table.h>
 
@@ -33,9 +34,11 @@ inline void KeepIndexAndFiltersInCache(rocksdb::BlockBasedTableOptions* t) {
 }
 
 // Opens a fresh raw RocksDB at `path` (whatever was there is removed); ends the program on error.
+// `merge_operator`: for benchmarks whose raw side keeps counters as merge operands.
 inline std::unique_ptr<rocksdb::DB> OpenRawRocksDb(
     const std::string& path, size_t block_cache_bytes = 256 << 20,
-    rocksdb::CompressionType compression = rocksdb::kNoCompression) {
+    rocksdb::CompressionType compression = rocksdb::kNoCompression,
+    std::shared_ptr<rocksdb::MergeOperator> merge_operator = nullptr) {
   std::filesystem::remove_all(path);
   std::filesystem::create_directories(std::filesystem::path(path).parent_path());
   rocksdb::Options o;
@@ -45,6 +48,7 @@ inline std::unique_ptr<rocksdb::DB> OpenRawRocksDb(
   o.write_buffer_size = 64 << 20;
   o.level_compaction_dynamic_level_bytes = true;
   o.compression = compression;
+  o.merge_operator = std::move(merge_operator);
   rocksdb::BlockBasedTableOptions t;
   t.block_cache = rocksdb::NewLRUCache(block_cache_bytes);
   t.block_size = 65536;

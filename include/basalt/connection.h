@@ -13,6 +13,7 @@
 #include <string_view>
 
 #include "basalt/admin.h"
+#include "basalt/multi_row_mutation.h"
 #include "basalt/options.h"
 #include "basalt/schema.h"
 #include "basalt/status.h"
@@ -42,6 +43,15 @@ class Connection {
   // NotFound when the table does not exist.
   virtual Result<std::unique_ptr<Table>> GetTable(const TableName& name) = 0;
   Result<std::unique_ptr<Table>> GetTable(std::string_view name);
+
+  // Applies `m` (multi_row_mutation.h) when all its conditions hold: true when applied, false
+  // (nothing written) when a condition failed. Every mutation and condition is validated first;
+  // an invalid one (unknown table or family, bad row, no mutations) fails the call with
+  // InvalidArgument or NotFound, and a disabled table with FailedPrecondition, writing nothing.
+  // NotSupported on backends that cannot apply writes to several rows atomically (thrift://:
+  // Thrift2 has no such call); callers then fall back to single-row calls. The default is
+  // NotSupported.
+  virtual Result<bool> MutateRows(const MultiRowMutation& m);
 
   // What Open was given, normalised (e.g. "embedded:/var/lib/basalt").
   virtual std::string target() const = 0;

@@ -50,4 +50,9 @@ Result<std::unique_ptr<Table>> Connection::GetTable(std::string_view name) {
   return GetTable(parsed);
 }
 
+Result<bool> Connection::MutateRows(const MultiRowMutation&) {
+  return Status::NotSupported("this backend (" + target() +
+                              ") cannot apply writes to several rows atomically");
+}
+
 }  // namespace basalt

@@ -210,6 +210,32 @@ class EmbeddedConnection : public Connection {
     return std::unique_ptr<Table>(new EmbeddedTable(engine_, std::move(state)));
   }
 
+  Result<bool> MutateRows(const MultiRowMutation& m) override {
+    // Each table named is looked up once per call; a call names one or two as a rule.
+    std::vector<std::shared_ptr<const TableState>> tables;
+    auto resolve = [&](const TableName& name) -> Result<const TableState*> {
+      for (const auto& t : tables) {
+        if (t->name() == name) return t.get();
+      }
+      BASALT_ASSIGN_OR_RETURN(auto state, engine_->FindTable(name));
+      tables.push_back(std::move(state));
+      return tables.back().get();
+    };
+    std::vector<engine::RowCondition> conditions;
+    conditions.reserve(m.conditions().size());
+    for (const MultiRowMutation::Condition& c : m.conditions()) {
+      BASALT_ASSIGN_OR_RETURN(const TableState* table, resolve(c.table));
+      conditions.push_back({table, &c});
+    }
+    std::vector<engine::TableMutationRef> mutations;
+    mutations.reserve(m.items().size());
+    for (const MultiRowMutation::Item& item : m.items()) {
+      BASALT_ASSIGN_OR_RETURN(const TableState* table, resolve(item.table));
+      mutations.push_back({table, RefTo(item.mutation)});
+    }
+    return engine_->MutateRows(conditions, mutations);
+  }
+
   std::string target() const override {
     return engine_->options().in_memory ? "mem:" : "embedded:" + engine_->path();
   }

@@ -26,6 +26,7 @@
 #include "basalt/bulk_load.h"
 #include "basalt/check_and_mutate.h"
 #include "basalt/get.h"
+#include "basalt/multi_row_mutation.h"
 #include "basalt/mutation.h"
 #include "basalt/options.h"
 #include "basalt/row_result.h"
@@ -90,6 +91,18 @@ class BulkLoad;
 using MutationRef =
     std::variant<const Put*, const Delete*, const Increment*, const Append*, const RowMutations*>;
 
+// A condition of Engine::MutateRows on a table from FindTable. Both pointees must outlive the
+// call.
+struct RowCondition {
+  const TableState* table;
+  const MultiRowMutation::Condition* condition;
+};
+// A mutation of Engine::MutateRows and the table (from FindTable) it writes to.
+struct TableMutationRef {
+  const TableState* table;
+  MutationRef mutation;
+};
+
 class Engine : public std::enable_shared_from_this<Engine> {
  public:
   // Opens (or creates, per options) the store in `path`. With options.in_memory, `path` only
@@ -137,6 +150,11 @@ class Engine : public std::enable_shared_from_this<Engine> {
   Status Write(const TableState& table, std::span<const MutationRef> mutations,
                std::vector<RowResult>* results);
   Result<bool> CheckAndMutate(const TableState& table, const basalt::CheckAndMutate& cam);
+  // Applies `mutations` in order, as one RocksDB write, when every condition holds under the
+  // locks of all the rows involved; true when applied (basalt/multi_row_mutation.h). Each
+  // table's record is checked as Write checks it.
+  Result<bool> MutateRows(std::span<const RowCondition> conditions,
+                          std::span<const TableMutationRef> mutations);
   Result<RowResult> Get(const TableState& table, const basalt::Get& get);
   // Get into `*out`, overwriting the cells it holds (see Table::GetInto); `*out` is empty on
   // error.

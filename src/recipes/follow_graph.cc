@@ -1,16 +1,30 @@
 // FollowGraph on the public table API. One engine (GraphImpl) drives both layouts through a
 // small Layout interface that says where an edge cell and a counter cell live.
 //
-// Every change of an edge cell goes through CheckAndMutate (put if absent, delete if present),
-// and a counter moves only when that CheckAndMutate changed the cell. So each counter is the
-// number of edge cells on its side however calls interleave: two Follows of one edge create one
-// cell and count once. The reverse side is then made to match the record (the follower's side)
-// by SyncReverse, which re-reads the record after writing and goes round again when a
-// concurrent call changed it meanwhile; a Follow racing an Unfollow therefore leaves both sides
-// agreeing with whichever won the record.
+// Invariant: each counter is the number of edge cells on its side, and the reverse side agrees
+// with the record (the follower's side) once no call is in flight. Two kinds of write keep it:
+//
+//  - The atomic way (a backend with Connection::MutateRows): one call moves an edge whose two
+//    sides agree, both cells and both counters together, conditioned on both cells being in the
+//    expected state. It never creates a disagreement, so it never needs a repair.
+//  - The single-row way (any backend; and whenever the atomic call's condition fails, since the
+//    edge is then already there, already gone, or half-written by a call of this kind): every
+//    change of an edge cell goes through CheckAndMutate (put if absent, delete if present), and a
+//    counter moves only when that CheckAndMutate changed the cell. So two Follows of one edge
+//    create one cell and count once. The reverse side is then made to match the record by
+//    SyncReverse, which re-reads the record after writing and goes round again when a
+//    concurrent call changed it meanwhile; a Follow racing an Unfollow therefore leaves both
+//    sides agreeing with whichever won the record.
+//
+// While a single-row call has the two sides disagreeing, an atomic call's conditions fail on
+// that edge and it takes the single-row way too, so the two kinds mix safely (thrift:// clients
+// and the embedded store's own users share one store).
 
 #include "basalt/recipes/follow_graph.h"
 
+#include <algorithm>
+#include <atomic>
+#include <map>
 #include <optional>
 #include <utility>
 
@@ -28,6 +42,10 @@ constexpr size_t kUserHashBytes = 8;
 constexpr int kMaxSyncRounds = 16;
 // Page size used internally when Repair walks a list.
 constexpr int32_t kRepairPageSize = 256;
+// Rounds FollowMany's atomic call is tried before the remaining edges go one by one: the first
+// assumes every edge is new, each later one reads which are and fails only when a concurrent
+// call changed one of them meanwhile.
+constexpr int kMaxFollowManyRounds = 4;
 
 enum class Side : uint8_t {
   kFollowing,  // the record: edges follower -> followed, kept under the follower
@@ -41,6 +59,14 @@ struct CellAddress {
   std::string qualifier;
 };
 
+// The cells of one edge: the record, the reverse edge, and the two counters that count them.
+struct EdgeCells {
+  CellAddress record;
+  CellAddress reverse;
+  CellAddress following_counter;  // the follower's
+  CellAddress follower_counter;   // the followed user's
+};
+
 class Layout {
  public:
   virtual ~Layout() = default;
@@ -51,6 +77,16 @@ class Layout {
   virtual Result<CellAddress> Counter(Side side, std::string_view owner) = 0;
   virtual Result<UserPage> List(Side side, std::string_view owner, int32_t page_size,
                                 std::string_view cursor) = 0;
+
+  // All four cells of the edge follower -> followed.
+  virtual Result<EdgeCells> Cells(std::string_view follower, std::string_view followed) {
+    EdgeCells cells;
+    BASALT_ASSIGN_OR_RETURN(cells.record, Edge(Side::kFollowing, follower, followed));
+    BASALT_ASSIGN_OR_RETURN(cells.reverse, Edge(Side::kFollowers, followed, follower));
+    BASALT_ASSIGN_OR_RETURN(cells.following_counter, Counter(Side::kFollowing, follower));
+    BASALT_ASSIGN_OR_RETURN(cells.follower_counter, Counter(Side::kFollowers, followed));
+    return cells;
+  }
 };
 
 Result<std::string> UserHash(std::string_view user) {
@@ -77,6 +113,20 @@ class TallLayout : public Layout {
     BASALT_ASSIGN_OR_RETURN(std::string owner_hash, UserHash(owner));
     return CellAddress{KeyBuilder().AddFixedBytes(owner_hash).Build(), kCounterFamily,
                        kCounterQualifier};
+  }
+
+  // Each user hashed once, not once per cell (three times): MD5 was 5 % of an atomic Follow.
+  Result<EdgeCells> Cells(std::string_view follower, std::string_view followed) override {
+    BASALT_ASSIGN_OR_RETURN(std::string a, UserHash(follower));
+    BASALT_ASSIGN_OR_RETURN(std::string b, UserHash(followed));
+    auto cell = [](std::string row, const char* family, const char* qualifier) {
+      return CellAddress{std::move(row), family, qualifier};
+    };
+    return EdgeCells{
+        cell(KeyBuilder().AddFixedBytes(a).AddFixedBytes(b).Build(), kEdgeFamily, kEdgeQualifier),
+        cell(KeyBuilder().AddFixedBytes(b).AddFixedBytes(a).Build(), kEdgeFamily, kEdgeQualifier),
+        cell(KeyBuilder().AddFixedBytes(a).Build(), kCounterFamily, kCounterQualifier),
+        cell(KeyBuilder().AddFixedBytes(b).Build(), kCounterFamily, kCounterQualifier)};
   }
 
   Result<UserPage> List(Side side, std::string_view owner, int32_t page_size,
@@ -190,21 +240,51 @@ Status CheckUserName(std::string_view user) {
 
 class GraphImpl : public FollowGraph {
  public:
-  GraphImpl(std::unique_ptr<Layout> layout, FollowGraphOptions options)
-      : layout_(std::move(layout)), options_(std::move(options)) {}
+  GraphImpl(Connection& conn, std::unique_ptr<Layout> layout, FollowGraphOptions options)
+      : conn_(conn),
+        layout_(std::move(layout)),
+        options_(std::move(options)),
+        record_table_(layout_->table(Side::kFollowing).name()),
+        reverse_table_(layout_->table(Side::kFollowers).name()) {}
 
   Status Follow(std::string_view follower, std::string_view followed) override {
     BASALT_RETURN_IF_ERROR(CheckPair(follower, followed));
     BASALT_RETURN_IF_ERROR(CheckExists(follower));
     BASALT_RETURN_IF_ERROR(CheckExists(followed));
-    BASALT_RETURN_IF_ERROR(SetRecord(follower, followed, /*present=*/true));
-    return SyncReverse(follower, followed).status();
+    return SetEdge(follower, followed, /*present=*/true);
+  }
+
+  Status FollowMany(const std::vector<std::pair<std::string, std::string>>& edges) override {
+    for (const auto& [follower, followed] : edges) {
+      BASALT_RETURN_IF_ERROR(CheckPair(follower, followed));
+    }
+    // Distinct pairs, and each user checked once.
+    std::vector<std::pair<std::string_view, std::string_view>> distinct(edges.begin(), edges.end());
+    std::sort(distinct.begin(), distinct.end());
+    distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+    if (options_.user_exists) {
+      std::vector<std::string_view> users;
+      users.reserve(distinct.size() * 2);
+      for (const auto& [follower, followed] : distinct) {
+        users.push_back(follower);
+        users.push_back(followed);
+      }
+      std::sort(users.begin(), users.end());
+      users.erase(std::unique(users.begin(), users.end()), users.end());
+      for (std::string_view user : users) BASALT_RETURN_IF_ERROR(CheckExists(user));
+    }
+    if (distinct.empty()) return Status::OK();
+    BASALT_ASSIGN_OR_RETURN(distinct, FollowManyAtomically(std::move(distinct)));
+    // What is left: everything without MutateRows; with it, the edges found half-written.
+    for (const auto& [follower, followed] : distinct) {
+      BASALT_RETURN_IF_ERROR(SetEdge(follower, followed, /*present=*/true));
+    }
+    return Status::OK();
   }
 
   Status Unfollow(std::string_view follower, std::string_view followed) override {
     BASALT_RETURN_IF_ERROR(CheckPair(follower, followed));
-    BASALT_RETURN_IF_ERROR(SetRecord(follower, followed, /*present=*/false));
-    return SyncReverse(follower, followed).status();
+    return SetEdge(follower, followed, /*present=*/false);
   }
 
   Result<bool> IsFollowing(std::string_view follower, std::string_view followed) override {
@@ -272,6 +352,142 @@ class GraphImpl : public FollowGraph {
     return Status::OK();
   }
 
+  // Makes the edge follower -> followed present or absent on both sides, atomically when the
+  // backend can and the two sides agree, the single-row way otherwise.
+  Status SetEdge(std::string_view follower, std::string_view followed, bool present) {
+    BASALT_ASSIGN_OR_RETURN(bool moved, MoveEdgeAtomically(follower, followed, present));
+    if (moved) return Status::OK();
+    BASALT_RETURN_IF_ERROR(SetRecord(follower, followed, present));
+    return SyncReverse(follower, followed).status();
+  }
+
+  // Adds to `m` the conditions that both cells of the edge are absent (present: both hold) and
+  // the writes that flip them.
+  void AddEdgeFlip(MultiRowMutation* m, const EdgeCells& cells, std::string_view follower,
+                   std::string_view followed, bool present) {
+    const CellAddress& rec = cells.record;
+    const CellAddress& rev = cells.reverse;
+    if (present) {
+      // An "absent" check passes on an empty cell too; edge cells are never empty (they name a
+      // user).
+      m->IfNotExists(record_table_, rec.row, rec.family, rec.qualifier)
+          .IfNotExists(reverse_table_, rev.row, rev.family, rev.qualifier)
+          .Add(record_table_, Put(rec.row).Add(rec.family, rec.qualifier, followed))
+          .Add(reverse_table_, Put(rev.row).Add(rev.family, rev.qualifier, follower));
+    } else {
+      m->IfExists(record_table_, rec.row, rec.family, rec.qualifier)
+          .IfExists(reverse_table_, rev.row, rev.family, rev.qualifier)
+          .Add(record_table_, Delete(rec.row).AddColumns(rec.family, rec.qualifier))
+          .Add(reverse_table_, Delete(rev.row).AddColumns(rev.family, rev.qualifier));
+    }
+  }
+
+  static Increment CounterIncrement(const CellAddress& counter, int64_t delta) {
+    Increment inc(counter.row);
+    inc.AddColumn(counter.family, counter.qualifier, delta).SetReturnResults(false);
+    return inc;
+  }
+
+  // Calls MutateRows; false when the backend has none (remembered, so it is asked once).
+  Result<bool> MutateRows(const MultiRowMutation& m) {
+    Result<bool> applied = conn_.MutateRows(m);
+    if (applied.status().IsNotSupported()) {
+      no_mutate_rows_.store(true, std::memory_order_relaxed);
+      return false;
+    }
+    return applied;
+  }
+
+  // The atomic way: one MutateRows that flips the edge and moves both counters, if both sides
+  // are in the state opposite to `present`. False when it did not apply (the edge was not in
+  // that state, or the backend has no MutateRows); nothing was written then.
+  Result<bool> MoveEdgeAtomically(std::string_view follower, std::string_view followed,
+                                  bool present) {
+    if (no_mutate_rows_.load(std::memory_order_relaxed)) return false;
+    BASALT_ASSIGN_OR_RETURN(EdgeCells cells, layout_->Cells(follower, followed));
+    const int64_t delta = present ? 1 : -1;
+    MultiRowMutation m;
+    AddEdgeFlip(&m, cells, follower, followed, present);
+    m.Add(record_table_, CounterIncrement(cells.following_counter, delta))
+        .Add(reverse_table_, CounterIncrement(cells.follower_counter, delta));
+    return MutateRows(m);
+  }
+
+  // FollowMany's atomic way: writes the (distinct) edges missing on both sides, with each user's
+  // counters moved once, in one MutateRows conditioned on those edges still being missing.
+  // Returns the edges left for the single-row way: all of them without MutateRows, the
+  // half-written ones with it, and all of them if every round lost a race.
+  using EdgeList = std::vector<std::pair<std::string_view, std::string_view>>;
+  Result<EdgeList> FollowManyAtomically(EdgeList edges) {
+    if (no_mutate_rows_.load(std::memory_order_relaxed)) return edges;
+    std::vector<EdgeCells> cells;
+    cells.reserve(edges.size());
+    for (const auto& [follower, followed] : edges) {
+      BASALT_ASSIGN_OR_RETURN(EdgeCells c, layout_->Cells(follower, followed));
+      cells.push_back(std::move(c));
+    }
+    // The first round assumes every edge is new (an import's usual case) and reads nothing: its
+    // conditions say whether that holds. Later rounds read first.
+    std::vector<bool> records(edges.size(), false), reverses(edges.size(), false);
+    for (int round = 0; round < kMaxFollowManyRounds; ++round) {
+      if (round > 0) {
+        BASALT_ASSIGN_OR_RETURN(records, ExistAll(Side::kFollowing, cells, &EdgeCells::record));
+        BASALT_ASSIGN_OR_RETURN(reverses, ExistAll(Side::kFollowers, cells, &EdgeCells::reverse));
+      }
+      MultiRowMutation m;
+      EdgeList half_written;
+      // Counter rows by cell, so each counter moves once per call.
+      std::map<std::pair<std::string, std::string>, std::pair<const CellAddress*, int64_t>>
+          following_deltas, follower_deltas;
+      for (size_t i = 0; i < edges.size(); ++i) {
+        if (records[i] && reverses[i]) continue;  // already followed
+        if (records[i] || reverses[i]) {
+          half_written.push_back(edges[i]);
+          continue;
+        }
+        AddEdgeFlip(&m, cells[i], edges[i].first, edges[i].second, /*present=*/true);
+        for (auto [deltas, counter] : {std::pair{&following_deltas, &cells[i].following_counter},
+                                       std::pair{&follower_deltas, &cells[i].follower_counter}}) {
+          auto& slot = (*deltas)[{counter->row, counter->qualifier}];
+          slot.first = counter;
+          ++slot.second;
+        }
+      }
+      if (m.items().empty()) return half_written;
+      for (const auto& [key, slot] : following_deltas) {
+        m.Add(record_table_, CounterIncrement(*slot.first, slot.second));
+      }
+      for (const auto& [key, slot] : follower_deltas) {
+        m.Add(reverse_table_, CounterIncrement(*slot.first, slot.second));
+      }
+      BASALT_ASSIGN_OR_RETURN(bool applied, MutateRows(m));
+      if (applied) return half_written;
+      if (no_mutate_rows_.load(std::memory_order_relaxed)) return edges;
+      // An edge assumed missing exists (or a concurrent call changed one since the reads): read
+      // again.
+    }
+    return edges;
+  }
+
+  // Whether each edge's cell `which` exists on `side`: one multi-Get.
+  Result<std::vector<bool>> ExistAll(Side side, const std::vector<EdgeCells>& cells,
+                                     CellAddress EdgeCells::*which) {
+    std::vector<Get> gets;
+    gets.reserve(cells.size());
+    for (const EdgeCells& c : cells) {
+      const CellAddress& cell = c.*which;
+      gets.emplace_back(cell.row).AddColumn(cell.family, cell.qualifier);
+    }
+    BASALT_ASSIGN_OR_RETURN(std::vector<RowResult> rows, layout_->table(side).Get(gets));
+    if (rows.size() != cells.size()) return Status::Internal("multi-Get returned a wrong count");
+    std::vector<bool> exist(cells.size());
+    for (size_t i = 0; i < cells.size(); ++i) {
+      const CellAddress& cell = cells[i].*which;
+      exist[i] = rows[i].Value(cell.family, cell.qualifier).has_value();
+    }
+    return exist;
+  }
+
   // Writes the follower's side; moves the follower's counter when the edge changed.
   Status SetRecord(std::string_view follower, std::string_view followed, bool present) {
     BASALT_ASSIGN_OR_RETURN(CellAddress edge, layout_->Edge(Side::kFollowing, follower, followed));
@@ -334,8 +550,13 @@ class GraphImpl : public FollowGraph {
     return table.Put(Put(counter.row).Add(counter.family, counter.qualifier, EncodeCounter(value)));
   }
 
+  Connection& conn_;
   std::unique_ptr<Layout> layout_;
   FollowGraphOptions options_;
+  const TableName record_table_;
+  const TableName reverse_table_;
+  // Set once MutateRows said NotSupported: every write then goes the single-row way.
+  std::atomic<bool> no_mutate_rows_{false};
 };
 
 }  // namespace
@@ -372,7 +593,7 @@ Result<std::unique_ptr<FollowGraph>> FollowGraph::Open(Connection& conn,
     BASALT_ASSIGN_OR_RETURN(auto users, conn.GetTable(name("_users")));
     layout = std::make_unique<WideLayout>(std::move(users));
   }
-  return std::unique_ptr<FollowGraph>(new GraphImpl(std::move(layout), std::move(options)));
+  return std::unique_ptr<FollowGraph>(new GraphImpl(conn, std::move(layout), std::move(options)));
 }
 
 }  // namespace basalt::recipes

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <random>
 #include <string>
 #include <thread>
 #include <vector>
@@ -111,6 +112,108 @@ TEST_P(FollowGraphConcurrencyTest, RacingFollowsAndUnfollowsLeaveBothSidesAgreei
         EXPECT_EQ(std::binary_search(their_followers.begin(), their_followers.end(), user(i)),
                   follows)
             << user(i) << " -> " << user(j);
+      }
+      EXPECT_EQ(*graph->Repair(user(i)), 0);
+    }
+  }
+}
+
+// Threads import the same complete graph in different orders and batch sizes, mixed with
+// single Follows: every edge is made once and counted once.
+TEST_P(FollowGraphConcurrencyTest, RacingFollowManyCallsCountEachEdgeOnce) {
+  for (Layout layout : {Layout::kTall, Layout::kWide}) {
+    auto graph = OpenGraph(store().conn(), layout);
+    ASSERT_NE(graph, nullptr);
+    constexpr int kUsers = 10;
+    auto user = [](int i) { return "m" + std::to_string(i); };
+    std::vector<std::pair<std::string, std::string>> all;
+    for (int i = 0; i < kUsers; ++i) {
+      for (int j = 0; j < kUsers; ++j) {
+        if (i != j) all.emplace_back(user(i), user(j));
+      }
+    }
+    std::atomic<int> failures{0};
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kThreads; ++t) {
+      threads.emplace_back([&, t] {
+        std::vector<std::pair<std::string, std::string>> mine = all;
+        std::mt19937 rng(t);
+        std::shuffle(mine.begin(), mine.end(), rng);
+        if (t == 0) {  // one thread follows one edge at a time
+          for (const auto& [follower, followed] : mine) {
+            if (!graph->Follow(follower, followed).ok()) ++failures;
+          }
+          return;
+        }
+        const size_t batch = 7 * static_cast<size_t>(t) - 4;  // 3, 10, 17
+        for (size_t i = 0; i < mine.size(); i += batch) {
+          std::vector<std::pair<std::string, std::string>> part(
+              mine.begin() + static_cast<std::ptrdiff_t>(i),
+              mine.begin() + static_cast<std::ptrdiff_t>(std::min(mine.size(), i + batch)));
+          if (!graph->FollowMany(part).ok()) ++failures;
+        }
+      });
+    }
+    for (auto& th : threads) th.join();
+    EXPECT_EQ(failures.load(), 0);
+    for (int i = 0; i < kUsers; ++i) {
+      EXPECT_EQ(*graph->FollowingCount(user(i)), kUsers - 1) << user(i);
+      EXPECT_EQ(*graph->FollowerCount(user(i)), kUsers - 1) << user(i);
+      EXPECT_EQ(All(*graph, false, user(i)).size(), static_cast<size_t>(kUsers - 1));
+      EXPECT_EQ(*graph->Repair(user(i)), 0);
+    }
+  }
+}
+
+// FollowMany, Follow and Unfollow of overlapping edges race; afterwards every count equals its
+// list and both sides agree.
+TEST_P(FollowGraphConcurrencyTest, FollowManyRacingUnfollowsLeavesBothSidesAgreeing) {
+  for (Layout layout : {Layout::kTall, Layout::kWide}) {
+    auto graph = OpenGraph(store().conn(), layout);
+    ASSERT_NE(graph, nullptr);
+    constexpr int kUsers = 6;
+    constexpr int kRounds = 40;
+    auto user = [](int i) { return "r" + std::to_string(i); };
+    std::atomic<int> failures{0};
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kThreads; ++t) {
+      threads.emplace_back([&, t] {
+        std::mt19937 rng(100 + t);
+        for (int r = 0; r < kRounds; ++r) {
+          int a = static_cast<int>(rng() % kUsers), b = static_cast<int>(rng() % kUsers);
+          if (a == b) continue;
+          Status s;
+          switch (rng() % 3) {
+            case 0:
+              s = graph->Unfollow(user(a), user(b));
+              break;
+            case 1:
+              s = graph->Follow(user(a), user(b));
+              break;
+            default: {
+              std::vector<std::pair<std::string, std::string>> edges;
+              for (int k = 0; k < 5; ++k) {
+                int c = static_cast<int>(rng() % kUsers), d = static_cast<int>(rng() % kUsers);
+                if (c != d) edges.emplace_back(user(c), user(d));
+              }
+              s = graph->FollowMany(edges);
+            }
+          }
+          if (!s.ok()) ++failures;
+        }
+      });
+    }
+    for (auto& th : threads) th.join();
+    EXPECT_EQ(failures.load(), 0);
+    for (int i = 0; i < kUsers; ++i) {
+      std::vector<std::string> following = All(*graph, true, user(i));
+      EXPECT_EQ(*graph->FollowingCount(user(i)), static_cast<int64_t>(following.size()));
+      EXPECT_EQ(*graph->FollowerCount(user(i)),
+                static_cast<int64_t>(All(*graph, false, user(i)).size()));
+      for (const std::string& followed : following) {
+        std::vector<std::string> theirs = All(*graph, false, followed);
+        EXPECT_TRUE(std::binary_search(theirs.begin(), theirs.end(), user(i)))
+            << user(i) << " -> " << followed;
       }
       EXPECT_EQ(*graph->Repair(user(i)), 0);
     }

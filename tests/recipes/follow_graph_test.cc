@@ -239,6 +239,134 @@ TEST_P(FollowGraphTest, BothLayoutsAgreeWithAModelOnARandomScenario) {
   }
 }
 
+using Edges = std::vector<std::pair<std::string, std::string>>;
+
+TEST_P(FollowGraphTest, FollowManyDedupesAndCountsEachEdgeOnce) {
+  for (Layout layout : kLayouts) {
+    SCOPED_TRACE(LayoutName(layout));
+    auto graph = OpenGraph(store().conn(), layout);
+    ASSERT_NE(graph, nullptr);
+    ASSERT_OK(graph->Follow("alice", "bob"));  // already there: not counted again
+    ASSERT_OK(graph->FollowMany({{"alice", "bob"},
+                                 {"alice", "carol"},
+                                 {"alice", "carol"},  // twice in one call
+                                 {"carol", "bob"},
+                                 {"bob", "alice"},
+                                 {"dave", "bob"}}));
+    EXPECT_EQ(*graph->FollowingCount("alice"), 2);
+    EXPECT_EQ(*graph->FollowingCount("carol"), 1);
+    EXPECT_EQ(*graph->FollowingCount("bob"), 1);
+    EXPECT_EQ(*graph->FollowerCount("bob"), 3);
+    EXPECT_EQ(*graph->FollowerCount("carol"), 1);
+    EXPECT_EQ(*graph->FollowerCount("alice"), 1);
+    EXPECT_EQ(Sorted(Walk(*graph, false, "bob", 2)),
+              (std::vector<std::string>{"alice", "carol", "dave"}));
+    EXPECT_EQ(Sorted(Walk(*graph, true, "alice", 2)), (std::vector<std::string>{"bob", "carol"}));
+    EXPECT_TRUE(*graph->IsFollowing("dave", "bob"));
+    // The same call again changes nothing; an empty one neither.
+    ASSERT_OK(graph->FollowMany({{"alice", "carol"}, {"dave", "bob"}}));
+    ASSERT_OK(graph->FollowMany({}));
+    EXPECT_EQ(*graph->FollowingCount("alice"), 2);
+    EXPECT_EQ(*graph->FollowerCount("bob"), 3);
+    EXPECT_EQ(*graph->Repair("bob"), 0);
+    EXPECT_EQ(*graph->Repair("alice"), 0);
+    EXPECT_EQ(*graph->FollowerCount("bob"), 3);
+  }
+}
+
+TEST_P(FollowGraphTest, FollowManyChecksEveryPairBeforeWritingAny) {
+  for (Layout layout : kLayouts) {
+    SCOPED_TRACE(LayoutName(layout));
+    FollowGraphOptions options;
+    options.user_exists = [](std::string_view user) -> Result<bool> { return user != "mallory"; };
+    auto graph = OpenGraph(store().conn(), layout, options);
+    ASSERT_NE(graph, nullptr);
+    EXPECT_TRUE(graph->FollowMany({{"alice", "bob"}, {"carol", "carol"}}).IsInvalidArgument());
+    EXPECT_TRUE(graph->FollowMany({{"alice", "bob"}, {"", "carol"}}).IsInvalidArgument());
+    EXPECT_TRUE(graph->FollowMany({{"alice", "bob"}, {"carol", "mallory"}}).IsNotFound());
+    EXPECT_FALSE(*graph->IsFollowing("alice", "bob"));
+    EXPECT_EQ(*graph->FollowingCount("alice"), 0);
+    EXPECT_EQ(*graph->FollowerCount("bob"), 0);
+    EXPECT_TRUE(Walk(*graph, false, "bob", 10).empty());
+  }
+}
+
+// Many edges in one call, then unfollows of some, against a model; both layouts.
+TEST_P(FollowGraphTest, FollowManyAgreesWithAModel) {
+  for (Layout layout : kLayouts) {
+    SCOPED_TRACE(LayoutName(layout));
+    auto graph = OpenGraph(store().conn(), layout);
+    ASSERT_NE(graph, nullptr);
+    std::mt19937 rng(20261126);
+    constexpr int kUsers = 12;
+    auto user = [](int i) { return "m" + std::to_string(i); };
+    std::set<std::pair<std::string, std::string>> model;
+    for (int batch = 0; batch < 4; ++batch) {
+      Edges edges;
+      for (int k = 0; k < 40; ++k) {
+        int a = static_cast<int>(rng() % kUsers), b = static_cast<int>(rng() % kUsers);
+        if (a == b) continue;
+        edges.emplace_back(user(a), user(b));
+        model.insert({user(a), user(b)});
+      }
+      ASSERT_OK(graph->FollowMany(edges));
+      for (int k = 0; k < 5; ++k) {
+        int a = static_cast<int>(rng() % kUsers), b = static_cast<int>(rng() % kUsers);
+        if (a == b) continue;
+        ASSERT_OK(graph->Unfollow(user(a), user(b)));
+        model.erase({user(a), user(b)});
+      }
+    }
+    for (int i = 0; i < kUsers; ++i) {
+      std::vector<std::string> following, followers;
+      for (const auto& [from, to] : model) {
+        if (from == user(i)) following.push_back(to);
+        if (to == user(i)) followers.push_back(from);
+      }
+      EXPECT_EQ(Sorted(Walk(*graph, true, user(i), 5)), following) << user(i);
+      EXPECT_EQ(Sorted(Walk(*graph, false, user(i), 5)), followers) << user(i);
+      EXPECT_EQ(*graph->FollowingCount(user(i)), static_cast<int64_t>(following.size()));
+      EXPECT_EQ(*graph->FollowerCount(user(i)), static_cast<int64_t>(followers.size()));
+    }
+  }
+}
+
+// An edge half-written by a backend without atomic writes (the record without its reverse) is
+// completed by a later Follow or FollowMany through the store itself, and counted once.
+TEST_P(FollowGraphTest, FollowAndFollowManyCompleteAHalfWrittenEdge) {
+  for (Layout layout : kLayouts) {
+    SCOPED_TRACE(LayoutName(layout));
+    FaultPlan plan;
+    FaultyConnection faulty(store().conn(), &plan);
+    auto broken = OpenGraph(faulty, layout);
+    auto graph = OpenGraph(store().conn(), layout);
+    ASSERT_NE(broken, nullptr);
+    ASSERT_NE(graph, nullptr);
+    // Tall: the reverse table fails. Wide: every write after the record and its counter.
+    for (const char* follower : {"alice", "carol"}) {
+      if (layout == Layout::kTall) {
+        plan.table = "g_tall_followers";
+      } else {
+        plan.writes_left = 2;
+      }
+      EXPECT_TRUE(broken->Follow(follower, "bob").IsIOError());
+      plan.table.clear();
+      plan.writes_left = -1;
+    }
+    EXPECT_TRUE(*graph->IsFollowing("alice", "bob"));
+    EXPECT_TRUE(Walk(*graph, false, "bob", 10).empty());
+
+    ASSERT_OK(graph->Follow("alice", "bob"));
+    ASSERT_OK(graph->FollowMany({{"carol", "bob"}, {"dave", "bob"}}));
+    EXPECT_EQ(Sorted(Walk(*graph, false, "bob", 10)),
+              (std::vector<std::string>{"alice", "carol", "dave"}));
+    EXPECT_EQ(*graph->FollowerCount("bob"), 3);
+    EXPECT_EQ(*graph->FollowingCount("alice"), 1);
+    EXPECT_EQ(*graph->FollowingCount("carol"), 1);
+    EXPECT_EQ(*graph->Repair("bob"), 0);
+  }
+}
+
 // A backend without atomic multi-table writes fails after the record is written: the reverse
 // side and the followed user's count lag until Repair.
 TEST_P(FollowGraphTest, RepairAddsTheReverseEdgeAFailedFollowMissed) {

@@ -14,14 +14,21 @@
 // Follow and unfollow are idempotent; self-follows and empty names are rejected with
 // InvalidArgument, unknown users (when a user check is configured) with NotFound.
 //
-// Writes and counts: the follower's side is the record. Follow writes it first and Unfollow
-// deletes it first, each with CheckAndMutate on the edge, and a counter moves only when that
-// CheckAndMutate changed the edge; the reverse edge is then made to match the record the same
-// way. So counts are exact and both sides agree however calls race (two Follows of one edge
-// count once; a Follow racing an Unfollow leaves both sides agreeing with the record). A call
-// that fails half-way (a backend error between the writes, a crash) leaves the reverse side or a
-// count behind the record: the call returns the error, and Repair() brings them in line
-// (repeating the Follow or Unfollow also fixes the reverse edge, not a lost count).
+// Writes and counts: the follower's side is the record. On a backend with atomic multi-row
+// writes (Connection::MutateRows: the embedded store), a Follow of a new edge is one call that,
+// only while both edge cells are absent, writes both and adds 1 to both counters, atomically;
+// an Unfollow of an edge whose two sides agree is the mirror call. Anything else (the edge
+// already there or already gone, an edge half-written by a single-row call, or a backend
+// without MutateRows, such as thrift://) goes the single-row way: the record is written first by
+// Follow and deleted first by Unfollow, each with CheckAndMutate on the edge, and a counter moves
+// only when that CheckAndMutate changed the edge; the reverse edge is then made to match the
+// record the same way. Either way each counter is the number of edge cells on its side and both
+// sides agree however calls race, on one backend or several sharing a store (two Follows of one
+// edge count once; a Follow racing an Unfollow leaves both sides agreeing with the record). On
+// the single-row way, a call that fails half-way (a backend error between the writes, a crash)
+// leaves the reverse side or a count behind the record: the call returns the error, and
+// Repair() brings them in line (repeating the Follow or Unfollow also fixes the reverse edge, not
+// a lost count). The atomic call leaves nothing half-way.
 //
 // Thread safety: all methods may be called concurrently; counts stay exact.
 
@@ -33,6 +40,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "basalt/connection.h"
@@ -66,6 +74,17 @@ class FollowGraph {
 
   // Idempotent: following twice is one edge.
   virtual Status Follow(std::string_view follower, std::string_view followed) = 0;
+  // Follows every (follower, followed) pair of `edges`, for imports. All pairs are checked first
+  // (names, self-follows, user_exists): an invalid one fails the call before anything is
+  // written. A pair given twice, or already followed, is one edge and counts once; each user's
+  // counters move once per call, by the number of its new edges. With MutateRows (embedded) the
+  // new edges and the counters are written in one atomic call, conditioned on each new edge being
+  // absent on both sides (when one is not, a multi-Get per side finds which edges are new and the
+  // call is tried again, at most 4 rounds in all, then edge by edge; edges found half-written go
+  // the single-row way afterwards). That call holds every row it writes locked while it writes:
+  // pass bounded batches (thousands of edges, not millions). Without MutateRows (thrift://) it is
+  // Follow of each distinct pair in order, and an error stops it with the earlier pairs applied.
+  virtual Status FollowMany(const std::vector<std::pair<std::string, std::string>>& edges) = 0;
   // Idempotent: unfollowing a non-edge changes nothing.
   virtual Status Unfollow(std::string_view follower, std::string_view followed) = 0;
   virtual Result<bool> IsFollowing(std::string_view follower, std::string_view followed) = 0;
