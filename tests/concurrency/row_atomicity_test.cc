@@ -209,7 +209,9 @@ TEST_P(RowAtomicityTest, ReadersNeverSeeHalfOfAnIncrementBatchOrCheckAndMutate) 
       ++reads;
     }
   });
-  for (int n = 1; n <= 1500; ++n) {
+  // Writes go on until the reader has read often enough to have met them: on a loaded machine
+  // the 1,500 writes could finish before the reader thread first ran.
+  for (int n = 1; n <= 1500 || reads.load() < 100; ++n) {
     switch (n % 3) {
       case 0:
         ASSERT_OK(t.Increment(Increment("row").AddColumn("a", "x", 1).AddColumn("b", "y", 1)));
