@@ -14,6 +14,7 @@
 #include "basalt/check_and_mutate.h"
 #include "basalt/filter.h"
 #include "basalt/keys.h"
+#include "basalt/multi_row_mutation.h"
 #include "basalt/paging.h"
 #include "recipes/feed_layout.h"
 #include "recipes/table_setup.h"
@@ -106,9 +107,10 @@ std::string Nonce() {
 
 }  // namespace
 
-Feed::Feed(FollowGraph& graph, FeedOptions options, std::unique_ptr<Table> posts,
+Feed::Feed(Connection& conn, FollowGraph& graph, FeedOptions options, std::unique_ptr<Table> posts,
            std::unique_ptr<Table> inbox)
-    : graph_(graph),
+    : conn_(conn),
+      graph_(graph),
       options_(std::move(options)),
       posts_(std::move(posts)),
       inbox_(std::move(inbox)),
@@ -135,7 +137,7 @@ Result<std::unique_ptr<Feed>> Feed::Open(Connection& conn, FollowGraph& graph,
   BASALT_ASSIGN_OR_RETURN(auto posts, conn.GetTable(posts_name));
   BASALT_ASSIGN_OR_RETURN(auto inbox, conn.GetTable(inbox_name));
   return std::unique_ptr<Feed>(
-      new Feed(graph, std::move(options), std::move(posts), std::move(inbox)));
+      new Feed(conn, graph, std::move(options), std::move(posts), std::move(inbox)));
 }
 
 Result<std::string> Feed::Post(std::string_view author, std::string_view text) {
@@ -174,8 +176,21 @@ Result<std::string> Feed::PostAt(std::string_view author, std::string_view text,
   }
   // p:o marks a post that was fanned out: only those need a retract job when deleted.
   post.Add(std::string(fl::kPostFamily), "o", "1");
-  // Three single-row writes, correct without a cross-row atomic batch (HBase over Thrift2) and
-  // whatever point a crash stops them at (docs/recipes.md, "Post without cross-row atomicity"):
+  const std::string job_row = fl::JobRow(post_id, fl::kFanoutJob);
+  const std::string job_family(fl::kJobFamily);
+  auto job = [&](std::string_view lease) {
+    return basalt::Put(job_row)
+        .Add(job_family, "a", std::string(author))
+        .Add(job_family, "p", post_id)
+        .Add(job_family, "l", std::string(lease));
+  };
+  // Where the store writes several rows atomically, the post and its job, handed to the workers
+  // at once, are one write: no worker can see the job without the post.
+  BASALT_ASSIGN_OR_RETURN(bool written, WritePostAtomically(post, job(fl::kUnclaimedLease)));
+  if (written) return post_id;
+  // Otherwise three single-row writes, correct without a cross-row atomic batch (HBase over
+  // Thrift2) and whatever point a crash stops them at (docs/recipes.md, "Post without cross-row
+  // atomicity"):
   //  1. the job row, under a lease held by this call, so no worker takes it while the post row
   //     is not written yet (a worker drops a job whose post is missing: never written, or
   //     deleted);
@@ -184,16 +199,8 @@ Result<std::string> Feed::PostAt(std::string_view author, std::string_view text,
   //     worker may have dropped the job before step 2: write it again (delivery is idempotent).
   // A crash after 1 leaves a job that is dropped once the lease expires (no post, none
   // acknowledged); after 2, a job that delivers the post once the lease expires.
-  const std::string job_row = fl::JobRow(post_id, fl::kFanoutJob);
-  const std::string job_family(fl::kJobFamily);
   const std::string poster_lease =
       std::to_string(SystemWallMillis() + options_.post_lease_ms) + "|post";
-  auto job = [&](std::string_view lease) {
-    return basalt::Put(job_row)
-        .Add(job_family, "a", std::string(author))
-        .Add(job_family, "p", post_id)
-        .Add(job_family, "l", std::string(lease));
-  };
   BASALT_RETURN_IF_ERROR(posts_->Put(job(poster_lease)));
   BASALT_RETURN_IF_ERROR(posts_->Put(post));
   BASALT_ASSIGN_OR_RETURN(
@@ -204,6 +211,18 @@ Result<std::string> Feed::PostAt(std::string_view author, std::string_view text,
               .Then(basalt::Put(job_row).Add(job_family, "l", std::string(fl::kUnclaimedLease)))));
   if (!handed_over) BASALT_RETURN_IF_ERROR(posts_->Put(job(fl::kUnclaimedLease)));
   return post_id;
+}
+
+Result<bool> Feed::WritePostAtomically(const basalt::Put& post, const basalt::Put& job) {
+  if (no_mutate_rows_.load(std::memory_order_relaxed)) return false;
+  MultiRowMutation m;
+  m.Add(posts_->name(), post).Add(posts_->name(), job);
+  Result<bool> applied = conn_.MutateRows(m);
+  if (applied.status().IsNotSupported()) {
+    no_mutate_rows_.store(true, std::memory_order_relaxed);
+    return false;
+  }
+  return applied;  // no conditions: true once written
 }
 
 Result<PostView> Feed::GetPost(std::string_view post_id) {

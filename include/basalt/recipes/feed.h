@@ -13,9 +13,10 @@
 //   auto page = (*feed)->HomeTimeline("bob", 20);          // newest first, hydrated
 //   auto next = (*feed)->HomeTimeline("bob", 20, page->cursor);
 //
-// Consistency: Post writes the fan-out job row first (under a lease of its own), then the post,
-// then hands the job to the workers, so a crash at any point leaves either no post or a job that
-// delivers it; no cross-row atomicity is needed, so this holds over Thrift2 too. Home timelines are
+// Consistency: Post writes the post and its fan-out job in one atomic Connection::MutateRows
+// where the store has it; elsewhere (Thrift2) the job row first (under a lease of its own), then
+// the post, then hands the job to the workers. Either way a crash at any point leaves either no
+// post or a job that delivers it. Home timelines are
 // eventually complete: a post reaches an inbox when a worker delivers it (its author sees it at
 // once: their own posts are read from the posts table). They are always clean: a
 // deleted post, and a post of an author the reader no longer follows, is dropped when the page is
@@ -176,7 +177,7 @@ class Feed {
  private:
   friend class FanoutWorkerPool;
 
-  Feed(FollowGraph& graph, FeedOptions options, std::unique_ptr<Table> posts,
+  Feed(Connection& conn, FollowGraph& graph, FeedOptions options, std::unique_ptr<Table> posts,
        std::unique_ptr<Table> inbox);
 
   // Writes `entries` (timeline keys, see feed_layout.h) into the inboxes of `users`, then
@@ -219,6 +220,11 @@ class Feed {
   // The authors that carry the high-follower mark, as of at most marks_refresh_ms ago.
   Result<std::shared_ptr<const std::set<std::string>>> MarkedAuthors();
 
+  // Writes the post row and its job row as one atomic Connection::MutateRows; false (nothing
+  // written) when the backend has none, remembered so that it is asked once.
+  Result<bool> WritePostAtomically(const basalt::Put& post, const basalt::Put& job);
+
+  Connection& conn_;
   FollowGraph& graph_;
   FeedOptions options_;
   std::unique_ptr<Table> posts_;
@@ -227,6 +233,7 @@ class Feed {
   std::mutex marks_mu_;
   std::shared_ptr<const std::set<std::string>> marks_;  // guarded by marks_mu_; null: read again
   int64_t marks_read_ms_ = 0;                           // guarded by marks_mu_
+  std::atomic<bool> no_mutate_rows_{false};             // set once MutateRows said NotSupported
 };
 
 }  // namespace basalt::recipes
