@@ -143,7 +143,11 @@ Result<std::vector<RowResult>> ReadOffsetPage(Table& table, const Scan& scan, in
       if (row_index - offset >= limit) break;
     }
     inside_row = piece.partial();
-    if (row_index >= offset) out.push_back(std::move(piece));
+    if (row_index >= offset) {
+      // Grown once rather than doubling from one: a page is mostly `limit` rows, or none.
+      if (out.empty()) out.reserve(static_cast<size_t>(std::min<int64_t>(limit, 64)));
+      out.push_back(std::move(piece));
+    }
   }
   BASALT_RETURN_IF_ERROR(scanner->status());
   scanner->Close();
