@@ -46,6 +46,21 @@ class ResultScanner {
   // false at the end of the scan or on error, after which status() tells which.
   [[nodiscard]] virtual bool Next(RowResult* out) = 0;
 
+  // Skips the next `n` rows the scan would return and returns how many it skipped: fewer than
+  // `n` only at the end of the scan or on error (then status() tells which). Rows the scan
+  // would not return (a filter drops them, or none of their cells is visible) do not count;
+  // the scan's limit counts skipped rows as returned. With Scan::SetBatch, if the last Next()
+  // returned a partial piece, the rest of that row is skipped first and counts as one of the
+  // `n`. n <= 0 skips nothing.
+  //
+  // The default calls Next() until `n` pieces with partial() false have gone by. partial()
+  // only says more of the row *may* follow (HBase's mayHaveMoreCellsInRow): with a batch and
+  // several versions or families a row's last piece can say it, and the default then counts
+  // that row together with the next; ReadOffsetPage therefore skips with Next when the scan has
+  // a batch. The embedded backend counts rows exactly, and steps past each without copying its
+  // cells, so skipping costs little more than the storage's own steps.
+  virtual int64_t SkipRows(int64_t n);
+
   // OK unless the scan failed.
   virtual Status status() const = 0;
 

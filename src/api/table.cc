@@ -19,6 +19,15 @@ Result<int64_t> DecodeCounter(std::string_view bytes) {
   return static_cast<int64_t>(util::DecodeFixed64BE(bytes.data()));
 }
 
+int64_t ResultScanner::SkipRows(int64_t n) {
+  int64_t skipped = 0;
+  RowResult piece;
+  while (skipped < n && Next(&piece)) {
+    if (!piece.partial()) ++skipped;
+  }
+  return skipped;
+}
+
 Status Table::Put(const std::vector<basalt::Put>& puts) {
   std::vector<Mutation> mutations(puts.begin(), puts.end());
   return Batch(mutations).status();

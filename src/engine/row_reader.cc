@@ -111,6 +111,15 @@ bool FamilyRowReader::Read(CellBuffer* out, size_t budget) {
   return true;
 }
 
+bool FamilyRowReader::HasVisibleCell() {
+  CellBuffer unused;  // probing emits nothing
+  probing_ = true;
+  found_ = false;
+  Read(&unused, 0);
+  probing_ = false;
+  return found_;
+}
+
 void FamilyRowReader::ReadFamilyMarkers(CellBuffer* out) {
   const size_t marker_key_size = row_prefix_.size() + 2 + kKeySuffixSize;
   while (InRow()) {
@@ -339,7 +348,13 @@ FamilyRowReader::After FamilyRowReader::Offer(CellBuffer* out, int64_t ts, CellT
   filter::FilterState* filter = spec_.filter;
   if (filter == nullptr) {
     *counted = true;
-    if (TakeFamilySlot()) Emit(out, ts, type, payload);
+    if (TakeFamilySlot()) {
+      if (probing_) {
+        found_ = true;
+        return After::kEndFamily;
+      }
+      Emit(out, ts, type, payload);
+    }
     return After::kNextVersion;
   }
   // The filter judges the cell as the caller would see it; take it back if it is left out.

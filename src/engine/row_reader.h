@@ -83,6 +83,12 @@ class FamilyRowReader {
   // more cells for this row. REQUIRES: only the reader has moved the iterator since StartRow.
   bool Read(CellBuffer* out, size_t budget);
 
+  // Whether Read would append at least one cell for this row, found without building it: reads
+  // up to the first such cell and stops there (inside the row). The row key passed to StartRow
+  // is not used, so it may be left unset. REQUIRES: the read has no filter (a filter judges the
+  // cells it is shown), and Read has not been called since StartRow.
+  bool HasVisibleCell();
+
   // Leaves the iterator at the first key after the row (Read may stop early).
   void SkipToRowEnd();
 
@@ -156,6 +162,10 @@ class FamilyRowReader {
   int32_t rank_ = 0;            // unmasked Puts seen
   int32_t returned_ = 0;        // cells returned from this column
   std::string seek_qualifier_;  // the filter's hint for kSeekColumn
+
+  // HasVisibleCell is running: the first cell that would be emitted ends the read instead.
+  bool probing_ = false;
+  bool found_ = false;
 
   int64_t steps_ = 0;
   Status status_;

@@ -183,7 +183,7 @@ void Scanner::Close() {
   DropCursors();
 }
 
-bool Scanner::StartNextRow() {
+bool Scanner::StartNextRow(bool need_row) {
   while (true) {
     if (filter_ != nullptr && filter_->FilterAllRemaining()) return false;
     const Cursor* best = nullptr;
@@ -213,7 +213,7 @@ bool Scanner::StartNextRow() {
     if (best == nullptr) return false;
     ++rows_scanned_;
     row_prefix_.assign(best->row_prefix);
-    UnescapeInto(row_prefix_, &row_);
+    if (need_row || filter_ != nullptr) UnescapeInto(row_prefix_, &row_);
     // Every view still points into its iterator's key: no iterator has moved since.
     for (auto& c : cursors_)
       c.in_row = &c == best || (!c.row_prefix.empty() && c.row_prefix == row_prefix_);
@@ -349,6 +349,70 @@ bool Scanner::Next(RowResult* out) {
     out->Assign(row_, std::move(row_cells), !row_done);
     return true;
   }
+}
+
+int64_t Scanner::SkipRows(int64_t n) {
+  // Locking as in Next.
+  std::shared_lock<std::shared_mutex> life(engine_->lifecycle_mu_);
+  if (n <= 0 || done_) return 0;
+  if (engine_->closed_) {
+    Fail(Status::Aborted("the store is closed"));
+    return 0;
+  }
+  int64_t skipped = 0;
+  if (in_row_) {
+    // Next handed out a piece of this row (so it already counts as returned): the rest of it
+    // is the first row skipped.
+    FinishRow();
+    ++skipped;
+  }
+  while (skipped < n) {
+    if (scan_.limit() > 0 && rows_returned_ >= scan_.limit()) {
+      done_ = true;
+      break;
+    }
+    if (!StartNextRow(/*need_row=*/false)) {
+      done_ = true;
+      break;
+    }
+    bool visible = false;
+    if (filter_ == nullptr) {
+      for (auto& c : cursors_) {
+        if (!c.in_row) continue;
+        visible = c.reader->HasVisibleCell();
+        if (!c.reader->status().ok()) {
+          Fail(c.reader->status());
+          return skipped;
+        }
+        if (visible) break;
+      }
+      FinishRow();
+    } else {
+      // A filter sees the row's cells and may drop the row for them: the row is read as Next
+      // reads it, in one piece (whole-row filters allow no batch, and cell filters decide the
+      // same cells however the row is cut).
+      cells_.Clear();
+      for (auto& c : cursors_) {
+        if (!c.in_row) continue;
+        c.reader->Read(&cells_, 0);
+        if (!c.reader->status().ok()) {
+          Fail(c.reader->status());
+          return skipped;
+        }
+        if (filter_->FilterAllRemaining()) break;
+      }
+      std::vector<Cell>& cells = cells_.Trim();
+      FinishRow();
+      FilterWholeRow(&cells);
+      visible = !cells.empty();
+      cells_.Clear();
+    }
+    if (visible) {
+      ++skipped;
+      ++rows_returned_;
+    }
+  }
+  return skipped;
 }
 
 }  // namespace basalt::engine

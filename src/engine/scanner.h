@@ -42,6 +42,9 @@ class Scanner : public ResultScanner {
 
   Status Init();
   bool Next(RowResult* out) override;
+  // Without a filter, asks each family's reader whether the row has a visible cell and steps
+  // past it; with one, reads the row's cells as Next would, without handing them out.
+  int64_t SkipRows(int64_t n) override;
   Status status() const override { return status_; }
   void Close() override;
   ScanMetrics metrics() const override;
@@ -61,7 +64,9 @@ class Scanner : public ResultScanner {
   };
 
   // Positions on the next row the filter does not reject; false at the end of the scan.
-  bool StartNextRow();
+  // Without `need_row` and without a filter, row_ is left stale: the caller only steps past the
+  // row, and un-escaping its key would be wasted.
+  bool StartNextRow(bool need_row = true);
   // Moves the cursors that are on the current row past it (every key of it, in the scan's
   // direction).
   void FinishRow();

@@ -228,23 +228,27 @@ class TallLog final : public LogBase {
     return Scan().SetRowPrefix(UserKey(user)).AddFamily(kEventFamily);
   }
 
-  static Result<ActivityEvent> DecodeRow(const RowResult& row) {
-    ActivityEvent event;
+  static Status DecodeRowInto(const RowResult& row, ActivityEvent* event) {
     KeyParser parser(row.row());
-    BASALT_RETURN_IF_ERROR(parser.ReadBytes(&event.user));
-    BASALT_RETURN_IF_ERROR(ReadEventKey(parser, &event.id));
+    BASALT_RETURN_IF_ERROR(parser.ReadBytes(&event->user));
+    BASALT_RETURN_IF_ERROR(ReadEventKey(parser, &event->id));
     auto value = row.Value(kEventFamily, kTallQualifier);
     if (!value) return Status::Corruption("activity log: event row without its cell");
-    BASALT_RETURN_IF_ERROR(DecodeValue(*value, &event));
+    return DecodeValue(*value, event);
+  }
+
+  static Result<ActivityEvent> DecodeRow(const RowResult& row) {
+    ActivityEvent event;
+    BASALT_RETURN_IF_ERROR(DecodeRowInto(row, &event));
     return event;
   }
 
+  // Decodes in place: a page's events are built where they end up, not moved there.
   static Result<std::vector<ActivityEvent>> Decode(const std::vector<RowResult>& rows) {
     std::vector<ActivityEvent> out;
     out.reserve(rows.size());
     for (const RowResult& row : rows) {
-      BASALT_ASSIGN_OR_RETURN(ActivityEvent event, DecodeRow(row));
-      out.push_back(std::move(event));
+      BASALT_RETURN_IF_ERROR(DecodeRowInto(row, &out.emplace_back()));
     }
     return out;
   }
