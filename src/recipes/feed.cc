@@ -214,14 +214,11 @@ Result<std::string> Feed::PostAt(std::string_view author, std::string_view text,
 }
 
 Result<bool> Feed::WritePostAtomically(const basalt::Put& post, const basalt::Put& job) {
-  if (no_mutate_rows_.load(std::memory_order_relaxed)) return false;
   MultiRowMutation m;
   m.Add(posts_->name(), post).Add(posts_->name(), job);
+  // NotSupported is answered locally, without a call to the store.
   Result<bool> applied = conn_.MutateRows(m);
-  if (applied.status().IsNotSupported()) {
-    no_mutate_rows_.store(true, std::memory_order_relaxed);
-    return false;
-  }
+  if (applied.status().IsNotSupported()) return false;
   return applied;  // no conditions: true once written
 }
 

@@ -221,7 +221,7 @@ class Feed {
   Result<std::shared_ptr<const std::set<std::string>>> MarkedAuthors();
 
   // Writes the post row and its job row as one atomic Connection::MutateRows; false (nothing
-  // written) when the backend has none, remembered so that it is asked once.
+  // written) when the backend has none.
   Result<bool> WritePostAtomically(const basalt::Put& post, const basalt::Put& job);
 
   Connection& conn_;
@@ -233,7 +233,6 @@ class Feed {
   std::mutex marks_mu_;
   std::shared_ptr<const std::set<std::string>> marks_;  // guarded by marks_mu_; null: read again
   int64_t marks_read_ms_ = 0;                           // guarded by marks_mu_
-  std::atomic<bool> no_mutate_rows_{false};             // set once MutateRows said NotSupported
 };
 
 }  // namespace basalt::recipes
