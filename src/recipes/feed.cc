@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <deque>
+#include <map>
 #include <optional>
 #include <queue>
 #include <random>
@@ -54,6 +55,10 @@ Result<PostView> ToPostView(const RowResult& row, std::string_view post_id) {
 // go on in the inbox.
 constexpr char kInboxPhase = 'i';
 constexpr char kPulledPhase = 'p';
+// A home read finds which marked authors the reader follows with one multi-Get of those edges
+// while there are at most this many marks; past that, reading the whole following list is the
+// cheaper way.
+constexpr size_t kMostMarksCheckedByEdge = 64;
 
 std::string EncodeHomeCursor(char phase, std::string_view last_key) {
   return Base64UrlEncode(std::string(1, phase) + std::string(last_key));
@@ -83,6 +88,9 @@ struct ReaderState {
   std::string bound = std::string(fl::kNoBound);
   std::string epoch;
   std::string stale;
+  // The reader has unfollowed someone (Feed::Unfollow): their inbox may hold entries of an author
+  // they no longer follow, delivered by a fan-out page that read the followers before.
+  bool unfollowed = false;
 };
 
 ReaderState ParseReader(const RowResult& row) {
@@ -93,6 +101,7 @@ ReaderState ParseReader(const RowResult& row) {
   if (auto w = row.Value(fl::kInboxFamily, fl::kBound); w && !w->empty()) st.bound = *w;
   if (auto e = row.Value(fl::kInboxFamily, fl::kEpoch)) st.epoch = *e;
   if (auto s = row.Value(fl::kInboxFamily, fl::kStale)) st.stale = *s;
+  st.unfollowed = row.Value(fl::kInboxFamily, fl::kUnfollowed).has_value();
   return st;
 }
 
@@ -499,17 +508,43 @@ Result<PostPage> Feed::HomeTimeline(std::string_view user, int32_t page_size,
   char phase = kInboxPhase;
   std::string position;  // the timeline key of the last post returned; empty: the start
   if (!cursor.empty()) BASALT_RETURN_IF_ERROR(DecodeHomeCursor(cursor, &phase, &position));
+  // Whom the reader follows, read only when a page needs the whole list: past the inbox, or to
+  // find the followed marked authors among many marks. An inbox page does without it.
+  std::optional<FollowedAuthors> followed;
+  auto read_followed = [&]() -> Status {
+    if (followed) return Status::OK();
+    BASALT_ASSIGN_OR_RETURN(FollowedAuthors f, Followed(user));
+    followed = std::move(f);
+    return Status::OK();
+  };
   // Merged at read time: the followed high-follower authors and the reader's own posts, so
   // that a post is on its author's home timeline at once, whether or not it is fanned out.
-  BASALT_ASSIGN_OR_RETURN(FollowedAuthors followed, Followed(user));
-  std::vector<std::string> merged = followed.high;
+  std::vector<std::string> merged;
+  BASALT_ASSIGN_OR_RETURN(auto marks, MarkedAuthors());
+  if (!marks->empty()) {
+    std::vector<std::string> others;
+    for (const std::string& author : *marks) {
+      if (author != user) others.push_back(author);
+    }
+    if (others.size() > kMostMarksCheckedByEdge) {
+      BASALT_RETURN_IF_ERROR(read_followed());
+      merged = followed->high;
+    } else if (!others.empty()) {
+      BASALT_ASSIGN_OR_RETURN(std::vector<bool> follows, graph_.IsFollowingEach(user, others));
+      for (size_t i = 0; i < others.size(); ++i) {
+        if (follows[i]) merged.push_back(std::move(others[i]));
+      }
+    }
+  }
   if (std::find(merged.begin(), merged.end(), user) == merged.end()) {
     merged.emplace_back(user);
   }
   const std::set<std::string> merged_set(merged.begin(), merged.end());
   // Past the inbox: every followee's own timeline, and the reader's.
-  std::vector<std::string> pulled(followed.all.begin(), followed.all.end());
-  if (!followed.all.contains(std::string(user))) pulled.emplace_back(user);
+  std::vector<std::string> pulled;
+  // Whether an inbox author the reader may have unfollowed is still followed (asked once each).
+  std::map<std::string, bool> still_followed;
+  bool reader_unfollowed = false;
 
   const int64_t inactive_ms = options_.inactive_after_ms;
   PostPage out;
@@ -533,6 +568,7 @@ Result<PostPage> Feed::HomeTimeline(std::string_view user, int32_t page_size,
       BASALT_ASSIGN_OR_RETURN(auto rows,
                               inbox_->Get(std::vector<basalt::Get>{ReaderGet(user), get}));
       const ReaderState reader = ParseReader(rows[0]);
+      reader_unfollowed = reader_unfollowed || reader.unfollowed;
       if (!checked_reader) {
         checked_reader = true;
         const int64_t now = SystemWallMillis();
@@ -571,6 +607,11 @@ Result<PostPage> Feed::HomeTimeline(std::string_view user, int32_t page_size,
         }
       }
     } else {
+      if (!followed) {
+        BASALT_RETURN_IF_ERROR(read_followed());
+        pulled.assign(followed->all.begin(), followed->all.end());
+        if (!followed->all.contains(std::string(user))) pulled.emplace_back(user);
+      }
       BASALT_ASSIGN_OR_RETURN(candidates, PullKeys(pulled, position, fetch));
       if (static_cast<int32_t>(candidates.size()) < fetch) more = false;
     }
@@ -587,13 +628,32 @@ Result<PostPage> Feed::HomeTimeline(std::string_view user, int32_t page_size,
       gets.push_back(basalt::Get(fl::PostRow(ids[i])).AddFamily(std::string(fl::kPostFamily)));
     }
     BASALT_ASSIGN_OR_RETURN(auto rows, posts_->Get(gets));
+    // Inbox entries come from fan-out to followers, backfills of follows and rebuilds from the
+    // followees, so only a reader who has unfollowed someone can hold an entry of an author
+    // they no longer follow; theirs are checked against the graph, one multi-Get a batch.
+    if (reader_unfollowed && !followed) {
+      std::vector<std::string> ask;
+      for (size_t i = 0; i < candidates.size(); ++i) {
+        const std::string& author = decoded[i].author;
+        if (rows[i].empty() || merged_set.contains(author) || still_followed.contains(author) ||
+            std::find(ask.begin(), ask.end(), author) != ask.end()) {
+          continue;
+        }
+        ask.push_back(author);
+      }
+      if (!ask.empty()) {
+        BASALT_ASSIGN_OR_RETURN(std::vector<bool> follows, graph_.IsFollowingEach(user, ask));
+        for (size_t i = 0; i < ask.size(); ++i) still_followed[ask[i]] = follows[i];
+      }
+    }
     for (size_t i = 0; i < candidates.size(); ++i) {
       position = candidates[i];
       if (rows[i].empty()) continue;  // deleted; the retract job cleans the inboxes
       const std::string& author = decoded[i].author;
-      if (!merged_set.contains(author) && !followed.all.contains(author)) {
-        continue;  // unfollowed; Unfollow cleans the inbox
-      }
+      const bool follows =
+          merged_set.contains(author) || (followed ? followed->all.contains(author)
+                                                   : !reader_unfollowed || still_followed[author]);
+      if (!follows) continue;  // unfollowed; Unfollow cleans the inbox
       BASALT_ASSIGN_OR_RETURN(PostView view, ToPostView(rows[i], ids[i]));
       out.posts.push_back(std::move(view));
       last_returned = candidates[i];
@@ -747,6 +807,16 @@ Status Feed::Follow(std::string_view follower, std::string_view followed) {
 }
 
 Status Feed::Unfollow(std::string_view follower, std::string_view followed) {
+  if (follower.empty() || followed.empty() || follower == followed) {
+    return graph_.Unfollow(follower, followed);  // InvalidArgument, before anything is written
+  }
+  // Marked before the edge goes: a fan-out page that read the followers before this may still
+  // deliver after the clean-up below, so from now on the follower's home reads check the
+  // authors of their inbox entries against the graph (HomeTimeline).
+  BASALT_RETURN_IF_ERROR(
+      inbox_->Put(basalt::Put(fl::ReaderRow(follower))
+                      .Add(std::string(fl::kInboxFamily), std::string(fl::kUnfollowed),
+                           LongBytes(SystemWallMillis()))));
   BASALT_RETURN_IF_ERROR(graph_.Unfollow(follower, followed));
   basalt::Get get = basalt::Get(fl::InboxRow(follower)).AddFamily(std::string(fl::kInboxFamily));
   get.SetFilter(std::make_shared<KeyOnlyFilter>());

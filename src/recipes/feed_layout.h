@@ -45,6 +45,7 @@ inline constexpr std::string_view kLastRead = "r";
 inline constexpr std::string_view kBound = "w";
 inline constexpr std::string_view kEpoch = "e";
 inline constexpr std::string_view kStale = "s";
+inline constexpr std::string_view kUnfollowed = "u";
 // The bound of an inbox that holds every delivered entry: after every timeline key (those start
 // with a reverse timestamp, byte 0x7f or less). An absent bound means the same.
 inline constexpr std::string_view kNoBound = "\xff";

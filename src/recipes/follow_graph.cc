@@ -297,6 +297,28 @@ class GraphImpl : public FollowGraph {
     return name.has_value() && *name == followed;
   }
 
+  Result<std::vector<bool>> IsFollowingEach(std::string_view follower,
+                                            const std::vector<std::string>& followed) override {
+    std::vector<Get> gets;
+    std::vector<CellAddress> edges;
+    gets.reserve(followed.size());
+    edges.reserve(followed.size());
+    for (const std::string& other : followed) {
+      BASALT_RETURN_IF_ERROR(CheckPair(follower, other));
+      BASALT_ASSIGN_OR_RETURN(CellAddress edge, layout_->Edge(Side::kFollowing, follower, other));
+      gets.push_back(Get(edge.row).AddColumn(edge.family, edge.qualifier));
+      edges.push_back(std::move(edge));
+    }
+    std::vector<bool> out(followed.size(), false);
+    if (gets.empty()) return out;
+    BASALT_ASSIGN_OR_RETURN(auto rows, layout_->table(Side::kFollowing).Get(gets));
+    for (size_t i = 0; i < rows.size(); ++i) {
+      auto name = rows[i].Value(edges[i].family, edges[i].qualifier);
+      out[i] = name.has_value() && *name == followed[i];
+    }
+    return out;
+  }
+
   Result<UserPage> Following(std::string_view user, int32_t page_size,
                              std::string_view cursor) override {
     BASALT_RETURN_IF_ERROR(CheckUserName(user));

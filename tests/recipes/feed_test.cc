@@ -585,6 +585,33 @@ TEST_P(FeedTest, FollowBackfillsAndUnfollowRemovesTheFolloweesPosts) {
   EXPECT_EQ(row->size(), 1u);
 }
 
+TEST_P(FeedTest, AnEntryDeliveredAfterItsUnfollowStaysHidden) {
+  ASSERT_OK(feed_->Follow("bob", "alice"));
+  ASSERT_OK(feed_->Follow("bob", "carol"));
+  std::string a1 = MustPost("alice", "a1");
+  std::string c1 = MustPost("carol", "c1");
+  DrainJobs();
+  auto inbox = store().conn().GetTable("feed_inbox");
+  ASSERT_OK(inbox);
+  const std::string bob_inbox = KeyBuilder().AddBytes("bob").Build();
+  auto delivered = (*inbox)->Get(Get(bob_inbox));
+  ASSERT_OK(delivered);
+  ASSERT_EQ(delivered->size(), 2u);
+  ASSERT_OK(feed_->Unfollow("bob", "alice"));
+  EXPECT_EQ(HomeIds("bob"), (std::vector<std::string>{c1}));
+  // A fan-out page that listed bob among alice's followers before the unfollow writes its
+  // entries after the unfollow's clean-up.
+  Put late(bob_inbox);
+  for (const Cell& c : delivered->cells()) late.Add(c.family, c.qualifier, "");
+  ASSERT_OK((*inbox)->Put(late));
+  for (int32_t page_size : {1, 20}) {
+    EXPECT_EQ(HomeIds("bob", page_size), (std::vector<std::string>{c1})) << page_size;
+  }
+  // Following again shows alice's posts again.
+  ASSERT_OK(feed_->Follow("bob", "alice"));
+  EXPECT_EQ(HomeIds("bob"), (std::vector<std::string>{c1, a1}));
+}
+
 TEST_P(FeedTest, DeletedPostDisappearsFromEveryHomeTimeline) {
   for (std::string f : {"f1", "f2", "f3"}) ASSERT_OK(feed_->Follow(f, "alice"));
   std::string keep = MustPost("alice", "keep");

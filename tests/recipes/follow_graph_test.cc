@@ -80,6 +80,27 @@ TEST_P(FollowGraphTest, FollowShowsInCheckListsAndCounts) {
   }
 }
 
+TEST_P(FollowGraphTest, IsFollowingEachAnswersAsIsFollowingInOrder) {
+  for (Layout layout : kLayouts) {
+    SCOPED_TRACE(LayoutName(layout));
+    auto graph = OpenGraph(store().conn(), layout);
+    ASSERT_NE(graph, nullptr);
+    ASSERT_OK(graph->Follow("alice", "bob"));
+    ASSERT_OK(graph->Follow("alice", "dave"));
+    ASSERT_OK(graph->Follow("carol", "erin"));
+    ASSERT_OK(graph->Follow("alice", "erin"));
+    ASSERT_OK(graph->Unfollow("alice", "erin"));
+    auto each = graph->IsFollowingEach("alice", {"dave", "carol", "bob", "erin", "bob", "zed"});
+    ASSERT_OK(each);
+    EXPECT_EQ(*each, (std::vector<bool>{true, false, true, false, true, false}));
+    auto none = graph->IsFollowingEach("alice", {});
+    ASSERT_OK(none);
+    EXPECT_TRUE(none->empty());
+    EXPECT_TRUE(graph->IsFollowingEach("alice", {"bob", "alice"}).status().IsInvalidArgument());
+    EXPECT_TRUE(graph->IsFollowingEach("", {"bob"}).status().IsInvalidArgument());
+  }
+}
+
 TEST_P(FollowGraphTest, FollowTwiceIsOneEdge) {
   for (Layout layout : kLayouts) {
     SCOPED_TRACE(LayoutName(layout));

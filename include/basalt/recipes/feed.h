@@ -157,7 +157,10 @@ class Feed {
   // user has more, older ones are read from their timeline once a home walk gets there. Starts
   // the follower's activity clock if it has not started (inactive_after_ms).
   Status Follow(std::string_view follower, std::string_view followed);
-  // graph.Unfollow, then removes the followed user's posts from the follower's inbox.
+  // Marks the follower as one who has unfollowed (their home reads then check the authors of
+  // their inbox entries, for a fan-out that delivers after this), graph.Unfollow, then removes
+  // the followed user's posts from the follower's inbox. Unfollow a Feed's users through this,
+  // not through the graph alone, which would leave the followee's posts in the inbox.
   Status Unfollow(std::string_view follower, std::string_view followed);
 
   // Fan-out and retract jobs not finished yet.
@@ -195,8 +198,8 @@ class Feed {
     std::set<std::string> all;      // every author `user` follows
     std::vector<std::string> high;  // those that carry the high-follower mark
   };
-  // Whom `user` follows, read once per home timeline page: the page checks each inbox entry's
-  // author against it instead of asking the graph once per author (a round trip each, served).
+  // Whom `user` follows: read by a home timeline page past the inbox, or when there are too
+  // many marked authors to ask about each edge, and by rebuilds.
   Result<FollowedAuthors> Followed(std::string_view user);
   Result<bool> IsHighFollowerAuthor(std::string_view author);
   // Up to `limit` timeline keys after `position` (exclusive; empty: from the newest), newest

@@ -88,6 +88,10 @@ class FollowGraph {
   // Idempotent: unfollowing a non-edge changes nothing.
   virtual Status Unfollow(std::string_view follower, std::string_view followed) = 0;
   virtual Result<bool> IsFollowing(std::string_view follower, std::string_view followed) = 0;
+  // IsFollowing of `follower` and each user of `followed`, in order, in one multi-Get (one call
+  // on every backend). InvalidArgument, before anything is read, for a pair IsFollowing refuses.
+  virtual Result<std::vector<bool>> IsFollowingEach(std::string_view follower,
+                                                    const std::vector<std::string>& followed) = 0;
 
   // Users that `user` follows / that follow `user`, in a stable order, `page_size` at a time.
   virtual Result<UserPage> Following(std::string_view user, int32_t page_size,
