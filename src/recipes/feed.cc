@@ -161,7 +161,11 @@ Result<std::string> Feed::PostAt(std::string_view author, std::string_view text,
     return Status::InvalidArgument("feed: post text longer than " +
                                    std::to_string(options_.max_text_bytes) + " bytes");
   }
-  BASALT_ASSIGN_OR_RETURN(bool high, IsHighFollowerAuthor(author));
+  // The copy of the marks, not the mark row: a mark newer than the copy only means that this
+  // post is fanned out (when the count is back under the threshold) as well as merged at read
+  // time, which the merge deduplicates; above the threshold the mark is written again below.
+  BASALT_ASSIGN_OR_RETURN(auto marks, MarkedAuthors());
+  bool high = marks->contains(std::string(author));
   if (!high) {
     BASALT_ASSIGN_OR_RETURN(int64_t followers, graph_.FollowerCount(author));
     high = followers > options_.fanout_threshold;
