@@ -1,5 +1,6 @@
 #include "basalt/recipes/fanout_worker.h"
 
+#include <algorithm>
 #include <random>
 #include <utility>
 
@@ -65,14 +66,26 @@ void FanoutWorkerPool::Stop() {
 }
 
 Status FanoutWorkerPool::Drain(std::chrono::milliseconds timeout) {
-  auto deadline = std::chrono::steady_clock::now() + timeout;
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  uint64_t looks_seen;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    looks_seen = empty_looks_;
+  }
   while (true) {
     BASALT_ASSIGN_OR_RETURN(int64_t pending, feed_.PendingJobs());
     if (pending == 0) return Status::OK();
-    if (std::chrono::steady_clock::now() >= deadline) {
+    const auto now = std::chrono::steady_clock::now();
+    if (now >= deadline) {
       return Status::Busy("fan-out: " + std::to_string(pending) + " jobs left after the timeout");
     }
-    std::this_thread::sleep_for(std::chrono::milliseconds(options_.poll_interval_ms));
+    // The jobs can only have run out once a worker has looked and found none to claim. Counting
+    // them scans every job row (and the deleted ones until compaction drops them): polled every
+    // poll_interval_ms, that took a quarter of a busy pool's CPU.
+    std::unique_lock<std::mutex> lock(mu_);
+    looked_.wait_until(lock, std::min(deadline, now + std::chrono::seconds(1)),
+                       [&] { return empty_looks_ != looks_seen; });
+    looks_seen = empty_looks_;
   }
 }
 
@@ -101,6 +114,10 @@ void FanoutWorkerPool::Loop(int index) {
     }
     if (ran.ok() && *ran) continue;
     std::unique_lock<std::mutex> lock(mu_);
+    if (ran.ok()) {
+      ++empty_looks_;
+      looked_.notify_all();
+    }
     cv_.wait_for(lock, std::chrono::milliseconds(options_.poll_interval_ms),
                  [this] { return stop_.load(); });
   }

@@ -685,6 +685,20 @@ TEST_P(FeedTest, StoppedPoolLeavesProgressThatAnotherPoolFinishes) {
   for (int i = 0; i < 12; ++i) EXPECT_EQ(HomeIds("fan" + std::to_string(i)), expected);
 }
 
+TEST_P(FeedTest, DrainAnswersAtOnceWhenNothingIsPendingAndBusyWhenNoWorkerRuns) {
+  ASSERT_OK(feed_->Follow("bob", "alice"));
+  FanoutWorkerPool idle(*feed_, {.threads = 1});
+  EXPECT_OK(idle.Drain(std::chrono::seconds(0)));  // no job: no worker needed
+  MustPost("alice", "a1");
+  Status busy = idle.Drain(std::chrono::milliseconds(50));  // never started
+  EXPECT_TRUE(busy.IsBusy()) << busy.ToString();
+  EXPECT_NE(busy.message().find("1 jobs left"), std::string::npos) << busy.message();
+  idle.Start();
+  ASSERT_OK(idle.Drain(std::chrono::seconds(20)));
+  idle.Stop();
+  EXPECT_EQ(HomeIds("bob").size(), 1u);
+}
+
 BASALT_INSTANTIATE_STORE_TEST(FeedTest);
 
 }  // namespace

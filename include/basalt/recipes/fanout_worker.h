@@ -64,7 +64,9 @@ class FanoutWorkerPool {
   // and its lease, which expires; it resumes when a worker (of any pool) takes it over.
   void Stop();
 
-  // Waits until no job is left (OK) or `timeout` passes (Busy). Needs running workers.
+  // Waits until no job is left (OK) or `timeout` passes (Busy). Needs running workers: it counts
+  // the jobs at the start, then each time a worker has found no job to claim (and at least every
+  // second), not while the workers are busy.
   Status Drain(std::chrono::milliseconds timeout);
 
   FanoutStats stats() const;
@@ -95,6 +97,10 @@ class FanoutWorkerPool {
   mutable std::mutex mu_;
   std::condition_variable cv_;
   FanoutStats stats_;  // guarded by mu_
+  // Times a worker looked for a job and found none it could claim, and Drain's wake-up for it:
+  // the job table is only counted after such a look (counting it scans every job row).
+  uint64_t empty_looks_ = 0;  // guarded by mu_
+  std::condition_variable looked_;
   Status last_error_;  // guarded by mu_
 };
 
