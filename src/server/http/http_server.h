@@ -4,12 +4,12 @@
 // Threads: config.threads event loops (io_contexts), one thread each. The acceptor deals new
 // connections out to the loops in turn; a connection stays on its loop, which reads its requests
 // one at a time, runs their handlers and writes the responses, all on that loop's thread, so no
-// request wakes another thread (a shared io_context run by a pool woke an idle thread through a
-// futex for nearly every completion: docs/benchmarks.md, "One io_context per thread").
+// request wakes another thread (a shared io_context run by a pool woke idle threads through a
+// futex and paid for a strand per connection: docs/benchmarks.md, "One io_context per thread").
 // The price: handlers run synchronously and may block (on the store, on a password hash), and
 // while one does, the other connections of its loop wait; those of the other loops do not. The
-// default, 2 x cores and at least 4 loops, keeps one slow request from holding more than a
-// quarter of the connections.
+// default, 2 x cores and at least 4 loops, keeps one slow request to about a quarter of the
+// connections or fewer.
 //
 //   HttpServer server(config, router, metrics, access_log);
 //   BASALT_RETURN_IF_ERROR(server.Listen());     // binds; the port is now known
