@@ -5,16 +5,21 @@ Starts `basalt serve --demo` on a fresh store in a temporary directory (the demo
 --demo-scale: 200 x scale users with follows, posts and activity, in namespace `app`), loads ROWS
 one-cell rows ("row%08d", f:q = 100 bytes) over REST, restarts the server (so the rows are in
 files, as the in-process side finds them), logs every demo user in through /api/v1, and runs wrk
-(bench/http_bench.lua) for: single-row GETs and single-cell PUTs of random rows, a scan of 10
-rows by REST's prefix globbing, a random user's home timeline (20 posts) and latest 10 actions
-through /api/v1. Then it stops the server and runs the same calls in process with
-basalt_rows_bench (Table::Get / Put / Scan, Feed::HomeTimeline, ActivityLog::Page) on the same
-store. Prints requests/s and latency percentiles of both sides and the ratio HTTP / in-process
-(higher is better).
+(bench/http_bench.lua) for: single-row GETs, single-cell GETs (octet-stream) and single-cell
+PUTs of random rows, a scan of 10 rows by REST's prefix globbing, a random user's home timeline
+(20 posts) and latest 10 actions through /api/v1. Then it stops the server and runs the same
+calls in process with basalt_rows_bench (Table::Get / GetInto / Put / Scan, Feed::HomeTimeline,
+ActivityLog::Page) on the same store. Prints requests/s and latency percentiles of both sides and
+the ratio HTTP / in-process (higher is better).
 
     scripts/build.sh release --target basalt basalt_rows_bench
     bench/http_bench.py [--rows 100000] [--seconds 10] [--connections 16] [--wrk-threads 2]
                         [--threads 2] [--demo-scale 0.1] [--ops get,put,...] [--markdown FILE]
+
+--connections takes a list (1,16): each operation is measured at each. --baseline OLD_BINARY
+compares two servers side by side on the same store: --rounds rounds, each starting the
+baseline then the measured binary in turn and running every operation against each; the table
+gives the median round of each (and every round on stderr).
 
 wrk is Debian's `wrk` package (scripts/install-deps.sh installs it).
 """
@@ -45,9 +50,10 @@ def request(method, url, body=None, content_type="application/json"):
         return r.status
 
 
-OPS = ("get", "put", "scan10", "timeline", "activity10")
+OPS = ("get", "cell", "put", "scan10", "timeline", "activity10")
 NAMES = {
     "get": "single-row GET / Table::Get",
+    "cell": "single-cell GET (octet-stream) / Table::GetInto",
     "put": "single-cell PUT / Table::Put",
     "scan10": "GET /bench/PREFIX* (10 rows) / Scan",
     "timeline": "GET /api/v1/timeline (20 posts) / Feed::HomeTimeline",
@@ -105,9 +111,11 @@ def log_in_all(url, users):
     return ",".join(pairs)
 
 
-def run_wrk(url, op, args, seconds, tokens):
+def run_wrk(url, op, args, seconds, tokens, connections=None):
+    if connections is None:
+        connections = args.connections
     r = subprocess.run(
-        ["wrk", "-t", str(args.wrk_threads), "-c", str(args.connections), "-d",
+        ["wrk", "-t", str(min(args.wrk_threads, connections)), "-c", str(connections), "-d",
          f"{seconds}s", "-s", os.path.join(HERE, "http_bench.lua"), url, "--", op,
          str(args.rows), tokens], capture_output=True, text=True)
     if r.returncode != 0:
@@ -135,6 +143,24 @@ def run_in_process(binary, data_dir, op, args, seconds):
     return json.loads(r.stdout)
 
 
+def median_round(runs):
+    """The run of median throughput (its latencies with it)."""
+    return sorted(runs, key=lambda r: r["ops_per_s"])[len(runs) // 2]
+
+
+def measure_server(binary, data, ops, levels, args, tokens, out, label):
+    """Starts `binary` on `data`, runs every operation at every level into out[(op, c)]."""
+    server = Server(binary, data)
+    for op in ops:
+        for c in levels:
+            run_wrk(server.url, op, args, args.warmup, tokens, c)
+            r = run_wrk(server.url, op, args, args.seconds, tokens, c)
+            out.setdefault((op, c), []).append(r)
+            print(f"{label} {op} {c} connections: {r['ops_per_s']:.0f} req/s, p50 "
+                  f"{r['p50_us']} µs, p99 {r['p99_us']} µs", file=sys.stderr)
+    server.stop()
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--basalt", default=os.path.join(ROOT, "build/release/basalt"))
@@ -143,25 +169,30 @@ def main():
     p.add_argument("--rows", type=int, default=100000)
     p.add_argument("--seconds", type=int, default=10)
     p.add_argument("--warmup", type=int, default=2)
-    p.add_argument("--connections", type=int, default=16, help="wrk connections")
+    p.add_argument("--connections", default="16", help="wrk connections, a comma list (1,16)")
     p.add_argument("--wrk-threads", type=int, default=2)
     p.add_argument("--threads", type=int, default=2, help="in-process calling threads")
     p.add_argument("--demo-scale", type=float, default=0.1,
                    help="size of the demo data set (serve --demo-scale)")
     p.add_argument("--ops", default=",".join(OPS), help="comma-separated, of " + ", ".join(OPS))
+    p.add_argument("--baseline", help="another basalt binary to measure side by side")
+    p.add_argument("--rounds", type=int, default=3, help="rounds of each binary (--baseline)")
     p.add_argument("--markdown", help="also write the table to this file")
     args = p.parse_args()
     ops = args.ops.split(",")
     if not ops or any(op not in OPS for op in ops):
         sys.exit(f"--ops: each of {', '.join(OPS)}")
+    levels = [int(c) for c in args.connections.split(",")]
     if shutil.which("wrk") is None:
         sys.exit("wrk is not installed (apt-get install wrk, or scripts/install-deps.sh)")
-    for binary in (args.basalt, args.rows_bench):
+    binaries = [args.basalt, args.rows_bench] + ([args.baseline] if args.baseline else [])
+    for binary in binaries:
         if not os.access(binary, os.X_OK):
             sys.exit(f"{binary} is missing: scripts/build.sh release --target basalt "
                      "basalt_rows_bench")
 
-    results = {}
+    served = {"new": {}, "old": {}}
+    inproc = {}
     with tempfile.TemporaryDirectory(prefix="basalt-http-bench-") as tmp:
         data = os.path.join(tmp, "data")
         print("loading the demo data set...", file=sys.stderr)
@@ -173,31 +204,52 @@ def main():
         server = Server(args.basalt, data)
         print("logging the demo users in...", file=sys.stderr)
         tokens = log_in_all(server.url, demo_users(args.demo_scale))
-        for op in ops:
-            run_wrk(server.url, op, args, args.warmup, tokens)
-            results[("rest", op)] = run_wrk(server.url, op, args, args.seconds, tokens)
-            print(f"HTTP {op}: {results[('rest', op)]}", file=sys.stderr)
-        server.stop()
+        server.stop()  # sessions are rows of the store: they outlive the server
+        for rnd in range(args.rounds if args.baseline else 1):
+            if args.baseline:
+                measure_server(args.baseline, data, ops, levels, args, tokens, served["old"],
+                               f"round {rnd + 1} baseline")
+            measure_server(args.basalt, data, ops, levels, args, tokens, served["new"],
+                           f"round {rnd + 1} basalt" if args.baseline else "HTTP")
         for op in ops:
             run_in_process(args.rows_bench, data, op, args, args.warmup)
-            results[("inproc", op)] = run_in_process(args.rows_bench, data, op, args,
-                                                     args.seconds)
-            print(f"in-process {op}: {results[('inproc', op)]}", file=sys.stderr)
+            inproc[op] = run_in_process(args.rows_bench, data, op, args, args.seconds)
+            print(f"in-process {op}: {inproc[op]}", file=sys.stderr)
 
-    lines = [
-        f"| operation | HTTP (wrk, {args.connections} connections) | p50 / p90 / p99 | "
-        f"in process ({args.threads} threads) | p50 / p90 / p99 | ratio |",
-        "| --- | ---: | ---: | ---: | ---: | ---: |",
-    ]
-    for op in ops:
-        rest, inproc = results[("rest", op)], results[("inproc", op)]
+    def lat(r):
+        return " / ".join(f"{r[k]:.0f}" for k in ("p50_us", "p90_us", "p99_us")) + " µs"
 
-        def lat(r):
-            return " / ".join(f"{r[k]:.0f}" for k in ("p50_us", "p90_us", "p99_us")) + " µs"
-
-        lines.append(f"| {NAMES[op]} | {rest['ops_per_s']:.0f} req/s | {lat(rest)} | "
-                     f"{inproc['ops_per_s']:.0f} ops/s | {lat(inproc)} | "
-                     f"{rest['ops_per_s'] / inproc['ops_per_s']:.2f}x |")
+    lines = []
+    if args.baseline:
+        lines += [
+            f"| operation | connections | baseline req/s | p50 / p90 / p99 | basalt req/s | "
+            f"p50 / p90 / p99 | after / before | in process ({args.threads} threads) | "
+            f"ratio after / in process |",
+            "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+        ]
+        for op in ops:
+            for c in levels:
+                old = median_round(served["old"][(op, c)])
+                new = median_round(served["new"][(op, c)])
+                lines.append(
+                    f"| {NAMES[op]} | {c} | {old['ops_per_s']:.0f} | {lat(old)} | "
+                    f"{new['ops_per_s']:.0f} | {lat(new)} | "
+                    f"{new['ops_per_s'] / old['ops_per_s']:.2f}x | "
+                    f"{inproc[op]['ops_per_s']:.0f} ops/s | "
+                    f"{new['ops_per_s'] / inproc[op]['ops_per_s']:.2f}x |")
+    else:
+        lines += [
+            f"| operation | HTTP (wrk) connections | req/s | p50 / p90 / p99 | "
+            f"in process ({args.threads} threads) | p50 / p90 / p99 | ratio |",
+            "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+        ]
+        for op in ops:
+            for c in levels:
+                rest, inproc_r = served["new"][(op, c)][0], inproc[op]
+                lines.append(f"| {NAMES[op]} | {c} | {rest['ops_per_s']:.0f} req/s | "
+                             f"{lat(rest)} | {inproc_r['ops_per_s']:.0f} ops/s | "
+                             f"{lat(inproc_r)} | "
+                             f"{rest['ops_per_s'] / inproc_r['ops_per_s']:.2f}x |")
     table = "\n".join(lines) + "\n"
     print(table, end="")
     if args.markdown:

@@ -2,6 +2,7 @@
 // the same store, through the public API and the recipes.
 //
 //   get         a Get of a random row "row%08d" of the table "bench" (family "f", one cell)
+//   cell        a GetInto of its one cell f:q into a reused RowResult (REST: GET /bench/ROW/f:q)
 //   put         a Put of one cell f:q (a 100-byte value) into a random row
 //   scan10      a Scan of the 10 rows under a random prefix "row%07d" (REST: GET /bench/PREFIX*)
 //   timeline    the first page (20 posts) of a random demo user's home timeline (Feed)
@@ -48,7 +49,7 @@ struct Config {
 
 [[noreturn]] void Usage() {
   std::fprintf(stderr,
-               "usage: basalt_rows_bench --data DIR --op get|put|scan10|timeline|activity10 "
+               "usage: basalt_rows_bench --data DIR --op get|cell|put|scan10|timeline|activity10 "
                "[--rows N] [--users U] [--namespace NS] [--threads T] [--seconds S]\n");
   std::exit(2);
 }
@@ -77,8 +78,8 @@ Config ParseArgs(int argc, char** argv) {
       Usage();
     }
   }
-  const bool known_op = cfg.op == "get" || cfg.op == "put" || cfg.op == "scan10" ||
-                        cfg.op == "timeline" || cfg.op == "activity10";
+  const bool known_op = cfg.op == "get" || cfg.op == "cell" || cfg.op == "put" ||
+                        cfg.op == "scan10" || cfg.op == "timeline" || cfg.op == "activity10";
   if (cfg.data.empty() || !known_op || cfg.rows < 10 || cfg.users < 1 || cfg.threads < 1 ||
       cfg.seconds <= 0) {
     Usage();
@@ -155,6 +156,7 @@ int main(int argc, char** argv) {
       std::uniform_int_distribution<int64_t> pick_block(0, cfg.rows / 10 - 1);
       std::uniform_int_distribution<int32_t> pick_user(0, cfg.users - 1);
       std::vector<double>& mine = latencies[t];
+      basalt::RowResult cell;  // reused, as served_bench's point get
       while (!stop.load(std::memory_order_relaxed)) {
         const std::string row = RowKey(pick(rng));
         const std::string prefix = RowPrefix(pick_block(rng));
@@ -164,6 +166,9 @@ int main(int argc, char** argv) {
           auto r = (*table)->Get(basalt::Get(row));
           Check(r.status(), "get");
           if (r->empty()) Check(basalt::Status::NotFound(row), "get");
+        } else if (cfg.op == "cell") {
+          Check((*table)->GetInto(basalt::Get(row).AddColumn("f", "q"), &cell), "get");
+          if (cell.empty()) Check(basalt::Status::NotFound(row), "get");
         } else if (cfg.op == "put") {
           Check((*table)->Put(basalt::Put(row).Add("f", "q", value)), "put");
         } else if (cfg.op == "scan10") {

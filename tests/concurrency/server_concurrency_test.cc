@@ -13,6 +13,9 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <chrono>
+#include <condition_variable>
+#include <future>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <thread>
@@ -52,9 +55,12 @@ class InProcessServer {
     });
   }
 
-  Status Start() {
+  // Routes of the test's own, before Start.
+  server::http::Router& router() { return router_; }
+
+  Status Start(uint32_t threads = 4) {
     config_.port = 0;
-    config_.threads = 4;
+    config_.threads = threads;
     BASALT_RETURN_IF_ERROR(server_.Listen());
     thread_ = std::thread([this] { server_.Run(); });
     return Status::OK();
@@ -223,6 +229,59 @@ TEST(ServerConcurrencyTest, ManyClientsIncrementWriteReadAndScanThroughRest) {
     ASSERT_OK(r);
     EXPECT_EQ(r->Value("cf", "q"), "v" + std::to_string(kRequestsPerClient - 1));
   }
+}
+
+// Each thread runs its own event loop and connections are dealt out to the loops in turn, so a
+// handler that blocks holds the connections of its own loop only: another loop's connection is
+// answered meanwhile, and the blocked loop's other connections are answered once it returns.
+TEST(ServerConcurrencyTest, ASlowRequestHoldsOnlyTheConnectionsOfItsOwnLoop) {
+  TestStore store(StoreKind::kMem);
+  InProcessServer server(store.conn());
+  std::mutex mu;
+  std::condition_variable cv;
+  bool entered = false, released = false, timed_out = false;
+  server.router().Add(bh::verb::get, "/slow", [&](const server::http::RequestContext& ctx) {
+    std::unique_lock<std::mutex> lock(mu);
+    entered = true;
+    cv.notify_all();
+    timed_out = !cv.wait_for(lock, std::chrono::seconds(20), [&] { return released; });
+    return server::http::MakeResponse(ctx.request, bh::status::ok, "text/plain", "slow");
+  });
+  ASSERT_OK(server.Start(/*threads=*/2));
+
+  // Accepted in this order, a goes to loop 0, b to loop 1, c to loop 0 again.
+  Client a(server.port()), b(server.port()), c(server.port());
+  for (Client* client : {&a, &b, &c}) {
+    auto r = client->Send(bh::verb::get, "/version");
+    ASSERT_TRUE(r && r->result() == bh::status::ok);
+  }
+  auto slow = std::async(std::launch::async, [&] { return a.Send(bh::verb::get, "/slow"); });
+  {
+    std::unique_lock<std::mutex> lock(mu);
+    ASSERT_TRUE(cv.wait_for(lock, std::chrono::seconds(20), [&] { return entered; }));
+  }
+  // c shares the blocked loop: its request waits for the slow one.
+  auto waiting = std::async(std::launch::async, [&] { return c.Send(bh::verb::get, "/version"); });
+  // b's loop is free.
+  auto fast = b.Send(bh::verb::get, "/version");
+  ASSERT_TRUE(fast && fast->result() == bh::status::ok);
+  if (waiting.wait_for(std::chrono::milliseconds(200)) != std::future_status::timeout) {
+    auto early = waiting.get();
+    ADD_FAILURE() << "answered early: " << (early ? early->body() : "transport error");
+  }
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    EXPECT_FALSE(released);
+    released = true;
+  }
+  cv.notify_all();
+  auto slow_response = slow.get();
+  ASSERT_TRUE(slow_response && slow_response->result() == bh::status::ok);
+  EXPECT_EQ(slow_response->body(), "slow");
+  auto waited = waiting.get();
+  ASSERT_TRUE(waited && waited->result() == bh::status::ok);
+  std::lock_guard<std::mutex> lock(mu);
+  EXPECT_FALSE(timed_out);
 }
 
 }  // namespace

@@ -3,13 +3,15 @@
 //   {"time":"2026-11-23T13:04:26.123Z","method":"GET","target":"/t/row1","route":"/{table}/{row}",
 //    "status":200,"bytes":57,"duration_ms":0.41,"remote":"127.0.0.1:50312"}
 //
-// Thread safety: Write may be called from many threads.
+// Thread safety: Write may be called from many threads. Each line is formatted on the calling
+// thread without building a JSON tree, and flushed as it is written (a crash loses no line).
 
 #ifndef BASALT_SERVER_HTTP_ACCESS_LOG_H_
 #define BASALT_SERVER_HTTP_ACCESS_LOG_H_
 
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "basalt/status.h"
 
@@ -19,14 +21,15 @@ class logger;
 
 namespace basalt::server::http {
 
+// Views into the caller's strings, read during Write only.
 struct AccessLogEntry {
-  std::string method;
-  std::string target;
-  std::string route;
+  std::string_view method;
+  std::string_view target;
+  std::string_view route;
   int status = 0;
   size_t bytes = 0;
   double duration_ms = 0;
-  std::string remote;
+  std::string_view remote;
 };
 
 class AccessLog {

@@ -2,9 +2,10 @@
 
 #include <boost/asio/bind_executor.hpp>
 #include <boost/asio/dispatch.hpp>
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/signal_set.hpp>
-#include <boost/asio/strand.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <chrono>
@@ -49,22 +50,69 @@ void SetErrorBody(Response& res, std::string_view target, std::string_view code,
   res.prepare_payload();
 }
 
+std::string_view View(beast::string_view s) {
+  return std::string_view(s.data(), s.size());
+}
+
+// The number of event loops (and threads) config.threads asks for.
+unsigned LoopCount(const ServerConfig& config) {
+  if (config.threads != 0) return config.threads;
+  return std::max(4u, 2 * std::thread::hardware_concurrency());
+}
+
+// A connection's stream: a TCP socket on one event loop's executor (no type-erased executor, no
+// strand: only that loop's thread ever touches it).
+using LoopExecutor = net::io_context::executor_type;
+using Socket = tcp::socket::rebind_executor<LoopExecutor>::other;
+using Stream = beast::basic_stream<tcp, LoopExecutor, beast::unlimited_rate_policy>;
+
+// Answers 503 on a connection over config.max_connections and closes it.
+void Refuse(Socket& socket, Metrics& metrics) {
+  // One small write that the socket's send buffer takes at once (never blocking the acceptor),
+  // then close: a client over the limit learns why instead of seeing a bare reset.
+  static constexpr std::string_view kBusy =
+      "HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\nContent-Length: 22\r\n"
+      "X-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\ntoo many connections\r\n";
+  beast::error_code ec;
+  socket.non_blocking(true, ec);
+  if (!ec) socket.write_some(net::buffer(kBusy.data(), kBusy.size()), ec);
+  socket.shutdown(tcp::socket::shutdown_both, ec);
+  socket.close(ec);
+  metrics.ConnectionRefused();
+}
+
 }  // namespace
 
 struct HttpServer::Impl {
-  net::io_context ioc;
-  // The acceptor, the signals and the shutdown share one strand: an acceptor is not safe to
-  // close on one thread while another starts an accept.
-  net::strand<net::io_context::executor_type> strand = net::make_strand(ioc);
-  tcp::acceptor acceptor{strand};
-  net::signal_set signals{strand, SIGINT, SIGTERM};
+  Impl() {
+    AddLoop();
+    acceptor.emplace(*loops[0]);
+    signals.emplace(*loops[0], SIGINT, SIGTERM);
+  }
+
+  void AddLoop() {
+    // Concurrency hint 1: one thread runs each loop, so its scheduler never wakes another.
+    loops.push_back(std::make_unique<net::io_context>(1));
+    work.push_back(net::make_work_guard(*loops.back()));
+  }
+
+  // One event loop per thread (loop 0 from the start, the others from Run, which reads
+  // config.threads); a connection lives on one of them for its whole life.
+  std::vector<std::unique_ptr<net::io_context>> loops;
+  // Keeps the loops without connections running until the shutdown.
+  std::vector<net::executor_work_guard<LoopExecutor>> work;
+  size_t next_loop = 0;  // round-robin; touched on loop 0 only
+  // The acceptor, the signals and the shutdown live on loop 0 (one thread: an acceptor is not
+  // safe to close on one thread while another starts an accept). Destroyed before the loops.
+  std::optional<tcp::acceptor> acceptor;
+  std::optional<net::signal_set> signals;
 };
 
 // One connection: reads requests one after another (keep-alive), hands each to the server and
-// writes the response. Lives on its own strand.
+// writes the response. Lives on one event loop: every handler of it runs on that loop's thread.
 class Session : public std::enable_shared_from_this<Session> {
  public:
-  Session(tcp::socket socket, HttpServer& server) : stream_(std::move(socket)), server_(server) {
+  Session(Socket socket, HttpServer& server) : stream_(std::move(socket)), server_(server) {
     beast::error_code ec;
     auto ep = stream_.socket().remote_endpoint(ec);
     if (!ec) remote_ = ep.address().to_string() + ":" + std::to_string(ep.port());
@@ -128,12 +176,11 @@ class Session : public std::enable_shared_from_this<Session> {
     if (ec) return Close();
     stream_.expires_never();
     const Request& req = parser_->get();
-    std::string route;
-    Response res = server_.Handle(req, remote_, &route);
+    route_.clear();
+    res_ = server_.Handle(req, remote_, &route_);
     bool keep_alive = req.keep_alive() && !server_.stopping();
-    res.keep_alive(keep_alive);
-    Write(std::move(res), std::string(req.method_string()), std::string(req.target()), route,
-          !keep_alive);
+    res_.keep_alive(keep_alive);
+    Write(!keep_alive);
   }
 
   // A parse error of the request's bytes (bad request line, header or chunk framing), as opposed
@@ -158,44 +205,49 @@ class Session : public std::enable_shared_from_this<Session> {
   // cannot be parsed). The handler never saw the request, so nothing was written.
   void SendLimitError(bh::status status, const std::string& message) {
     started_ = Clock::now();
-    Response res{status, 11};
-    std::string method, target;
+    res_ = Response{status, 11};
+    std::string_view method, target;
     // A body limit is seen as soon as Content-Length is parsed, before the header is "done";
     // the request line is in the message by then.
     if (parser_) {
-      method = std::string(parser_->get().method_string());
-      target = std::string(parser_->get().target());
+      method = View(parser_->get().method_string());
+      target = View(parser_->get().target());
     }
-    SetErrorBody(res, target, status == bh::status::payload_too_large ? "too_large" : "bad_request",
-                 message);
-    res.keep_alive(false);
-    res.prepare_payload();
+    SetErrorBody(res_, target,
+                 status == bh::status::payload_too_large ? "too_large" : "bad_request", message);
+    res_.keep_alive(false);
+    res_.prepare_payload();
     server_.metrics().ObserveRequest("", method, static_cast<int>(status), 0);
-    Write(std::move(res), method, target, "", /*close=*/true);
+    route_.clear();
+    Write(/*close=*/true);
   }
 
-  void Write(Response res, std::string method, std::string target, std::string route, bool close) {
+  // Sends res_ (one response at a time per connection: the next request is read only after
+  // it), then logs the request, whose method and target are still in parser_.
+  void Write(bool close) {
     // On every response, errors included: no browser may sniff a body into HTML or script.
-    res.set("X-Content-Type-Options", "nosniff");
-    auto res_ptr = std::make_shared<Response>(std::move(res));
-    AccessLogEntry entry{std::move(method),
-                         std::move(target),
-                         std::move(route),
-                         static_cast<int>(res_ptr->result_int()),
-                         res_ptr->body().size(),
-                         0,
-                         remote_};
+    res_.set("X-Content-Type-Options", "nosniff");
     stream_.expires_after(std::chrono::seconds(server_.config().read_timeout_seconds));
-    bh::async_write(
-        stream_, *res_ptr,
-        [self = shared_from_this(), res_ptr, entry = std::move(entry), close](beast::error_code ec,
-                                                                              size_t) mutable {
-          entry.duration_ms =
-              std::chrono::duration<double, std::milli>(Clock::now() - self->started_).count();
-          self->server_.access_log().Write(entry);
-          if (ec || close) return self->CloseAfterWrite();
-          self->ReadHeader();
-        });
+    bh::async_write(stream_, res_,
+                    [self = shared_from_this(), close](beast::error_code ec, size_t) {
+                      self->LogRequest();
+                      if (ec || close) return self->CloseAfterWrite();
+                      self->ReadHeader();
+                    });
+  }
+
+  void LogRequest() {
+    AccessLogEntry entry;
+    if (parser_) {
+      entry.method = View(parser_->get().method_string());
+      entry.target = View(parser_->get().target());
+    }
+    entry.route = route_;
+    entry.status = static_cast<int>(res_.result_int());
+    entry.bytes = res_.body().size();
+    entry.duration_ms = std::chrono::duration<double, std::milli>(Clock::now() - started_).count();
+    entry.remote = remote_;
+    server_.access_log().Write(entry);
   }
 
   // Half-closes, then reads and drops what the client still sends for a short while, so that
@@ -225,10 +277,12 @@ class Session : public std::enable_shared_from_this<Session> {
     stream_.socket().close(ec);
   }
 
-  beast::tcp_stream stream_;
+  Stream stream_;
   HttpServer& server_;
   beast::flat_buffer buffer_;
   std::optional<bh::request_parser<bh::string_body>> parser_;
+  Response res_;       // the response being written
+  std::string route_;  // the route pattern of the request answered
   std::string remote_;
   Clock::time_point started_;
   bool idle_ = false;
@@ -256,7 +310,7 @@ Status HttpServer::Listen() {
   if (ec) return Status::InvalidArgument("bad bind address '" + config_.bind + "'");
   tcp::endpoint endpoint(address, config_.port);
   std::string where = config_.bind + ":" + std::to_string(config_.port);
-  tcp::acceptor& acceptor = impl_->acceptor;
+  tcp::acceptor& acceptor = *impl_->acceptor;
   acceptor.open(endpoint.protocol(), ec);
   if (!ec) acceptor.set_option(net::socket_base::reuse_address(true), ec);
   if (!ec) acceptor.bind(endpoint, ec);
@@ -267,38 +321,26 @@ Status HttpServer::Listen() {
 }
 
 void HttpServer::Accept() {
-  // The completion runs on the acceptor's strand (the handler binds no executor of its own).
-  impl_->acceptor.async_accept(
-      net::make_strand(impl_->ioc), [this](beast::error_code ec, tcp::socket socket) {
-        if (stopping_.load() || !impl_->acceptor.is_open()) return;  // drops `socket`
-        if (!ec && !HasRoomForConnection()) {
-          Refuse(std::move(socket));
-        } else if (!ec) {
-          auto session = std::make_shared<Session>(std::move(socket), *this);
-          Register(session);
-          session->Start();
-        }
-        Accept();
-      });
+  // The new connection's socket goes to the next loop, round-robin; the completion runs on the
+  // acceptor's loop (loop 0), and the session starts on its own loop.
+  net::io_context& loop = *impl_->loops[impl_->next_loop];
+  impl_->next_loop = (impl_->next_loop + 1) % impl_->loops.size();
+  impl_->acceptor->async_accept(loop, [this](beast::error_code ec, Socket socket) {
+    if (stopping_.load() || !impl_->acceptor->is_open()) return;  // drops `socket`
+    if (!ec && !HasRoomForConnection()) {
+      Refuse(socket, metrics_);
+    } else if (!ec) {
+      auto session = std::make_shared<Session>(std::move(socket), *this);
+      Register(session);
+      session->Start();
+    }
+    Accept();
+  });
 }
 
 bool HttpServer::HasRoomForConnection() {
   std::lock_guard<std::mutex> lock(sessions_mu_);
   return sessions_.size() < config_.max_connections;
-}
-
-void HttpServer::Refuse(tcp::socket socket) {
-  // One small write that the socket's send buffer takes at once (never blocking the acceptor),
-  // then close: a client over the limit learns why instead of seeing a bare reset.
-  static constexpr std::string_view kBusy =
-      "HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\nContent-Length: 22\r\n"
-      "X-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\ntoo many connections\r\n";
-  beast::error_code ec;
-  socket.non_blocking(true, ec);
-  if (!ec) socket.write_some(net::buffer(kBusy.data(), kBusy.size()), ec);
-  socket.shutdown(tcp::socket::shutdown_both, ec);
-  socket.close(ec);
-  metrics_.ConnectionRefused();
 }
 
 void HttpServer::Register(const std::shared_ptr<Session>& session) {
@@ -312,15 +354,14 @@ void HttpServer::Unregister(Session* session) {
 }
 
 void HttpServer::Run() {
-  impl_->signals.async_wait([this](beast::error_code ec, int) {
+  impl_->signals->async_wait([this](beast::error_code ec, int) {
     if (!ec) BeginShutdown();
   });
+  while (impl_->loops.size() < LoopCount(config_)) impl_->AddLoop();
   Accept();
-  unsigned threads = config_.threads;
-  if (threads == 0) threads = std::max(4u, 2 * std::thread::hardware_concurrency());
   std::vector<std::thread> pool;
-  for (unsigned i = 0; i + 1 < threads; ++i) {
-    pool.emplace_back([this] { impl_->ioc.run(); });
+  for (size_t i = 1; i < impl_->loops.size(); ++i) {
+    pool.emplace_back([this, i] { impl_->loops[i]->run(); });
   }
   // The watchdog cuts off what is still running shutdown_timeout_seconds after the signal.
   std::mutex mu;
@@ -335,12 +376,12 @@ void HttpServer::Run() {
         deadline = Clock::now() + std::chrono::seconds(config_.shutdown_timeout_seconds);
       }
       if (deadline && Clock::now() > *deadline) {
-        impl_->ioc.stop();
+        for (auto& loop : impl_->loops) loop->stop();
         return;
       }
     }
   });
-  impl_->ioc.run();
+  impl_->loops[0]->run();
   for (auto& t : pool) t.join();
   {
     std::lock_guard<std::mutex> lock(mu);
@@ -351,14 +392,16 @@ void HttpServer::Run() {
 }
 
 void HttpServer::Stop() {
-  net::post(impl_->strand, [this] { BeginShutdown(); });
+  net::post(*impl_->loops[0], [this] { BeginShutdown(); });
 }
 
 void HttpServer::BeginShutdown() {
   if (stopping_.exchange(true)) return;
   beast::error_code ec;
-  impl_->acceptor.close(ec);
-  impl_->signals.cancel(ec);
+  impl_->acceptor->close(ec);
+  impl_->signals->cancel(ec);
+  // Each loop returns once its last connection is done.
+  for (auto& guard : impl_->work) guard.reset();
   std::vector<std::shared_ptr<Session>> live;
   {
     std::lock_guard<std::mutex> lock(sessions_mu_);
@@ -408,7 +451,7 @@ Response HttpServer::Handle(const Request& request, const std::string& remote, s
   *route = match.pattern;
   res.set(bh::field::server, "basalt");
   double seconds = std::chrono::duration<double>(Clock::now() - start).count();
-  metrics_.ObserveRequest(match.pattern, std::string(request.method_string()),
+  metrics_.ObserveRequest(match.pattern, View(request.method_string()),
                           static_cast<int>(res.result_int()), seconds);
   return res;
 }

@@ -1,8 +1,15 @@
 // HttpServer: HTTP/1.1 on Boost.Beast, with keep-alive, header and body limits, read and idle
 // timeouts, an access log, metrics per route, and graceful shutdown.
 //
-// One io_context is run by a small pool of threads; each connection is served on its own strand,
-// one request at a time, and handlers run on the pool (they may block on the store).
+// Threads: config.threads event loops (io_contexts), one thread each. The acceptor deals new
+// connections out to the loops in turn; a connection stays on its loop, which reads its requests
+// one at a time, runs their handlers and writes the responses, all on that loop's thread, so no
+// request wakes another thread (a shared io_context run by a pool woke idle threads through a
+// futex and paid for a strand per connection: docs/benchmarks.md, "One io_context per thread").
+// The price: handlers run synchronously and may block (on the store, on a password hash), and
+// while one does, the other connections of its loop wait; those of the other loops do not. The
+// default, 2 x cores and at least 4 loops, keeps one slow request to about a quarter of the
+// connections or fewer.
 //
 //   HttpServer server(config, router, metrics, access_log);
 //   BASALT_RETURN_IF_ERROR(server.Listen());     // binds; the port is now known
@@ -63,8 +70,6 @@ class HttpServer {
   void Accept();
   // Whether another connection fits under config.max_connections.
   bool HasRoomForConnection();
-  // Answers 503 on a connection over the limit and closes it.
-  void Refuse(boost::asio::ip::tcp::socket socket);
   void BeginShutdown();
 
   const ServerConfig& config_;

@@ -6,8 +6,11 @@
 namespace basalt::server::http {
 namespace {
 
-std::string StatusClass(int status) {
-  return std::to_string(status / 100) + "xx";
+std::string_view StatusClass(int status) {
+  static constexpr std::string_view kClasses[] = {"0xx", "1xx", "2xx", "3xx", "4xx",
+                                                  "5xx", "6xx", "7xx", "8xx", "9xx"};
+  int c = status / 100;
+  return c >= 0 && c <= 9 ? kClasses[c] : std::string_view("other");
 }
 
 // Label values escape backslash, double quote and newline.
@@ -36,11 +39,18 @@ std::string FormatValue(double value) {
 
 }  // namespace
 
-void Metrics::ObserveRequest(const std::string& route, const std::string& method, int status,
+void Metrics::ObserveRequest(std::string_view route, std::string_view method, int status,
                              double seconds) {
-  Key key{route.empty() ? "unmatched" : route, method, StatusClass(status)};
+  // Looked up by views: a request of a series already seen allocates nothing.
+  std::tuple<std::string_view, std::string_view, std::string_view> key{
+      route.empty() ? std::string_view("unmatched") : std::string_view(route), method,
+      StatusClass(status)};
   std::lock_guard<std::mutex> lock(mu_);
-  Series& s = series_[key];
+  auto it = series_.find(key);
+  if (it == series_.end()) {
+    it = series_.emplace(Key(std::get<0>(key), std::get<1>(key), std::get<2>(key)), Series()).first;
+  }
+  Series& s = it->second;
   ++s.count;
   s.sum += seconds;
   for (size_t i = 0; i < kBuckets.size(); ++i) {
@@ -79,7 +89,7 @@ void Metrics::AddCollector(std::function<std::vector<Family>()> collect) {
 
 std::string Metrics::Render() const {
   std::ostringstream out;
-  std::map<Key, Series> copy;
+  std::map<Key, Series, std::less<>> copy;
   {
     std::lock_guard<std::mutex> lock(mu_);
     copy = series_;

@@ -13,6 +13,7 @@
 #include <map>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -23,8 +24,7 @@ class Metrics {
  public:
   // Counts one finished request. `route` is the route pattern ("" when no route matched,
   // reported as "unmatched"); `status` the HTTP status code sent.
-  void ObserveRequest(const std::string& route, const std::string& method, int status,
-                      double seconds);
+  void ObserveRequest(std::string_view route, std::string_view method, int status, double seconds);
 
   void ConnectionOpened() { open_connections_.fetch_add(1, std::memory_order_relaxed); }
   void ConnectionClosed() { open_connections_.fetch_sub(1, std::memory_order_relaxed); }
@@ -80,7 +80,7 @@ class Metrics {
   using Key = std::tuple<std::string, std::string, std::string>;  // route, method, class
 
   mutable std::mutex mu_;
-  std::map<Key, Series> series_;  // guarded by mu_
+  std::map<Key, Series, std::less<>> series_;  // guarded by mu_
   std::atomic<int64_t> open_connections_{0};
   std::atomic<int64_t> refused_connections_{0};
   struct Gauge {

@@ -1,9 +1,15 @@
 #include "server/http/router.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 
 namespace basalt::server::http {
 namespace {
+
+// The most segments a pattern may have (a route's score is a 64-bit mask, see Find).
+constexpr size_t kMaxSegments = 64;
 
 std::vector<std::string_view> SplitPath(std::string_view path) {
   std::vector<std::string_view> out;
@@ -59,7 +65,14 @@ std::vector<std::pair<Verb, std::string>> Router::Routes() const {
 
 void Router::Add(Verb method, std::string pattern, Handler handler) {
   Route route{method, pattern, {}, std::move(handler)};
-  for (std::string_view s : SplitPath(pattern)) {
+  std::vector<std::string_view> parts = SplitPath(pattern);
+  if (parts.size() > kMaxSegments) {
+    // Patterns are the program's own constants: a longer one is a bug, not an input.
+    std::fprintf(stderr, "route pattern with more than %zu segments: %s\n", kMaxSegments,
+                 pattern.c_str());
+    std::abort();
+  }
+  for (std::string_view s : parts) {
     if (s.size() >= 2 && s.front() == '{' && s.back() == '}') {
       route.segments.push_back({false, std::string(s.substr(1, s.size() - 2))});
     } else {
@@ -75,21 +88,25 @@ Router::Match Router::Find(Verb method, std::string_view path) const {
   for (const Namespace& ns : namespaces_) {
     if (UnderPrefix(path, ns.prefix)) space = &ns;
   }
+  // A route's score: one bit per segment, set for a literal, the first segment the highest bit,
+  // so that comparing two scores of the same length as integers compares them segment by segment
+  // from the left. No route has more than 64 segments (Add), so a longer path matches none.
   const Route* best = nullptr;
-  std::vector<bool> best_score;
+  uint64_t best_score = 0;
   std::vector<Verb> allowed;
-  std::vector<bool> allowed_score;
+  uint64_t allowed_score = 0;
+  const bool too_long = parts.size() > kMaxSegments;
   for (const Route& route : routes_) {
-    if (route.segments.size() != parts.size()) continue;
+    if (too_long || route.segments.size() != parts.size()) continue;
     if (space != nullptr && !UnderPrefix(route.pattern, space->prefix)) continue;
-    std::vector<bool> score;
+    uint64_t score = 0;
     bool ok = true;
     for (size_t i = 0; i < parts.size() && ok; ++i) {
       const Segment& seg = route.segments[i];
       if (seg.literal) {
         ok = seg.text == parts[i];
+        score |= uint64_t{1} << (parts.size() - 1 - i);
       }
-      score.push_back(seg.literal);
     }
     if (!ok) continue;
     // Only the most specific pattern counts, for this method and for the Allow list.
