@@ -28,8 +28,16 @@
 //
 // --follow-only stops both sides after the follow phases.
 //
+// --url thrift://HOST:PORT runs the basalt side a second time, over thrift:// against that
+// server, between the embedded run and the raw one; with --metrics http://HOST:PORT (the server's
+// HTTP side) each phase of that run also states the Thrift2 calls it made per operation, read
+// from the server's /metrics (bench/call_counter.h). The server must be fresh (no tables of a
+// previous run) and this run its only Thrift2 client: scripts/recipes_over_thrift.sh starts one.
+// The fan-out workers run in this process, over the same connection.
+//
 // Usage: basalt_feed_bench [--dir DIR] [--scale F] [--follows N] [--threads N] [--reads N]
 //                          [--threshold N] [--active F] [--follow-only] [--markdown FILE]
+//                          [--url thrift://HOST:PORT [--metrics http://HOST:PORT]]
 
 #include <rocksdb/cache.h>
 #include <rocksdb/db.h>
@@ -57,6 +65,7 @@
 #include "basalt/recipes/fanout_worker.h"
 #include "basalt/recipes/feed.h"
 #include "basalt/recipes/follow_graph.h"
+#include "call_counter.h"
 #include "raw_rocksdb.h"
 #include "workloads.h"
 
@@ -74,6 +83,8 @@ struct Config {
   double active = 0;                  // > 0: the inactive-reader comparison instead
   bool follow_only = false;
   std::string markdown;
+  std::string url;      // non-empty: basalt again over this thrift:// target
+  std::string metrics;  // the server's HTTP side, for its Thrift2 call count
 };
 
 [[noreturn]] void Die(const std::string& msg) {
@@ -132,6 +143,13 @@ struct Figures {
   double p50_us = 0;
   double p99_us = 0;
   double posts_per_page = 0;
+  // Over thrift:// with --metrics: Thrift2 calls per operation of each phase; -1 otherwise.
+  double follow_calls = -1;  // per Follow
+  double import_calls = -1;  // per FollowMany of kImportBatch edges
+  double post_calls = -1;    // per Post
+  double job_calls = -1;     // fan-out: per job, idle polls and DrainPool's checks included
+  double insert_calls = -1;  // fan-out: per inbox insert
+  double read_calls = -1;    // per home read
 };
 
 void Latencies(std::vector<double> us, Figures* f) {
@@ -140,7 +158,8 @@ void Latencies(std::vector<double> us, Figures* f) {
   f->p99_us = us[std::min(us.size() - 1, us.size() * 99 / 100)];
 }
 
-// A fresh store at `c.dir`/`name` with a follow graph and a feed on it.
+// A fresh store at `c.dir`/`name` (or the server at `c.url` when `remote`) with a follow graph
+// and a feed on it.
 struct FeedStack {
   std::unique_ptr<basalt::Connection> conn;
   std::unique_ptr<basalt::recipes::FollowGraph> graph;
@@ -148,12 +167,12 @@ struct FeedStack {
 };
 
 FeedStack OpenFeedStack(const Config& c, const std::string& name,
-                        const basalt::recipes::FeedOptions& options) {
+                        const basalt::recipes::FeedOptions& options, bool remote = false) {
   const std::string path = c.dir + "/" + name;
   std::filesystem::remove_all(path);
   std::filesystem::create_directories(c.dir);
   FeedStack stack;
-  auto conn = basalt::Connection::Open(path);
+  auto conn = basalt::Connection::Open(remote ? c.url : path);
   Check(conn.status(), "opening basalt");
   stack.conn = std::move(*conn);
   auto graph = basalt::recipes::FollowGraph::Open(*stack.conn);
@@ -165,18 +184,52 @@ FeedStack OpenFeedStack(const Config& c, const std::string& name,
   return stack;
 }
 
-Figures RunBasalt(const Config& c, const Workload& w) {
+// The calls the server answered since `*mark`, per `ops` operations (and `*mark` moved on);
+// -1 when not counting.
+double CallsPer(const basalt::bench::ThriftCallCounter& counter, int64_t* mark, double ops) {
+  if (!counter.enabled()) return -1;
+  const int64_t now = counter.Calls();
+  const double per = static_cast<double>(now - *mark) / ops;
+  *mark = now;
+  return per;
+}
+
+// Waits until `pool` has finished `jobs` jobs, watching its stats, then checks with one Drain
+// that none is left. Drain alone polls Feed::PendingJobs every 10 ms, a scan of every job row:
+// store work (and over thrift://, about one call per 100 jobs left per poll) that is the
+// harness's, not the fan-out's. Once a second the store is asked, in case a job went without
+// being counted (a lease lost to the other worker).
+void DrainPool(basalt::recipes::FanoutWorkerPool& pool, basalt::recipes::Feed& feed, int64_t jobs) {
+  const auto deadline = Clock::now() + std::chrono::hours(2);
+  auto next_ask = Clock::now() + std::chrono::seconds(1);
+  while (pool.stats().jobs_finished < jobs && pool.last_error().ok() && Clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    if (Clock::now() < next_ask) continue;
+    next_ask = Clock::now() + std::chrono::seconds(1);
+    auto pending = feed.PendingJobs();
+    Check(pending.status(), "pending jobs");
+    if (*pending == 0) break;
+  }
+  Check(pool.last_error(), "fan-out worker");
+  Check(pool.Drain(std::chrono::hours(2)), "drain");
+}
+
+// basalt embedded, or over thrift:// when `remote` (calls counted by `counter` if enabled).
+Figures RunBasalt(const Config& c, const Workload& w, bool remote,
+                  const basalt::bench::ThriftCallCounter& counter) {
   basalt::recipes::FeedOptions options;
   options.fanout_threshold = c.threshold;
-  FeedStack stack = OpenFeedStack(c, "basalt", options);
+  FeedStack stack = OpenFeedStack(c, "basalt", options, remote);
   Figures f;
 
+  int64_t mark = counter.Calls();
   auto t0 = Clock::now();
   for (const auto& [follower, followed] : w.edges) {
     Check(stack.graph->Follow(UserName(follower), UserName(followed)), "follow");
   }
   auto t1 = Clock::now();
   f.edges_per_s = w.edges.size() / Seconds(t0, t1);
+  f.follow_calls = CallsPer(counter, &mark, static_cast<double>(w.edges.size()));
   {
     // The import: the same edges into a graph of their own, kImportBatch per call.
     basalt::recipes::FollowGraphOptions import_options;
@@ -184,6 +237,7 @@ Figures RunBasalt(const Config& c, const Workload& w) {
     auto import = basalt::recipes::FollowGraph::Open(*stack.conn, import_options);
     Check(import.status(), "opening the import graph");
     std::vector<std::pair<std::string, std::string>> batch;
+    mark = counter.Calls();
     auto ti = Clock::now();
     for (size_t i = 0; i < w.edges.size(); i += kImportBatch) {
       batch.clear();
@@ -193,6 +247,8 @@ Figures RunBasalt(const Config& c, const Workload& w) {
       Check((*import)->FollowMany(batch), "follow many");
     }
     f.import_edges_per_s = w.edges.size() / Seconds(ti, Clock::now());
+    f.import_calls = CallsPer(
+        counter, &mark, static_cast<double>((w.edges.size() + kImportBatch - 1) / kImportBatch));
   }
   if (c.follow_only) {
     stack.feed.reset();
@@ -200,21 +256,32 @@ Figures RunBasalt(const Config& c, const Workload& w) {
     Check(stack.conn->Close(), "closing basalt");
     return f;
   }
+  mark = counter.Calls();
   t1 = Clock::now();
 
   const std::string text(100, 't');
   for (int author : w.authors) Check(stack.feed->Post(UserName(author), text).status(), "post");
   auto t2 = Clock::now();
   f.posts_per_s = w.authors.size() / Seconds(t1, t2);
+  f.post_calls = CallsPer(counter, &mark, static_cast<double>(w.authors.size()));
+  auto jobs = stack.feed->PendingJobs();  // every post's unless --threshold marks authors
+  Check(jobs.status(), "pending jobs");
+  mark = counter.Calls();
+  t2 = Clock::now();
 
   basalt::recipes::FanoutWorkerPool pool(*stack.feed, {.threads = c.threads});
   pool.Start();
-  Check(pool.Drain(std::chrono::hours(2)), "drain");
+  DrainPool(pool, *stack.feed, *jobs);
   auto t3 = Clock::now();
   pool.Stop();
   Check(pool.last_error(), "fan-out worker");
   f.inbox_inserts = static_cast<double>(pool.stats().inbox_writes);
   f.inbox_inserts_per_s = f.inbox_inserts / Seconds(t2, t3);
+  {
+    const int64_t before = mark;
+    f.job_calls = CallsPer(counter, &mark, static_cast<double>(*jobs));
+    if (counter.enabled()) f.insert_calls = static_cast<double>(mark - before) / f.inbox_inserts;
+  }
 
   std::vector<double> us;
   int64_t shown = 0;
@@ -227,6 +294,7 @@ Figures RunBasalt(const Config& c, const Workload& w) {
     shown += static_cast<int64_t>(page->posts.size());
   }
   auto t5 = Clock::now();
+  f.read_calls = CallsPer(counter, &mark, static_cast<double>(w.readers.size()));
   f.read_qps = w.readers.size() / Seconds(t4, t5);
   f.posts_per_page = static_cast<double>(shown) / w.readers.size();
   Latencies(us, &f);
@@ -538,6 +606,91 @@ Figures RunRaw(const Config& c, const Workload& w) {
   return f;
 }
 
+std::string Table(const Config& c, const Figures& b, const Figures& r) {
+  char buf[4096];
+  if (c.follow_only) {
+    std::snprintf(buf, sizeof(buf),
+                  "| figure | basalt | raw RocksDB | ratio |\n| --- | ---: | ---: | ---: |\n"
+                  "| follow edges/s | %.0f | %.0f | %.2f |\n"
+                  "| follow edges/s, raw with counters | %.0f | %.0f | %.2f |\n"
+                  "| import edges/s (%zu a call) | %.0f | %.0f | %.2f |\n",
+                  b.edges_per_s, r.edges_per_s, b.edges_per_s / r.edges_per_s, b.edges_per_s,
+                  r.counted_edges_per_s, b.edges_per_s / r.counted_edges_per_s, kImportBatch,
+                  b.import_edges_per_s, r.import_edges_per_s,
+                  b.import_edges_per_s / r.import_edges_per_s);
+    return buf;
+  }
+  std::snprintf(
+      buf, sizeof(buf),
+      "| figure | basalt | raw RocksDB | ratio |\n| --- | ---: | ---: | ---: |\n"
+      "| follow edges/s | %.0f | %.0f | %.2f |\n"
+      "| follow edges/s, raw with counters | %.0f | %.0f | %.2f |\n"
+      "| import edges/s (%zu a call) | %.0f | %.0f | %.2f |\n"
+      "| posts/s (post + job) | %.0f | %.0f | %.2f |\n"
+      "| fan-out inbox inserts/s | %.0f | %.0f | %.2f |\n"
+      "| home reads/s (20 hydrated) | %.0f | %.0f | %.2f |\n"
+      "| home read p50 (us) | %.0f | %.0f | %.2f |\n"
+      "| home read p99 (us) | %.0f | %.0f | %.2f |\n"
+      "| inbox inserts | %.0f | %.0f | |\n"
+      "| posts per page | %.1f | %.1f | |\n",
+      b.edges_per_s, r.edges_per_s, b.edges_per_s / r.edges_per_s, b.edges_per_s,
+      r.counted_edges_per_s, b.edges_per_s / r.counted_edges_per_s, kImportBatch,
+      b.import_edges_per_s, r.import_edges_per_s, b.import_edges_per_s / r.import_edges_per_s,
+      b.posts_per_s, r.posts_per_s, b.posts_per_s / r.posts_per_s, b.inbox_inserts_per_s,
+      r.inbox_inserts_per_s, b.inbox_inserts_per_s / r.inbox_inserts_per_s, b.read_qps, r.read_qps,
+      b.read_qps / r.read_qps, b.p50_us, r.p50_us, b.p50_us / r.p50_us, b.p99_us, r.p99_us,
+      b.p99_us / r.p99_us, b.inbox_inserts, r.inbox_inserts, b.posts_per_page, r.posts_per_page);
+  return buf;
+}
+
+// With --url: basalt embedded (b), over thrift:// (t) and raw (r), and the Thrift2 calls per
+// operation of each phase of t (blank without --metrics).
+std::string RemoteTable(const Config& c, const Figures& b, const Figures& t, const Figures& r) {
+  std::string out =
+      "| figure | basalt embedded | basalt thrift:// | raw RocksDB | embedded / raw | "
+      "thrift:// / raw | Thrift2 calls/op |\n"
+      "| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n";
+  char buf[512];
+  auto line = [&](const char* name, double eb, double tb, double rb, double calls,
+                  const char* per = "") {
+    std::string calls_text;
+    if (calls >= 0) {
+      std::snprintf(buf, sizeof(buf), "%.2f%s", calls, per);
+      calls_text = buf;
+    }
+    std::snprintf(buf, sizeof(buf), "| %s | %.0f | %.0f | %.0f | %.2f | %.2f | %s |\n", name, eb,
+                  tb, rb, eb / rb, tb / rb, calls_text.c_str());
+    out += buf;
+  };
+  line("follow edges/s", b.edges_per_s, t.edges_per_s, r.edges_per_s, t.follow_calls, " a Follow");
+  line("follow edges/s, raw with counters", b.edges_per_s, t.edges_per_s, r.counted_edges_per_s,
+       -1);
+  char import[64];
+  std::snprintf(import, sizeof(import), "import edges/s (%zu a call)", kImportBatch);
+  line(import, b.import_edges_per_s, t.import_edges_per_s, r.import_edges_per_s, t.import_calls,
+       " a FollowMany");
+  if (c.follow_only) return out;
+  line("posts/s (post + job)", b.posts_per_s, t.posts_per_s, r.posts_per_s, t.post_calls,
+       " a Post");
+  line("fan-out inbox inserts/s", b.inbox_inserts_per_s, t.inbox_inserts_per_s,
+       r.inbox_inserts_per_s, t.insert_calls, " an insert");
+  if (t.job_calls >= 0) {
+    std::snprintf(buf, sizeof(buf), "| fan-out, per post's job | | | | | | %.2f a job |\n",
+                  t.job_calls);
+    out += buf;
+  }
+  line("home reads/s (20 hydrated)", b.read_qps, t.read_qps, r.read_qps, t.read_calls, " a read");
+  line("home read p50 (us)", b.p50_us, t.p50_us, r.p50_us, -1);
+  line("home read p99 (us)", b.p99_us, t.p99_us, r.p99_us, -1);
+  std::snprintf(buf, sizeof(buf), "| inbox inserts | %.0f | %.0f | %.0f | | | |\n", b.inbox_inserts,
+                t.inbox_inserts, r.inbox_inserts);
+  out += buf;
+  std::snprintf(buf, sizeof(buf), "| posts per page | %.1f | %.1f | %.1f | | | |\n",
+                b.posts_per_page, t.posts_per_page, r.posts_per_page);
+  out += buf;
+  return out;
+}
+
 Config ParseArgs(int argc, char** argv) {
   Config c;
   for (int i = 1; i < argc; ++i) {
@@ -564,6 +717,10 @@ Config ParseArgs(int argc, char** argv) {
       c.follow_only = true;
     } else if (a == "--markdown") {
       c.markdown = value();
+    } else if (a == "--url") {
+      c.url = value();
+    } else if (a == "--metrics") {
+      c.metrics = value();
     } else {
       Die("unknown argument " + a);
     }
@@ -572,6 +729,8 @@ Config ParseArgs(int argc, char** argv) {
       c.active > 1) {
     Die("bad arguments");
   }
+  if (!c.url.empty() && c.active > 0) Die("--active runs embedded only");
+  if (!c.metrics.empty() && c.url.empty()) Die("--metrics needs --url");
   return c;
 }
 
@@ -590,46 +749,18 @@ int main(int argc, char** argv) {
     std::filesystem::remove_all(c.dir);
     return 0;
   }
-  Figures b = RunBasalt(c, w);
-  Figures r = RunRaw(c, w);
-  char buf[4096];
-  if (c.follow_only) {
-    std::snprintf(buf, sizeof(buf),
-                  "| figure | basalt | raw RocksDB | ratio |\n| --- | ---: | ---: | ---: |\n"
-                  "| follow edges/s | %.0f | %.0f | %.2f |\n"
-                  "| follow edges/s, raw with counters | %.0f | %.0f | %.2f |\n"
-                  "| import edges/s (%zu a call) | %.0f | %.0f | %.2f |\n",
-                  b.edges_per_s, r.edges_per_s, b.edges_per_s / r.edges_per_s, b.edges_per_s,
-                  r.counted_edges_per_s, b.edges_per_s / r.counted_edges_per_s, kImportBatch,
-                  b.import_edges_per_s, r.import_edges_per_s,
-                  b.import_edges_per_s / r.import_edges_per_s);
-    std::fputs(buf, stdout);
-    if (!c.markdown.empty()) std::ofstream(c.markdown) << buf;
-    std::filesystem::remove_all(c.dir);
-    return 0;
+  const basalt::bench::ThriftCallCounter no_counter("");
+  Figures b = RunBasalt(c, w, false, no_counter);
+  Figures t;
+  if (!c.url.empty()) {
+    std::printf("basalt embedded done; now over %s\n", c.url.c_str());
+    std::fflush(stdout);
+    t = RunBasalt(c, w, true, basalt::bench::ThriftCallCounter(c.metrics));
   }
-  std::snprintf(
-      buf, sizeof(buf),
-      "| figure | basalt | raw RocksDB | ratio |\n| --- | ---: | ---: | ---: |\n"
-      "| follow edges/s | %.0f | %.0f | %.2f |\n"
-      "| follow edges/s, raw with counters | %.0f | %.0f | %.2f |\n"
-      "| import edges/s (%zu a call) | %.0f | %.0f | %.2f |\n"
-      "| posts/s (post + job) | %.0f | %.0f | %.2f |\n"
-      "| fan-out inbox inserts/s | %.0f | %.0f | %.2f |\n"
-      "| home reads/s (20 hydrated) | %.0f | %.0f | %.2f |\n"
-      "| home read p50 (us) | %.0f | %.0f | %.2f |\n"
-      "| home read p99 (us) | %.0f | %.0f | %.2f |\n"
-      "| inbox inserts | %.0f | %.0f | |\n"
-      "| posts per page | %.1f | %.1f | |\n",
-      b.edges_per_s, r.edges_per_s, b.edges_per_s / r.edges_per_s, b.edges_per_s,
-      r.counted_edges_per_s, b.edges_per_s / r.counted_edges_per_s, kImportBatch,
-      b.import_edges_per_s, r.import_edges_per_s, b.import_edges_per_s / r.import_edges_per_s,
-      b.posts_per_s, r.posts_per_s, b.posts_per_s / r.posts_per_s, b.inbox_inserts_per_s,
-      r.inbox_inserts_per_s, b.inbox_inserts_per_s / r.inbox_inserts_per_s, b.read_qps, r.read_qps,
-      b.read_qps / r.read_qps, b.p50_us, r.p50_us, b.p50_us / r.p50_us, b.p99_us, r.p99_us,
-      b.p99_us / r.p99_us, b.inbox_inserts, r.inbox_inserts, b.posts_per_page, r.posts_per_page);
-  std::fputs(buf, stdout);
-  if (!c.markdown.empty()) std::ofstream(c.markdown) << buf;
+  Figures r = RunRaw(c, w);
+  std::string out = c.url.empty() ? Table(c, b, r) : RemoteTable(c, b, t, r);
+  std::fputs(out.c_str(), stdout);
+  if (!c.markdown.empty()) std::ofstream(c.markdown) << out;
   std::filesystem::remove_all(c.dir);
   return 0;
 }

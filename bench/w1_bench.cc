@@ -19,7 +19,14 @@
 // Queries alternate between the two sides in rounds of --seconds; the report gives queries per
 // second and the p50 / p99 latency over all rounds.
 //
+// --url thrift://HOST:PORT adds a fourth side: basalt again, over thrift:// against that server
+// (ingested after the embedded side, queried in the same rounds). With --metrics http://HOST:PORT
+// (the server's HTTP side) its figures also state the Thrift2 calls per operation, read from the
+// server's /metrics (bench/call_counter.h). The server must be fresh and this run its only
+// Thrift2 client: scripts/recipes_over_thrift.sh starts one.
+//
 // Usage: basalt_w1_bench [--dir DIR] [--scale F] [--seconds S] [--rounds N] [--markdown FILE]
+//                        [--url thrift://HOST:PORT [--metrics http://HOST:PORT]]
 //   --scale 0.02 runs 2,000 users and 100,000 actions.
 
 #include <rocksdb/db.h>
@@ -43,6 +50,7 @@
 #include "basalt/keys.h"
 #include "basalt/recipes/activity_log.h"
 #include "bench_util.h"
+#include "call_counter.h"
 #include "raw_rocksdb.h"
 #include "workloads.h"
 
@@ -59,6 +67,8 @@ struct Config {
   double seconds = 2.0;
   int rounds = 3;
   std::string markdown;
+  std::string url;      // non-empty: basalt also over this thrift:// target
+  std::string metrics;  // the server's HTTP side, for its Thrift2 call count
 };
 
 [[noreturn]] void Die(const std::string& msg) {
@@ -111,6 +121,11 @@ struct Side {
   std::vector<double> latencies_us;
   double query_seconds = 0;
   int64_t rows = 0;  // rows returned, a check that both sides answer alike
+  // basalt over thrift:// with --metrics: Thrift2 calls per Record, per RecordMany (of kBatch
+  // events) and per query; -1 otherwise.
+  double record_calls = -1;
+  double record_many_calls = -1;
+  int64_t query_calls = 0;  // summed over the rounds
 };
 
 Config ParseArgs(int argc, char** argv) {
@@ -131,12 +146,17 @@ Config ParseArgs(int argc, char** argv) {
       cfg.rounds = std::stoi(value());
     } else if (arg == "--markdown") {
       cfg.markdown = value();
+    } else if (arg == "--url") {
+      cfg.url = value();
+    } else if (arg == "--metrics") {
+      cfg.metrics = value();
     } else {
       Die("usage: basalt_w1_bench [--dir DIR] [--scale F] [--seconds S] [--rounds N] "
-          "[--markdown FILE]");
+          "[--markdown FILE] [--url thrift://HOST:PORT [--metrics http://HOST:PORT]]");
     }
   }
   if (cfg.scale <= 0 || cfg.seconds <= 0 || cfg.rounds < 1) Die("bad --scale/--seconds/--rounds");
+  if (!cfg.metrics.empty() && cfg.url.empty()) Die("--metrics needs --url");
   return cfg;
 }
 
@@ -161,27 +181,48 @@ int main(int argc, char** argv) {
            side.ingest_batched);
     fflush(stdout);
   };
-  Side basalt_side, raw_side, sqlite_side;
-  auto conn = Check(basalt::Connection::Open(cfg.dir + "/basalt"), "open basalt");
-  auto log = Check(ActivityLog::Open(*conn, ActivityLogOptions{}), "open log");
-  {
+  Side basalt_side, remote_side, raw_side, sqlite_side;
+  const basalt::bench::ThriftCallCounter counter(cfg.metrics);  // the remote side's calls
+  auto ingest = [&](ActivityLog& log, Side& side, bool counted) {
+    int64_t mark = counted ? counter.Calls() : 0;
     auto start = Clock::now();
     for (int64_t i = 0; i < singles; ++i) {
-      Check(log->Record(User(action_users[i]), kName, "", kTime0 + i), "record");
+      Check(log.Record(User(action_users[i]), kName, "", kTime0 + i), "record");
     }
-    basalt_side.ingest = static_cast<double>(singles) / Seconds(Clock::now() - start);
+    side.ingest = static_cast<double>(singles) / Seconds(Clock::now() - start);
+    if (counted && counter.enabled()) {
+      const int64_t now = counter.Calls();
+      side.record_calls = static_cast<double>(now - mark) / static_cast<double>(singles);
+      mark = now;
+    }
     start = Clock::now();
     std::vector<NewEvent> batch;
+    int64_t calls = 0;
     for (int64_t i = singles; i < actions; i += kBatch) {
       batch.clear();
       for (int64_t j = i; j < std::min(actions, i + kBatch); ++j) {
         batch.push_back(NewEvent{User(action_users[j]), kName, "", kTime0 + j});
       }
-      Check(log->RecordMany(batch), "record many");
+      Check(log.RecordMany(batch), "record many");
+      ++calls;
     }
-    basalt_side.ingest_batched =
-        static_cast<double>(actions - singles) / Seconds(Clock::now() - start);
-    report("basalt", basalt_side);
+    side.ingest_batched = static_cast<double>(actions - singles) / Seconds(Clock::now() - start);
+    if (counted && counter.enabled()) {
+      side.record_many_calls =
+          static_cast<double>(counter.Calls() - mark) / static_cast<double>(calls);
+    }
+  };
+  auto conn = Check(basalt::Connection::Open(cfg.dir + "/basalt"), "open basalt");
+  auto log = Check(ActivityLog::Open(*conn, ActivityLogOptions{}), "open log");
+  ingest(*log, basalt_side, false);
+  report("basalt", basalt_side);
+  std::unique_ptr<basalt::Connection> remote_conn;
+  std::unique_ptr<ActivityLog> remote_log;
+  if (!cfg.url.empty()) {
+    remote_conn = Check(basalt::Connection::Open(cfg.url), "open basalt over thrift://");
+    remote_log = Check(ActivityLog::Open(*remote_conn, ActivityLogOptions{}), "open remote log");
+    ingest(*remote_log, remote_side, true);
+    report("basalt thrift://", remote_side);
   }
 
   std::unique_ptr<rocksdb::DB> raw = basalt::bench::OpenRawRocksDb(cfg.dir + "/raw");
@@ -256,6 +297,10 @@ int main(int argc, char** argv) {
     auto events = Check(log->Latest(User(u), 10, 20), "latest");
     return static_cast<int64_t>(events.size());
   };
+  auto run_remote = [&](int u) {
+    auto events = Check(remote_log->Latest(User(u), 10, 20), "latest over thrift://");
+    return static_cast<int64_t>(events.size());
+  };
   // The hand-written query: the events are the keys under the user's prefix, newest first.
   const rocksdb::ReadOptions raw_read;
   auto run_raw = [&](int u) {
@@ -309,6 +354,11 @@ int main(int argc, char** argv) {
   };
   for (int r = 0; r < cfg.rounds; ++r) {
     round(basalt_side, run_basalt, 1000 + r);
+    if (remote_log != nullptr) {
+      const int64_t before = counter.Calls();
+      round(remote_side, run_remote, 1000 + r);
+      remote_side.query_calls += counter.Calls() - before;
+    }
     round(raw_side, run_raw, 1000 + r);
     round(sqlite_side, run_sqlite, 1000 + r);
   }
@@ -318,50 +368,85 @@ int main(int argc, char** argv) {
     for (int i = 0; i < 200; ++i) {
       const int u = zipf(rng);
       const int64_t n = run_basalt(u);
-      if (n != run_sqlite(u) || n != run_raw(u)) Die("the sides disagree for user " + User(u));
+      if (n != run_sqlite(u) || n != run_raw(u) || (remote_log != nullptr && n != run_remote(u))) {
+        Die("the sides disagree for user " + User(u));
+      }
     }
   }
   sqlite3_finalize(query);
   sqlite3_close(db);
   log.reset();
   if (!conn->Close().ok()) Die("close");
+  remote_log.reset();
+  if (remote_conn != nullptr && !remote_conn->Close().ok()) Die("close thrift://");
   raw.reset();
 
   auto qps = [](const Side& s) {
     return static_cast<double>(s.latencies_us.size()) / s.query_seconds;
   };
-  std::string out;
-  char buf[512];
-  snprintf(buf, sizeof(buf),
-           "W1 at scale %g: %d users, %lld actions (Zipf s=1), query LIMIT 10 OFFSET 20\n\n"
-           "| metric | basalt | RocksDB | SQLite | basalt/RocksDB | basalt/SQLite |\n"
-           "| --- | ---: | ---: | ---: | ---: | ---: |\n",
-           cfg.scale, users, static_cast<long long>(actions));
-  out += buf;
-  auto line = [&](const char* name, double b, double r, double s, bool higher_better) {
-    const char* lower = higher_better ? "" : " (lower is better)";
-    snprintf(buf, sizeof(buf), "| %s | %.1f | %.1f | %.1f | %.2fx%s | %.2fx%s |\n", name, b, r, s,
-             b / r, lower, b / s, lower);
-    out += buf;
-  };
-  line("ingest one at a time, actions/s", basalt_side.ingest, raw_side.ingest, sqlite_side.ingest,
-       true);
-  char batched[64];
-  snprintf(batched, sizeof(batched), "ingest in batches of %lld, actions/s",
-           static_cast<long long>(kBatch));
-  line(batched, basalt_side.ingest_batched, raw_side.ingest_batched, sqlite_side.ingest_batched,
-       true);
-  line("query, q/s", qps(basalt_side), qps(raw_side), qps(sqlite_side), true);
   auto pct = [](const Side& side, double p) {
     return basalt::bench::Percentile(side.latencies_us, p);
   };
-  line("query p50, us", pct(basalt_side, 0.5), pct(raw_side, 0.5), pct(sqlite_side, 0.5), false);
-  line("query p99, us", pct(basalt_side, 0.99), pct(raw_side, 0.99), pct(sqlite_side, 0.99), false);
-  snprintf(buf, sizeof(buf), "\nrows per query: basalt %.2f, RocksDB %.2f, SQLite %.2f\n",
+  const bool remote = !cfg.url.empty();
+  std::string out;
+  char buf[512];
+  snprintf(buf, sizeof(buf),
+           "W1 at scale %g: %d users, %lld actions (Zipf s=1), query LIMIT 10 OFFSET 20\n\n",
+           cfg.scale, users, static_cast<long long>(actions));
+  out += buf;
+  out += remote ? "| metric | basalt embedded | basalt thrift:// | RocksDB | SQLite | "
+                  "embedded/RocksDB | thrift:// / RocksDB | embedded/SQLite | Thrift2 calls/op |\n"
+                  "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n"
+                : "| metric | basalt | RocksDB | SQLite | basalt/RocksDB | basalt/SQLite |\n"
+                  "| --- | ---: | ---: | ---: | ---: | ---: |\n";
+  // `t`: the thrift:// side's figure, `calls` its calls per operation (-1: none to state).
+  auto line = [&](const char* name, double b, double t, double r, double s, bool higher_better,
+                  double calls = -1, const char* per = "") {
+    const char* lower = higher_better ? "" : " (lower is better)";
+    if (!remote) {
+      snprintf(buf, sizeof(buf), "| %s | %.1f | %.1f | %.1f | %.2fx%s | %.2fx%s |\n", name, b, r, s,
+               b / r, lower, b / s, lower);
+      out += buf;
+      return;
+    }
+    std::string calls_text;
+    if (calls >= 0) {
+      snprintf(buf, sizeof(buf), "%.2f%s", calls, per);
+      calls_text = buf;
+    }
+    snprintf(buf, sizeof(buf),
+             "| %s | %.1f | %.1f | %.1f | %.1f | %.2fx%s | %.2fx%s | %.2fx%s | %s |\n", name, b, t,
+             r, s, b / r, lower, t / r, lower, b / s, lower, calls_text.c_str());
+    out += buf;
+  };
+  line("ingest one at a time, actions/s", basalt_side.ingest, remote_side.ingest, raw_side.ingest,
+       sqlite_side.ingest, true, remote_side.record_calls, " a Record");
+  char batched[64];
+  snprintf(batched, sizeof(batched), "ingest in batches of %lld, actions/s",
+           static_cast<long long>(kBatch));
+  line(batched, basalt_side.ingest_batched, remote_side.ingest_batched, raw_side.ingest_batched,
+       sqlite_side.ingest_batched, true, remote_side.record_many_calls, " a RecordMany");
+  line("query, q/s", qps(basalt_side), remote ? qps(remote_side) : 0, qps(raw_side),
+       qps(sqlite_side), true,
+       remote && counter.enabled() ? static_cast<double>(remote_side.query_calls) /
+                                         static_cast<double>(remote_side.latencies_us.size())
+                                   : -1,
+       " a Latest");
+  line("query p50, us", pct(basalt_side, 0.5), pct(remote_side, 0.5), pct(raw_side, 0.5),
+       pct(sqlite_side, 0.5), false);
+  line("query p99, us", pct(basalt_side, 0.99), pct(remote_side, 0.99), pct(raw_side, 0.99),
+       pct(sqlite_side, 0.99), false);
+  snprintf(buf, sizeof(buf), "\nrows per query: basalt %.2f, RocksDB %.2f, SQLite %.2f",
            static_cast<double>(basalt_side.rows) / basalt_side.latencies_us.size(),
            static_cast<double>(raw_side.rows) / raw_side.latencies_us.size(),
            static_cast<double>(sqlite_side.rows) / sqlite_side.latencies_us.size());
   out += buf;
+  if (remote) {
+    snprintf(buf, sizeof(buf), ", basalt thrift:// %.2f",
+             static_cast<double>(remote_side.rows) / remote_side.latencies_us.size());
+    out += buf;
+  }
+  out += "\n";
   printf("\n%s", out.c_str());
   if (!cfg.markdown.empty()) std::ofstream(cfg.markdown) << out;
   std::filesystem::remove_all(cfg.dir);
