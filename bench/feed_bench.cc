@@ -459,8 +459,12 @@ class CounterAdd : public rocksdb::AssociativeMergeOperator {
 };
 
 Figures RunRaw(const Config& c, const Workload& w) {
+  // One compression for all: the recipes give the graph's, the posts' and the inbox's tables the
+  // same one by default.
   std::unique_ptr<rocksdb::DB> db = basalt::bench::OpenRawRocksDb(
-      c.dir + "/raw", 256 << 20, rocksdb::kNoCompression, std::make_shared<CounterAdd>());
+      c.dir + "/raw", 256 << 20,
+      basalt::bench::RocksCompression(basalt::recipes::FeedOptions{}.inbox_compression),
+      std::make_shared<CounterAdd>());
   const rocksdb::WriteOptions wo;
   Figures f;
   auto t0 = Clock::now();

@@ -11,10 +11,26 @@
 //            (amortised trims, so basalt holds a few more per user; entries are counted on each
 //            side): the log deletes as it goes and the compaction must drop what it deleted.
 //            Raw: only each user's newest 20 events, written once.
+//   feed     note 004 through the recipes: FollowGraph (tall) + Feed + FanoutWorkerPool, 10,000
+//            users following 10 each (Zipf) with FollowMany, 50,000 posts of about 100 bytes of
+//            word-like text, fanned out into inboxes capped at 20 (so the fan-out trims, with
+//            the default trim_every). Rows: feed_posts, feed_inbox, follow_follows,
+//            follow_followers.
+//   clicks   note 002: 200,000 ClickBy of 10,000 Zipf items by 20,000 visitors over two days.
+//            Rows: clicks_by_item, clicks_by_minute, clicks_totals, clicks_visitors,
+//            clicks_heavy.
+//   users    5,000 accounts (the minimum hash cost) with one session each. Rows: social_users,
+//            social_sessions.
+// For the recipe workloads (feed, clicks, users) the raw side of each table holds exactly the
+// cells basalt holds after the compaction, read back with a scan: key = row + qualifier (with
+// the family's one-byte name first in tables of several families, as a raw design would keep
+// them apart), value = the cell's value. The recipes create their tables with the compression
+// of the row, through their options.
 // Each workload runs with NONE, LZ4 and ZSTD on both sides. basalt's bytes are its family's SST
 // files (Admin::GetStoreStats), raw RocksDB's its SST files (rocksdb.total-sst-files-size).
 //
-// Usage: basalt_footprint_bench [--dir DIR] [--scale F] [--markdown FILE]
+// Usage: basalt_footprint_bench [--dir DIR] [--scale F] [--only W,W,...] [--markdown FILE]
+//   --only picks workloads among cells, actions, capped, feed, clicks, users (default: all).
 
 #include <rocksdb/db.h>
 #include <rocksdb/write_batch.h>
@@ -29,12 +45,18 @@
 #include <map>
 #include <memory>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "basalt/basalt.h"
 #include "basalt/keys.h"
 #include "basalt/recipes/activity_log.h"
+#include "basalt/recipes/click_counters.h"
+#include "basalt/recipes/fanout_worker.h"
+#include "basalt/recipes/feed.h"
+#include "basalt/recipes/follow_graph.h"
+#include "basalt/recipes/users.h"
 #include "bench_util.h"
 #include "raw_rocksdb.h"
 #include "workloads.h"
@@ -50,6 +72,7 @@ struct Config {
   std::string dir = "/tmp/basalt-footprint-bench";
   double scale = 1.0;
   std::string markdown;
+  std::set<std::string> only;  // empty: every workload
 };
 
 [[noreturn]] void Die(const std::string& msg) {
@@ -71,16 +94,7 @@ void Check(const rocksdb::Status& s, const char* what) {
   if (!s.ok()) Die(std::string(what) + ": " + s.ToString());
 }
 
-rocksdb::CompressionType RocksCompression(Compression c) {
-  switch (c) {
-    case Compression::kLz4:
-      return rocksdb::kLZ4Compression;
-    case Compression::kZstd:
-      return rocksdb::kZSTD;
-    default:
-      return rocksdb::kNoCompression;
-  }
-}
+using basalt::bench::RocksCompression;
 
 // A 100-byte value whose second half repeats its first: compressible to about half.
 std::string Value(std::mt19937_64& rng) {
@@ -200,8 +214,8 @@ Sizes Actions(const Config& cfg, Compression c, bool capped) {
   const basalt::TableName table("default", "activity_events");
   Sizes s;
   s.basalt_bytes = BasaltBytes(cfg.dir + "/basalt", table, [&](basalt::Connection& conn) {
-    CreateTable(conn, table, "e", c);  // the log uses the table it finds
     ActivityLogOptions options;
+    options.compression = c;
     if (capped) options.max_events_per_user = kCap;
     auto log = Check(ActivityLog::Open(conn, options), "open log");
     std::vector<NewEvent> batch;
@@ -240,6 +254,169 @@ Sizes Actions(const Config& cfg, Compression c, bool capped) {
   return s;
 }
 
+// One recipe table's figures.
+struct TableSizes {
+  std::string table;
+  uint64_t basalt_bytes = 0;
+  uint64_t raw_bytes = 0;
+  int64_t entries = 0;
+};
+
+// Opens a fresh basalt store, runs `fill` on it, reopens it (see BasaltBytes), flushes and
+// compacts each of `tables`, and measures each against a raw RocksDB holding the cells it holds
+// then (the file comment has the raw keys).
+std::vector<TableSizes> RecipeTables(const Config& cfg, Compression c,
+                                     const std::vector<std::string>& tables,
+                                     const std::function<void(basalt::Connection&)>& fill) {
+  const std::string dir = cfg.dir + "/basalt";
+  std::filesystem::remove_all(dir);
+  {
+    auto conn = Check(basalt::Connection::Open(dir), "open basalt");
+    fill(*conn);
+    Check(conn->Close(), "close");
+  }
+  auto conn = Check(basalt::Connection::Open(dir), "reopen basalt");
+  std::vector<TableSizes> out;
+  for (const std::string& t : tables) {
+    const basalt::TableName name("default", t);
+    Check(conn->admin().Flush(name), "flush");
+    Check(conn->admin().MajorCompact(name), "compact");
+  }
+  const basalt::StoreStats stats = Check(conn->admin().GetStoreStats(), "stats");
+  for (const std::string& t : tables) {
+    const basalt::TableName name("default", t);
+    TableSizes s;
+    s.table = t;
+    for (const auto& f : stats.families) {
+      if (f.table == name) s.basalt_bytes += f.sst_bytes;
+    }
+    const basalt::TableInfo info = Check(conn->admin().DescribeTable(name), "describe");
+    const bool tagged = info.descriptor.families.size() > 1;
+    auto table = Check(conn->GetTable(name), "table");
+    s.raw_bytes = RawBytes(cfg.dir + "/raw", c, [&](rocksdb::DB& db) {
+      auto scanner = Check(table->GetScanner(basalt::Scan()), "scan");
+      basalt::RowResult row;
+      rocksdb::WriteBatch b;
+      while (scanner->Next(&row)) {
+        for (const basalt::Cell& cell : row.cells()) {
+          std::string key = tagged ? cell.family.substr(0, 1) : std::string();
+          key += cell.row;
+          key += cell.qualifier;
+          Check(b.Put(key, cell.value), "raw put");
+          ++s.entries;
+        }
+        if (b.Count() >= 1000) {
+          Check(db.Write(rocksdb::WriteOptions(), &b), "raw write");
+          b.Clear();
+        }
+      }
+      Check(scanner->status(), "scan");
+      Check(db.Write(rocksdb::WriteOptions(), &b), "raw write");
+    });
+    out.push_back(s);
+  }
+  Check(conn->Close(), "close");
+  std::filesystem::remove_all(dir);
+  return out;
+}
+
+// About 100 bytes of word-like text, different for each post.
+std::string PostText(std::mt19937_64& rng) {
+  static const char* const kWords[] = {
+      "the",    "a",     "of",     "to",    "and",     "in",    "is",     "it",
+      "you",    "that",  "was",    "for",   "on",      "are",   "with",   "as",
+      "basalt", "rocks", "column", "table", "region",  "today", "coffee", "train",
+      "late",   "great", "new",    "post",  "friends", "city",  "music",  "again"};
+  std::string text;
+  while (text.size() < 100) {
+    if (!text.empty()) text += ' ';
+    text += kWords[rng() % (sizeof(kWords) / sizeof(kWords[0]))];
+  }
+  return text;
+}
+
+std::vector<TableSizes> FeedTables(const Config& cfg, Compression c) {
+  const basalt::bench::FeedWorkload w = basalt::bench::MakeFeedWorkload(cfg.scale * 0.5, 10);
+  return RecipeTables(
+      cfg, c, {"feed_posts", "feed_inbox", "follow_follows", "follow_followers"},
+      [&](basalt::Connection& conn) {
+        basalt::recipes::FollowGraphOptions graph_options;
+        graph_options.compression = c;
+        auto graph = Check(basalt::recipes::FollowGraph::Open(conn, graph_options), "graph");
+        basalt::recipes::FeedOptions feed_options;
+        feed_options.posts_compression = c;
+        feed_options.inbox_compression = c;
+        feed_options.inbox_cap = 20;
+        auto feed = Check(basalt::recipes::Feed::Open(conn, *graph, feed_options), "feed");
+        std::vector<std::pair<std::string, std::string>> batch;
+        for (size_t i = 0; i < w.edges.size(); i += 1000) {
+          batch.clear();
+          for (size_t j = i; j < std::min(w.edges.size(), i + 1000); ++j) {
+            batch.emplace_back(basalt::bench::FeedUserName(w.edges[j].first),
+                               basalt::bench::FeedUserName(w.edges[j].second));
+          }
+          Check(graph->FollowMany(batch), "follow many");
+        }
+        std::mt19937_64 rng(7);
+        for (int author : w.authors) {
+          Check(feed->Post(basalt::bench::FeedUserName(author), PostText(rng)).status(), "post");
+        }
+        basalt::recipes::FanoutWorkerPool pool(*feed);
+        pool.Start();
+        Check(pool.Drain(std::chrono::hours(2)), "drain");
+        pool.Stop();
+        Check(pool.last_error(), "fan-out worker");
+      });
+}
+
+std::vector<TableSizes> ClickTables(const Config& cfg, Compression c) {
+  const int64_t clicks = std::max<int64_t>(1, std::llround(200000 * cfg.scale));
+  const int items = std::max(10, static_cast<int>(10000 * cfg.scale));
+  const int visitors = std::max(10, static_cast<int>(20000 * cfg.scale));
+  return RecipeTables(
+      cfg, c,
+      {"clicks_by_item", "clicks_by_minute", "clicks_totals", "clicks_visitors", "clicks_heavy"},
+      [&](basalt::Connection& conn) {
+        const int64_t now = std::chrono::duration_cast<std::chrono::milliseconds>(
+                                std::chrono::system_clock::now().time_since_epoch())
+                                .count();
+        const int64_t start = now - int64_t{2} * 24 * 3600 * 1000;  // two days, in click order
+        basalt::recipes::ClickCountersOptions options;
+        options.compression = c;
+        options.clock = [now] { return now; };
+        auto counters = Check(basalt::recipes::ClickCounters::Open(conn, options), "counters");
+        std::vector<double> weights;
+        for (int i = 0; i < items; ++i) weights.push_back(1.0 / (1 + i));
+        std::discrete_distribution<int> zipf(weights.begin(), weights.end());
+        std::uniform_int_distribution<int> visitor(0, visitors - 1);
+        std::mt19937_64 rng(3);
+        for (int64_t i = 0; i < clicks; ++i) {
+          const int64_t t = start + (now - start) * i / clicks;
+          Check(counters->ClickBy("item" + std::to_string(zipf(rng)),
+                                  "visitor" + std::to_string(visitor(rng)), 1, t),
+                "click");
+        }
+      });
+}
+
+std::vector<TableSizes> UserTables(const Config& cfg, Compression c) {
+  const int users = std::max(10, static_cast<int>(5000 * cfg.scale));
+  return RecipeTables(cfg, c, {"social_users", "social_sessions"}, [&](basalt::Connection& conn) {
+    basalt::recipes::UserStoreOptions options;
+    options.compression = c;
+    options.hash_cost = basalt::recipes::UserStoreOptions::HashCost::kMinimum;
+    auto store = Check(basalt::recipes::UserStore::Open(conn, options), "users");
+    const std::string password = "correct horse battery";
+    for (int i = 0; i < users; ++i) {
+      const std::string name = "user" + std::to_string(i);
+      Check(store->Register(name, password), "register");
+      Check(store->UpdateProfile(name, {"User " + std::to_string(i), "Hello, I am user."}),
+            "profile");
+      Check(store->LogIn(name, password).status(), "log in");
+    }
+  });
+}
+
 Config ParseArgs(int argc, char** argv) {
   Config cfg;
   for (int i = 1; i < argc; ++i) {
@@ -254,8 +431,17 @@ Config ParseArgs(int argc, char** argv) {
       cfg.scale = std::stod(value());
     } else if (arg == "--markdown") {
       cfg.markdown = value();
+    } else if (arg == "--only") {
+      std::string list = value();
+      size_t pos = 0;
+      while (pos <= list.size()) {
+        const size_t comma = std::min(list.find(',', pos), list.size());
+        cfg.only.insert(list.substr(pos, comma - pos));
+        pos = comma + 1;
+      }
     } else {
-      Die("usage: basalt_footprint_bench [--dir DIR] [--scale F] [--markdown FILE]");
+      Die("usage: basalt_footprint_bench [--dir DIR] [--scale F] [--only W,W,...] "
+          "[--markdown FILE]");
     }
   }
   if (cfg.scale <= 0) Die("bad --scale");
@@ -276,7 +462,14 @@ int main(int argc, char** argv) {
       "basalt/RocksDB |\n| --- | --- | ---: | ---: | ---: | ---: |\n",
       cfg.scale);
   out += buf;
+  for (const std::string& w : cfg.only) {
+    static const std::set<std::string> kKnown = {"cells", "actions", "capped",
+                                                 "feed",  "clicks",  "users"};
+    if (kKnown.count(w) == 0) Die("unknown workload '" + w + "'");
+  }
+  auto wanted = [&](const std::string& w) { return cfg.only.empty() || cfg.only.count(w) > 0; };
   for (const char* workload : {"cells", "actions", "capped"}) {
+    if (!wanted(workload)) continue;
     for (Compression c : {Compression::kNone, Compression::kLz4, Compression::kZstd}) {
       const std::string w = workload;
       const Sizes s = w == "cells" ? Cells(cfg, c) : Actions(cfg, c, w == "capped");
@@ -293,6 +486,27 @@ int main(int argc, char** argv) {
       out += buf;
       printf("%s", buf);
       fflush(stdout);
+    }
+  }
+  // The recipe tables: one fill per workload and compression measures all its tables.
+  for (const char* workload : {"feed", "clicks", "users"}) {
+    if (!wanted(workload)) continue;
+    for (Compression c : {Compression::kNone, Compression::kLz4, Compression::kZstd}) {
+      const std::string w = workload;
+      const std::vector<TableSizes> tables = w == "feed"     ? FeedTables(cfg, c)
+                                             : w == "clicks" ? ClickTables(cfg, c)
+                                                             : UserTables(cfg, c);
+      for (const TableSizes& s : tables) {
+        const double entries = static_cast<double>(std::max<int64_t>(1, s.entries));
+        const double basalt_per = s.basalt_bytes / entries;
+        const double raw_per = s.raw_bytes / entries;
+        snprintf(buf, sizeof(buf), "| %s | %s | %lld | %.1f | %.1f | %.2fx |\n", s.table.c_str(),
+                 std::string(basalt::CompressionName(c)).c_str(), static_cast<long long>(s.entries),
+                 basalt_per, raw_per, basalt_per / raw_per);
+        out += buf;
+        printf("%s", buf);
+        fflush(stdout);
+      }
     }
   }
   printf("\n%s", out.c_str());

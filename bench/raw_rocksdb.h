@@ -19,7 +19,26 @@
 #include <memory>
 #include <string>
 
+#include "basalt/schema.h"
+
 namespace basalt::bench {
+
+// RocksDB's compression for a basalt family's (engine.cc maps them the same way).
+inline rocksdb::CompressionType RocksCompression(Compression c) {
+  switch (c) {
+    case Compression::kNone:
+      return rocksdb::kNoCompression;
+    case Compression::kSnappy:
+      return rocksdb::kSnappyCompression;
+    case Compression::kLz4:
+      return rocksdb::kLZ4Compression;
+    case Compression::kZstd:
+      return rocksdb::kZSTD;
+    case Compression::kGz:
+      return rocksdb::kZlibCompression;
+  }
+  return rocksdb::kNoCompression;
+}
 
 // The memory-bounding table options of basalt's engine (engine.cc, FamilyCfOptions): index and
 // filter blocks partitioned and charged to the block cache.
@@ -34,7 +53,10 @@ inline void KeepIndexAndFiltersInCache(rocksdb::BlockBasedTableOptions* t) {
 }
 
 // Opens a fresh raw RocksDB at `path` (whatever was there is removed); ends the program on error.
-// `merge_operator`: for benchmarks whose raw side keeps counters as merge operands.
+// `compression`: a raw side that stores a recipe's entries passes the compression the recipe
+// gives its tables (RocksCompression of its options' default), so that a ratio stays
+// like-for-like. `merge_operator`: for benchmarks whose raw side keeps counters as merge
+// operands.
 inline std::unique_ptr<rocksdb::DB> OpenRawRocksDb(
     const std::string& path, size_t block_cache_bytes = 256 << 20,
     rocksdb::CompressionType compression = rocksdb::kNoCompression,

@@ -225,7 +225,9 @@ int main(int argc, char** argv) {
     report("basalt thrift://", remote_side);
   }
 
-  std::unique_ptr<rocksdb::DB> raw = basalt::bench::OpenRawRocksDb(cfg.dir + "/raw");
+  std::unique_ptr<rocksdb::DB> raw = basalt::bench::OpenRawRocksDb(
+      cfg.dir + "/raw", 256 << 20,
+      basalt::bench::RocksCompression(ActivityLogOptions{}.compression));
   {
     const rocksdb::WriteOptions wo;
     const std::string value = RawValue();

@@ -381,6 +381,7 @@ Result<std::unique_ptr<ActivityLog>> ActivityLog::Open(Connection& conn,
 
   FamilyDescriptor events_family(kEventFamily);
   events_family.ttl_seconds = options.ttl_seconds;
+  events_family.compression = options.compression;
   BASALT_RETURN_IF_ERROR(
       EnsureTable(conn.admin(), TableDescriptor(events_name).AddFamily(events_family)));
   BASALT_ASSIGN_OR_RETURN(auto events, conn.GetTable(events_name));

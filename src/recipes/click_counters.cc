@@ -626,20 +626,22 @@ Result<std::unique_ptr<ClickCounters>> ClickCounters::Open(Connection& conn,
   const TableName totals_name(ns, options.table_prefix + "_totals");
   const TableName visitors_name(ns, options.table_prefix + "_visitors");
   const TableName heavy_name(ns, options.table_prefix + "_heavy");
-  FamilyDescriptor buckets(kFamily);
-  buckets.ttl_seconds = options.bucket_ttl_seconds;
-  FamilyDescriptor registers(kVisitorFamily);
-  registers.ttl_seconds = options.bucket_ttl_seconds;
-  FamilyDescriptor counters(kSketchFamily);
-  counters.ttl_seconds = options.bucket_ttl_seconds;
-  FamilyDescriptor candidates(kCandidateFamily);
-  candidates.ttl_seconds = options.bucket_ttl_seconds;
+  auto family = [&](const char* name, int32_t ttl_seconds) {
+    FamilyDescriptor f(name);
+    f.ttl_seconds = ttl_seconds;
+    f.compression = options.compression;
+    return f;
+  };
+  const FamilyDescriptor buckets = family(kFamily, options.bucket_ttl_seconds);
+  const FamilyDescriptor registers = family(kVisitorFamily, options.bucket_ttl_seconds);
+  const FamilyDescriptor counters = family(kSketchFamily, options.bucket_ttl_seconds);
+  const FamilyDescriptor candidates = family(kCandidateFamily, options.bucket_ttl_seconds);
   BASALT_RETURN_IF_ERROR(
       EnsureTable(conn.admin(), TableDescriptor(item_name).AddFamily(buckets), splits));
   BASALT_RETURN_IF_ERROR(
       EnsureTable(conn.admin(), TableDescriptor(minute_name).AddFamily(buckets), splits));
-  BASALT_RETURN_IF_ERROR(
-      EnsureTable(conn.admin(), TableDescriptor(totals_name).AddFamily(FamilyDescriptor(kFamily))));
+  BASALT_RETURN_IF_ERROR(EnsureTable(
+      conn.admin(), TableDescriptor(totals_name).AddFamily(family(kFamily, kForeverTtl))));
   BASALT_RETURN_IF_ERROR(
       EnsureTable(conn.admin(), TableDescriptor(visitors_name).AddFamily(registers), splits));
   BASALT_RETURN_IF_ERROR(EnsureTable(

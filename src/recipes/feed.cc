@@ -141,8 +141,10 @@ Result<std::unique_ptr<Feed>> Feed::Open(Connection& conn, FollowGraph& graph,
   TableName posts_name(options.name_space, options.table_prefix + "_posts");
   TableName inbox_name(options.name_space, options.table_prefix + "_inbox");
   BASALT_RETURN_IF_ERROR(EnsureTable(conn.admin(), posts_name,
-                                     {std::string(fl::kPostFamily), std::string(fl::kJobFamily)}));
-  BASALT_RETURN_IF_ERROR(EnsureTable(conn.admin(), inbox_name, {std::string(fl::kInboxFamily)}));
+                                     {std::string(fl::kPostFamily), std::string(fl::kJobFamily)},
+                                     options.posts_compression));
+  BASALT_RETURN_IF_ERROR(EnsureTable(conn.admin(), inbox_name, {std::string(fl::kInboxFamily)},
+                                     options.inbox_compression));
   BASALT_ASSIGN_OR_RETURN(auto posts, conn.GetTable(posts_name));
   BASALT_ASSIGN_OR_RETURN(auto inbox, conn.GetTable(inbox_name));
   return std::unique_ptr<Feed>(

@@ -603,15 +603,18 @@ Result<std::unique_ptr<FollowGraph>> FollowGraph::Open(Connection& conn,
   std::unique_ptr<Layout> layout;
   if (options.layout == FollowGraphOptions::Layout::kTall) {
     const std::vector<std::string> families = {TallLayout::kEdgeFamily, TallLayout::kCounterFamily};
-    BASALT_RETURN_IF_ERROR(EnsureTable(admin, name("_follows"), families, splits));
-    BASALT_RETURN_IF_ERROR(EnsureTable(admin, name("_followers"), families, splits));
+    BASALT_RETURN_IF_ERROR(
+        EnsureTable(admin, name("_follows"), families, options.compression, splits));
+    BASALT_RETURN_IF_ERROR(
+        EnsureTable(admin, name("_followers"), families, options.compression, splits));
     BASALT_ASSIGN_OR_RETURN(auto following, conn.GetTable(name("_follows")));
     BASALT_ASSIGN_OR_RETURN(auto followers, conn.GetTable(name("_followers")));
     layout = std::make_unique<TallLayout>(std::move(following), std::move(followers));
   } else {
     BASALT_RETURN_IF_ERROR(EnsureTable(
         admin, name("_users"),
-        {WideLayout::kFollowsFamily, WideLayout::kFansFamily, WideLayout::kCountsFamily}));
+        {WideLayout::kFollowsFamily, WideLayout::kFansFamily, WideLayout::kCountsFamily},
+        options.compression));
     BASALT_ASSIGN_OR_RETURN(auto users, conn.GetTable(name("_users")));
     layout = std::make_unique<WideLayout>(std::move(users));
   }

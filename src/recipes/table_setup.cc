@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <utility>
 
 namespace basalt::recipes {
 
@@ -15,9 +16,13 @@ Status EnsureNamespace(Admin& admin, const std::string& ns) {
 }
 
 Status EnsureTable(Admin& admin, const TableName& name, const std::vector<std::string>& families,
-                   const std::vector<std::string>& split_keys) {
+                   Compression compression, const std::vector<std::string>& split_keys) {
   TableDescriptor desc(name);
-  for (const std::string& family : families) desc.AddFamily(FamilyDescriptor(family));
+  for (const std::string& family : families) {
+    FamilyDescriptor f(family);
+    f.compression = compression;
+    desc.AddFamily(std::move(f));
+  }
   Status s = admin.CreateTable(desc, split_keys);
   if (s.ok()) return s;
   if (!s.IsAlreadyExists()) return s;

@@ -18,11 +18,11 @@ namespace basalt::recipes {
 // not an error.
 Status EnsureNamespace(Admin& admin, const std::string& ns);
 
-// Creates `name` with `families` (one version each), pre-split at `split_keys`, when it is
-// missing. An existing table is accepted as it is (whatever its regions) when it has every
-// family in `families`; FailedPrecondition otherwise.
+// Creates `name` with `families` (one version each, compressed with `compression`), pre-split
+// at `split_keys`, when it is missing. An existing table is accepted as it is (whatever its
+// regions and compression) when it has every family in `families`; FailedPrecondition otherwise.
 Status EnsureTable(Admin& admin, const TableName& name, const std::vector<std::string>& families,
-                   const std::vector<std::string>& split_keys = {});
+                   Compression compression, const std::vector<std::string>& split_keys = {});
 
 // Creates `desc` (and its namespace), pre-split at `split_keys`, unless a table of that name
 // exists; an existing table is left as it is.

@@ -342,8 +342,10 @@ Result<std::unique_ptr<UserStore>> UserStore::Open(Connection& conn, UserStoreOp
   BASALT_RETURN_IF_ERROR(EnsureNamespace(admin, options.name_space));
   TableName users(options.name_space, options.table_prefix + "_users");
   TableName sessions(options.name_space, options.table_prefix + "_sessions");
-  BASALT_RETURN_IF_ERROR(EnsureTable(admin, users, {kAuthFamily, kProfileFamily}));
-  BASALT_RETURN_IF_ERROR(EnsureTable(admin, sessions, {kSessionFamily}, session_splits));
+  BASALT_RETURN_IF_ERROR(
+      EnsureTable(admin, users, {kAuthFamily, kProfileFamily}, options.compression));
+  BASALT_RETURN_IF_ERROR(
+      EnsureTable(admin, sessions, {kSessionFamily}, options.compression, session_splits));
   BASALT_ASSIGN_OR_RETURN(auto users_table, conn.GetTable(users));
   BASALT_ASSIGN_OR_RETURN(auto sessions_table, conn.GetTable(sessions));
   auto store = std::make_unique<UserStoreImpl>(std::move(users_table), std::move(sessions_table),

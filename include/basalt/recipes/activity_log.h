@@ -89,6 +89,9 @@ struct ActivityLogOptions {
   // and every query sees them until the next trim. 1 trims on every Record, keeping the cap
   // exact. Default: 16. REQUIRES: >= 1.
   int32_t trim_every = 16;
+  // Compression of the events family, given when Open creates the table; an existing table
+  // keeps its own (Admin::ModifyFamily changes it). Default: LZ4 (docs/recipes.md says why).
+  Compression compression = Compression::kLz4;
 };
 
 class ActivityLog {

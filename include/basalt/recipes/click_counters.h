@@ -49,6 +49,7 @@
 #include <vector>
 
 #include "basalt/connection.h"
+#include "basalt/schema.h"
 #include "basalt/status.h"
 
 namespace basalt::recipes {
@@ -102,6 +103,10 @@ struct ClickCountersOptions {
   // Called by the refresher thread after each RefreshWeekly, with the boundary it refreshed to
   // and the outcome. Optional.
   std::function<void(int64_t boundary_ms, const Status& status)> on_refresh;
+  // Compression of every family of the counters' tables, given when Open creates them;
+  // existing tables keep their own (Admin::ModifyFamily changes it). Default: LZ4
+  // (docs/recipes.md).
+  Compression compression = Compression::kLz4;
 };
 
 class ClickCounters {

@@ -38,6 +38,7 @@
 
 #include "basalt/connection.h"
 #include "basalt/recipes/follow_graph.h"
+#include "basalt/schema.h"
 #include "basalt/status.h"
 #include "basalt/table.h"
 
@@ -88,6 +89,11 @@ struct FeedOptions {
   // followed through this Feed) is never skipped. 0: every reader is active (fan-out reads no
   // reader rows, reads write none). Default: 30 days. REQUIRES: >= 0.
   int64_t inactive_after_ms = int64_t{30} * 24 * 3600 * 1000;
+  // Compression of the posts table's families and of the inbox table's, given when Open
+  // creates them; existing tables keep their own (Admin::ModifyFamily changes it). Default: LZ4
+  // for both (docs/recipes.md).
+  Compression posts_compression = Compression::kLz4;
+  Compression inbox_compression = Compression::kLz4;
 };
 
 // A hydrated post.

@@ -45,6 +45,7 @@
 
 #include "basalt/connection.h"
 #include "basalt/recipes/users.h"  // UserPage
+#include "basalt/schema.h"
 #include "basalt/status.h"
 
 namespace basalt::recipes {
@@ -63,6 +64,9 @@ struct FollowGraphOptions {
   // kWide (keyed by name, whose spread is unknown). Default: 0, one region (an embedded store
   // gains nothing from regions: each family is one RocksDB column family).
   int presplit_regions = 0;
+  // Compression of every family of the graph's tables, given when Open creates them; existing
+  // tables keep their own (Admin::ModifyFamily changes it). Default: LZ4 (docs/recipes.md).
+  Compression compression = Compression::kLz4;
 };
 
 class FollowGraph {

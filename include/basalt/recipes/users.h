@@ -38,6 +38,7 @@
 #include <vector>
 
 #include "basalt/connection.h"
+#include "basalt/schema.h"
 #include "basalt/status.h"
 
 namespace basalt::recipes {
@@ -64,6 +65,9 @@ struct UserStoreOptions {
   // table keeps its regions. 0..256 (InvalidArgument otherwise). Default: 0, one region (an
   // embedded store gains nothing from regions: each family is one RocksDB column family).
   int presplit_regions = 0;
+  // Compression of every family of both tables, given when Open creates them; existing tables
+  // keep their own (Admin::ModifyFamily changes it). Default: LZ4 (docs/recipes.md).
+  Compression compression = Compression::kLz4;
 };
 
 struct Session {
