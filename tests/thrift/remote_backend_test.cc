@@ -169,6 +169,64 @@ TEST_F(RemoteBackendTest, ASmallScanAMultiGetAndAGetAreOneCallEach) {
             1u + 1u + 2u + 1u);
 }
 
+// A batch checks its families against the descriptor read within the last second: the second
+// batch in a row is one call, and a family added meanwhile is found by reading it again.
+TEST_F(RemoteBackendTest, BatchesReuseARecentDescriptorAndSeeANewFamily) {
+  auto calls_of = [&](const std::function<void()>& op) {
+    const uint64_t before = server_->calls();
+    op();
+    return server_->calls() - before;
+  };
+  std::vector<Mutation> puts = {Put("a").Add("f", "q", "1"), Put("b").Add("f", "q", "2")};
+  EXPECT_EQ(calls_of([&] { ASSERT_OK(table_->Batch(puts)); }), 2u);  // descriptor + putMultiple
+  EXPECT_EQ(calls_of([&] { ASSERT_OK(table_->Batch(puts)); }), 1u);
+  EXPECT_EQ(
+      calls_of([&] { ASSERT_OK(table_->Put(std::vector<Put>{Put("c").Add("f", "q", "3")})); }), 1u);
+  FamilyDescriptor g;
+  g.name = "g";
+  ASSERT_OK(remote_->admin().AddFamily(TableName("default", "t"), g));
+  std::vector<Mutation> new_family = {Put("a").Add("g", "q", "1")};
+  ASSERT_OK(table_->Batch(new_family));
+  // An unknown family is still refused before anything is written, with the fresh descriptor.
+  std::vector<Mutation> bad = {Put("x").Add("f", "q", "1"), Put("y").Add("nope", "q", "1")};
+  Status s = table_->Batch(bad).status();
+  EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  auto x = table_->Get(Get("x"));
+  ASSERT_OK(x);
+  EXPECT_TRUE(x->empty());
+}
+
+// A scan with a limit and no caching asks for its whole limit at once (up to 1,000 rows): a page
+// of a few hundred rows is one call, where a default batch of 100 rows took five.
+TEST_F(RemoteBackendTest, ALimitedScanWithoutCachingIsOneCallUpToAThousandRows) {
+  std::vector<Mutation> puts;
+  for (int i = 0; i < 1500; ++i) {
+    puts.emplace_back(Put("r" + std::to_string(10000 + i)).Add("f", "q", "v"));
+  }
+  ASSERT_OK(table_->Batch(puts));
+  auto calls_of = [&](const std::function<void()>& op) {
+    const uint64_t before = server_->calls();
+    op();
+    return server_->calls() - before;
+  };
+  EXPECT_EQ(calls_of([&] { EXPECT_EQ(ScanRows(*table_, Scan().SetLimit(501)).size(), 501u); }), 1u);
+  EXPECT_EQ(calls_of([&] {
+              EXPECT_EQ(ScanRows(*table_, Scan().SetLimit(501).SetReversed(true)).size(), 501u);
+            }),
+            1u);
+  // The caller's caching still rules, and past 1,000 rows the scan goes on with a scanner (the
+  // first batch, then open, rows until an empty batch, close).
+  EXPECT_EQ(calls_of([&] {
+              EXPECT_EQ(ScanRows(*table_, Scan().SetLimit(250).SetCaching(100)).size(), 250u);
+            }),
+            1u + 1u + 3u + 1u);
+  EXPECT_EQ(calls_of([&] { EXPECT_EQ(ScanRows(*table_, Scan().SetLimit(1200)).size(), 1200u); }),
+            1u + 1u + 2u + 1u);
+  // Without a limit, 100 rows a call as before.
+  EXPECT_EQ(calls_of([&] { EXPECT_EQ(ScanRows(*table_, Scan()).size(), 1500u); }),
+            1u + 1u + 15u + 1u);
+}
+
 // A filter may keep state across rows; past the first batch the scan goes on from the start
 // (dropping the rows returned) so that it sees the whole scan, as in process.
 TEST_F(RemoteBackendTest, AStatefulFilterSeesTheWholeScanPastTheFirstBatch) {

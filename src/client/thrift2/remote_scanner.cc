@@ -20,6 +20,9 @@ namespace basalt::client::remote {
 namespace {
 
 constexpr int32_t kDefaultRowsPerCall = 100;
+// A scan with a limit and no caching of its own asks for its whole limit in one call, up to this
+// many rows: a page of a few hundred rows (a following list, a fan-out page) is one round trip.
+constexpr int32_t kMostRowsPerCallForALimit = 1000;
 
 struct Bound {
   std::string key;
@@ -92,8 +95,8 @@ Result<std::unique_ptr<ResultScanner>> RemoteScanner::Open(std::shared_ptr<Clien
   if (scanner->limit_ > 0) {
     int64_t server_limit = scanner->limit_ + (scanner->skip_row_ ? 1 : 0);
     tscan.__set_limit(static_cast<int32_t>(std::min<int64_t>(server_limit, INT32_MAX)));
-    scanner->rows_per_call_ =
-        static_cast<int32_t>(std::min<int64_t>(scanner->rows_per_call_, server_limit));
+    const int64_t per_call = scan.caching() > 0 ? scan.caching() : kMostRowsPerCallForALimit;
+    scanner->rows_per_call_ = static_cast<int32_t>(std::min<int64_t>(per_call, server_limit));
   }
   // With a batch, one row may come as several results, and a stateless call cannot say where
   // in a row to go on: such scans keep a server-side scanner from the start.

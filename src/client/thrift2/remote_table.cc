@@ -161,15 +161,39 @@ Result<TableDescriptor> RemoteTable::Describe() {
   return t2::FromThrift(tdesc);
 }
 
+Status RemoteTable::CheckAgainstSchema(const std::function<Status(const TableDescriptor&)>& check) {
+  constexpr auto kFreshFor = std::chrono::seconds(1);
+  std::shared_ptr<const TableDescriptor> recent;
+  {
+    std::lock_guard<std::mutex> lock(schema_mu_);
+    if (schema_ != nullptr && std::chrono::steady_clock::now() - schema_read_ < kFreshFor) {
+      recent = schema_;
+    }
+  }
+  if (recent != nullptr && check(*recent).ok()) return Status::OK();
+  BASALT_ASSIGN_OR_RETURN(TableDescriptor now, Describe());
+  auto fresh = std::make_shared<const TableDescriptor>(std::move(now));
+  {
+    std::lock_guard<std::mutex> lock(schema_mu_);
+    schema_ = fresh;
+    schema_read_ = std::chrono::steady_clock::now();
+  }
+  return check(*fresh);
+}
+
 Status RemoteTable::Put(const std::vector<basalt::Put>& puts) {
   if (puts.empty()) return Status::OK();
-  BASALT_ASSIGN_OR_RETURN(TableDescriptor desc, Describe());
+  BASALT_RETURN_IF_ERROR(CheckAgainstSchema([&](const TableDescriptor& desc) {
+    for (size_t i = 0; i < puts.size(); ++i) {
+      Status s = CheckEntries(desc, puts[i]);
+      if (!s.ok()) return s.WithContext("put " + std::to_string(i));
+    }
+    return Status::OK();
+  }));
   std::vector<t2::TPut> tputs;
   tputs.reserve(puts.size());
-  for (size_t i = 0; i < puts.size(); ++i) {
-    Status s = CheckEntries(desc, puts[i]);
-    if (!s.ok()) return s.WithContext("put " + std::to_string(i));
-    BASALT_ASSIGN_OR_RETURN(t2::TPut tput, t2::ToThrift(puts[i]));
+  for (const basalt::Put& put : puts) {
+    BASALT_ASSIGN_OR_RETURN(t2::TPut tput, t2::ToThrift(put));
     tputs.push_back(std::move(tput));
   }
   return pool_->Call([&](ThriftClient& c) { c.putMultiple(wire_name_, tputs); });
@@ -180,11 +204,13 @@ Result<std::vector<RowResult>> RemoteTable::Batch(const std::vector<Mutation>& m
   // on the embedded backend. Then the mutations in order, runs of Puts and of Deletes one call
   // each; a failure the server finds ends the batch, and the calls before it stay written
   // (Thrift2 has no cross-row atomicity).
-  BASALT_ASSIGN_OR_RETURN(TableDescriptor desc, Describe());
-  for (size_t i = 0; i < mutations.size(); ++i) {
-    Status s = CheckMutation(desc, mutations[i]);
-    if (!s.ok()) return s.WithContext("batch mutation " + std::to_string(i));
-  }
+  BASALT_RETURN_IF_ERROR(CheckAgainstSchema([&](const TableDescriptor& desc) {
+    for (size_t i = 0; i < mutations.size(); ++i) {
+      Status s = CheckMutation(desc, mutations[i]);
+      if (!s.ok()) return s.WithContext("batch mutation " + std::to_string(i));
+    }
+    return Status::OK();
+  }));
   std::vector<RowResult> out(mutations.size());
   for (size_t i = 0; i < mutations.size();) {
     // A run of Puts goes in one putMultiple, a run of plain Deletes in one deleteMultiple: the

@@ -1,12 +1,18 @@
 // Table over Thrift2 (docs/hbase.md). Every single-row call stays atomic on the server.
 // Table::Batch is not atomic across rows: it checks row keys and families first, then applies
 // one row at a time, in order, and stops at the first failure (earlier rows stay written).
+// The family check uses the table's descriptor as read at most a second ago (and reads it again
+// when a family is missing from it), so a batch is one call less than with a descriptor read per
+// batch; a family dropped within that second is left for the server to refuse.
 // Increment and CheckAndMutate time ranges have no Thrift2 form: NotSupported.
 
 #ifndef BASALT_CLIENT_THRIFT2_REMOTE_TABLE_H_
 #define BASALT_CLIENT_THRIFT2_REMOTE_TABLE_H_
 
+#include <chrono>
+#include <functional>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -37,12 +43,18 @@ class RemoteTable final : public Table {
   Result<std::vector<RowResult>> Batch(const std::vector<Mutation>& mutations) override;
 
  private:
-  // The table's descriptor, as the server has it now: for the checks made before a batch.
+  // The table's descriptor, as the server has it now.
   Result<TableDescriptor> Describe();
+  // `check` against the descriptor read within the last second, or, when there is none or
+  // `check` fails on it (the schema may have changed since), against the server's descriptor now.
+  Status CheckAgainstSchema(const std::function<Status(const TableDescriptor&)>& check);
 
   std::shared_ptr<ClientPool> pool_;
   TableName name_;
   std::string wire_name_;  // the `binary table` argument: "ns:qualifier" or "qualifier"
+  std::mutex schema_mu_;
+  std::shared_ptr<const TableDescriptor> schema_;      // guarded by schema_mu_; null: none read
+  std::chrono::steady_clock::time_point schema_read_;  // guarded by schema_mu_
 };
 
 }  // namespace basalt::client::remote
