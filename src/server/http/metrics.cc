@@ -42,9 +42,8 @@ std::string FormatValue(double value) {
 void Metrics::ObserveRequest(std::string_view route, std::string_view method, int status,
                              double seconds) {
   // Looked up by views: a request of a series already seen allocates nothing.
-  std::tuple<std::string_view, std::string_view, std::string_view> key{
-      route.empty() ? std::string_view("unmatched") : std::string_view(route), method,
-      StatusClass(status)};
+  const KeyView key{route.empty() ? std::string_view("unmatched") : std::string_view(route), method,
+                    StatusClass(status)};
   std::lock_guard<std::mutex> lock(mu_);
   auto it = series_.find(key);
   if (it == series_.end()) {
@@ -89,7 +88,7 @@ void Metrics::AddCollector(std::function<std::vector<Family>()> collect) {
 
 std::string Metrics::Render() const {
   std::ostringstream out;
-  std::map<Key, Series, std::less<>> copy;
+  SeriesMap copy;
   {
     std::lock_guard<std::mutex> lock(mu_);
     copy = series_;

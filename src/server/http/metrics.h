@@ -78,9 +78,22 @@ class Metrics {
     std::array<uint64_t, kBuckets.size()> buckets{};  // cumulative at render time
   };
   using Key = std::tuple<std::string, std::string, std::string>;  // route, method, class
+  using KeyView = std::tuple<std::string_view, std::string_view, std::string_view>;
+  // Orders keys by their views, so that a lookup by views builds no strings. (A tuple of strings
+  // and one of views have no operator< between them in every standard library.)
+  struct KeyLess {
+    using is_transparent = void;
+    static KeyView View(const Key& k) { return {std::get<0>(k), std::get<1>(k), std::get<2>(k)}; }
+    static const KeyView& View(const KeyView& k) { return k; }
+    template <class A, class B>
+    bool operator()(const A& a, const B& b) const {
+      return View(a) < View(b);
+    }
+  };
+  using SeriesMap = std::map<Key, Series, KeyLess>;
 
   mutable std::mutex mu_;
-  std::map<Key, Series, std::less<>> series_;  // guarded by mu_
+  SeriesMap series_;  // guarded by mu_
   std::atomic<int64_t> open_connections_{0};
   std::atomic<int64_t> refused_connections_{0};
   struct Gauge {
