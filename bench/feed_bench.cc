@@ -147,7 +147,7 @@ struct Figures {
   double follow_calls = -1;  // per Follow
   double import_calls = -1;  // per FollowMany of kImportBatch edges
   double post_calls = -1;    // per Post
-  double job_calls = -1;     // fan-out: per job, idle polls and DrainPool's checks included
+  double job_calls = -1;     // fan-out: per job, idle polls and Drain's counts included
   double insert_calls = -1;  // fan-out: per inbox insert
   double read_calls = -1;    // per home read
 };
@@ -192,26 +192,6 @@ double CallsPer(const basalt::bench::ThriftCallCounter& counter, int64_t* mark, 
   const double per = static_cast<double>(now - *mark) / ops;
   *mark = now;
   return per;
-}
-
-// Waits until `pool` has finished `jobs` jobs, watching its stats, then checks with one Drain
-// that none is left. Drain alone polls Feed::PendingJobs every 10 ms, a scan of every job row:
-// store work (and over thrift://, about one call per 100 jobs left per poll) that is the
-// harness's, not the fan-out's. Once a second the store is asked, in case a job went without
-// being counted (a lease lost to the other worker).
-void DrainPool(basalt::recipes::FanoutWorkerPool& pool, basalt::recipes::Feed& feed, int64_t jobs) {
-  const auto deadline = Clock::now() + std::chrono::hours(2);
-  auto next_ask = Clock::now() + std::chrono::seconds(1);
-  while (pool.stats().jobs_finished < jobs && pool.last_error().ok() && Clock::now() < deadline) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    if (Clock::now() < next_ask) continue;
-    next_ask = Clock::now() + std::chrono::seconds(1);
-    auto pending = feed.PendingJobs();
-    Check(pending.status(), "pending jobs");
-    if (*pending == 0) break;
-  }
-  Check(pool.last_error(), "fan-out worker");
-  Check(pool.Drain(std::chrono::hours(2)), "drain");
 }
 
 // basalt embedded, or over thrift:// when `remote` (calls counted by `counter` if enabled).
@@ -271,7 +251,7 @@ Figures RunBasalt(const Config& c, const Workload& w, bool remote,
 
   basalt::recipes::FanoutWorkerPool pool(*stack.feed, {.threads = c.threads});
   pool.Start();
-  DrainPool(pool, *stack.feed, *jobs);
+  Check(pool.Drain(std::chrono::hours(2)), "drain");
   auto t3 = Clock::now();
   pool.Stop();
   Check(pool.last_error(), "fan-out worker");
