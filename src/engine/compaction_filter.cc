@@ -7,15 +7,19 @@ namespace basalt::engine {
 
 CellCompactionFilter::CellCompactionFilter(std::shared_ptr<const FamilySettings> settings,
                                            bool full_compaction, int64_t now_ms)
-    : settings_(std::move(settings)), full_(full_compaction), now_ms_(now_ms) {}
+    : settings_(std::move(settings)),
+      full_(full_compaction),
+      clear_sequences_(full_compaction && settings_->keep_deleted_cells == KeepDeletedCells::kFalse),
+      now_ms_(now_ms) {}
 
 rocksdb::CompactionFilter::Decision CellCompactionFilter::FilterV2(
     int /*level*/, const rocksdb::Slice& key, ValueType value_type,
-    const rocksdb::Slice& existing_value, std::string* /*new_value*/,
+    const rocksdb::Slice& existing_value, std::string* new_value,
     std::string* /*skip_until*/) const {
   if (value_type != ValueType::kValue) return Decision::kKeep;
-  Decision d = const_cast<CellCompactionFilter*>(this)->Decide(key, existing_value);
+  Decision d = const_cast<CellCompactionFilter*>(this)->Decide(key, existing_value, new_value);
   if (d == Decision::kRemove) ++dropped_;
+  if (d == Decision::kChangeValue) ++sequences_cleared_;
   return d;
 }
 
@@ -30,7 +34,8 @@ bool CellCompactionFilter::DropMarker(int64_t ts) const {
 }
 
 rocksdb::CompactionFilter::Decision CellCompactionFilter::Decide(const rocksdb::Slice& key,
-                                                                 const rocksdb::Slice& value) {
+                                                                 const rocksdb::Slice& value,
+                                                                 std::string* new_value) {
   ParsedKey pk;
   ParsedValue pv;
   if (!ParseKey({key.data(), key.size()}, &pk) || !ParseValue({value.data(), value.size()}, &pv)) {
@@ -87,7 +92,18 @@ rocksdb::CompactionFilter::Decision CellCompactionFilter::Decide(const rocksdb::
   }
   ++st.rank;
   int32_t allowed = expired ? s.min_versions : s.max_versions;
-  return st.rank > allowed ? Decision::kRemove : Decision::kKeep;
+  if (st.rank > allowed) return Decision::kRemove;
+  if (clear_sequences_ && (pv.seq != 0 || value.size() - pv.payload.size() != 1)) {
+    // A surviving Put's sequence number only ranks it against markers. Every marker with a
+    // smaller number is in this compaction and is dropped by it, and every marker still to come
+    // gets a larger one, so 0 hides the same cells from the same markers and costs one byte.
+    // (A format-1 value is rewritten to format 2 on the way.)
+    new_value->clear();
+    AppendValueHeader(new_value, 0);
+    new_value->append(pv.payload.data(), pv.payload.size());
+    return Decision::kChangeValue;
+  }
+  return Decision::kKeep;
 }
 
 std::unique_ptr<rocksdb::CompactionFilter> CellCompactionFilterFactory::CreateCompactionFilter(

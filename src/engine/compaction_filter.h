@@ -8,7 +8,12 @@
 //     among the unmasked Puts it has seen, expired Puts beyond MIN_VERSIONS, and markers that
 //     are themselves expired (everything they cover has expired too);
 //   - a full compaction (every file of the family; what Admin::MajorCompact runs) also drops
-//     the remaining delete markers, because every cell written before a marker is in it.
+//     the remaining delete markers, because every cell written before a marker is in it, and
+//     (unless KEEP_DELETED_CELLS) sets the write sequence of every Put it keeps to 0: with the
+//     markers gone, a sequence number only has to be below those of markers still to come.
+//     Writes take their number and reach RocksDB under their rows' locks (write_path.cc), so a
+//     marker numbered below a cell in the compaction reached RocksDB first and is in it too.
+//     This saves 2-4 bytes per cell on disk (docs/benchmarks.md, "Footprint").
 // With KEEP_DELETED_CELLS, markers and the cells they hide are kept (TRUE), or kept until they
 // expire (TTL).
 //
@@ -40,6 +45,7 @@ class CellCompactionFilter : public rocksdb::CompactionFilter {
 
   // Counters for tests and metrics.
   uint64_t dropped() const { return dropped_; }
+  uint64_t sequences_cleared() const { return sequences_cleared_; }
 
  private:
   struct Marker {
@@ -47,11 +53,12 @@ class CellCompactionFilter : public rocksdb::CompactionFilter {
     uint64_t seq;
   };
 
-  Decision Decide(const rocksdb::Slice& key, const rocksdb::Slice& value);
+  Decision Decide(const rocksdb::Slice& key, const rocksdb::Slice& value, std::string* new_value);
   bool DropMarker(int64_t ts) const;
 
   std::shared_ptr<const FamilySettings> settings_;
   const bool full_;
+  const bool clear_sequences_;
   const int64_t now_ms_;
 
   // Compaction is single-threaded per filter instance; FilterV2 is const only by interface.
@@ -67,6 +74,7 @@ class CellCompactionFilter : public rocksdb::CompactionFilter {
   };
   mutable State state_;
   mutable uint64_t dropped_ = 0;
+  mutable uint64_t sequences_cleared_ = 0;
 };
 
 // Makes one CellCompactionFilter per compaction with the family's current settings.

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
+
 #include "engine/key_format.h"
 
 namespace basalt::engine {
@@ -38,9 +40,21 @@ std::vector<bool> Survivors(FamilySettings settings, bool full, std::vector<Stor
     std::string new_value, skip;
     auto d = filter.FilterV2(0, c.key, rocksdb::CompactionFilter::ValueType::kValue, value,
                              &new_value, &skip);
-    kept.push_back(d == Decision::kKeep);
+    kept.push_back(d != Decision::kRemove);
   }
   return kept;
+}
+
+// What the filter makes of one cell's stored value in a compaction holding only that cell:
+// the value it keeps, or nullopt when it drops the cell.
+std::optional<std::string> Compacted(FamilySettings settings, bool full, const std::string& key,
+                                     const std::string& value) {
+  CellCompactionFilter filter(std::make_shared<const FamilySettings>(settings), full, kNow);
+  std::string new_value, skip;
+  auto d = filter.FilterV2(0, key, rocksdb::CompactionFilter::ValueType::kValue, value,
+                           &new_value, &skip);
+  if (d == Decision::kRemove) return std::nullopt;
+  return d == Decision::kChangeValue ? new_value : value;
 }
 
 TEST(CompactionFilterTest, DropsVersionsBeyondMaxVersions) {
@@ -115,6 +129,52 @@ TEST(CompactionFilterTest, StateResetsAtRowAndColumnBoundaries) {
                         {Marker("a", "", 100, CellType::kDeleteFamily, 9), Put("b", "x", 10, 1),
                          Marker("c", "x", 100, CellType::kDeleteColumn, 9), Put("c", "y", 10, 1)});
   EXPECT_EQ(kept, (std::vector<bool>{true, true, true, true}));
+}
+
+TEST(CompactionFilterTest, FullCompactionClearsTheSequenceOfKeptPuts) {
+  FamilySettings s;
+  const std::string key = CellKey("r", "q", 50, CellType::kPut);
+  const std::string value = EncodeValue(123456789, "payload");
+  EXPECT_EQ(Compacted(s, true, key, value), EncodeValue(0, "payload"));
+  EXPECT_EQ(EncodeValue(0, "payload").size(), 1 + std::string("payload").size());
+  // A value already at 0 is left as it is.
+  CellCompactionFilter filter(std::make_shared<const FamilySettings>(s), true, kNow);
+  std::string nv, skip;
+  EXPECT_EQ(filter.FilterV2(0, key, rocksdb::CompactionFilter::ValueType::kValue,
+                            EncodeValue(0, "payload"), &nv, &skip),
+            Decision::kKeep);
+  EXPECT_EQ(filter.sequences_cleared(), 0u);
+}
+
+TEST(CompactionFilterTest, FullCompactionRewritesAFormatOneValue) {
+  FamilySettings s;
+  std::string v1(1, '\0');  // format 1: a 00 flags byte, BE64 seq, payload
+  v1.append("\0\0\0\0\0\0\0\x07", 8);
+  v1.append("old");
+  ParsedValue pv;
+  ASSERT_TRUE(ParseValue(v1, &pv));
+  ASSERT_EQ(pv.seq, 7u);
+  EXPECT_EQ(Compacted(s, true, CellKey("r", "q", 50, CellType::kPut), v1), EncodeValue(0, "old"));
+}
+
+TEST(CompactionFilterTest, SequencesStayInPartialCompactionsAndWhenDeletedCellsAreKept) {
+  FamilySettings s;
+  const std::string key = CellKey("r", "q", 50, CellType::kPut);
+  const std::string value = EncodeValue(42, "v");
+  // A partial compaction may miss a marker numbered between 0 and 42 that must not hide the cell.
+  EXPECT_EQ(Compacted(s, false, key, value), value);
+  // Kept markers still rank against the Puts they were compacted with.
+  s.keep_deleted_cells = KeepDeletedCells::kTrue;
+  EXPECT_EQ(Compacted(s, true, key, value), value);
+  s.keep_deleted_cells = KeepDeletedCells::kTtl;
+  EXPECT_EQ(Compacted(s, true, key, value), value);
+}
+
+TEST(CompactionFilterTest, MarkersAreNeverRewritten) {
+  FamilySettings s;
+  s.keep_deleted_cells = KeepDeletedCells::kTtl;  // kept in a full compaction
+  const std::string value = EncodeValue(42, "");
+  EXPECT_EQ(Compacted(s, true, CellKey("r", "q", 50, CellType::kDeleteColumn), value), value);
 }
 
 TEST(CompactionFilterTest, UnreadableKeysAreKept) {

@@ -229,6 +229,32 @@ TEST_P(SemanticsTest, PutAfterDeleteIsVisibleEvenWithAnOlderTimestamp) {
   EXPECT_EQ(Read("t", Get("r").ReadAllVersions()), (Strings{"f:q@50=after"}));
 }
 
+// A major compaction clears the write sequence of the Puts it keeps (compaction_filter.h); the
+// markers written after it must still hide exactly the cells written before them.
+TEST_P(SemanticsTest, MarkersAfterAMajorCompactionHideWhatWasWrittenBefore) {
+  if (!store().SupportsMaintenance()) GTEST_SKIP() << "Thrift2 has no flush or major compaction";
+  CreateWith("t", {Family("f", 5)});
+  Table& t = store().table("t");
+  ASSERT_OK(t.Put(Put("a").Add("f", "q", 10, "a10").Add("f", "q", 30, "a30")));
+  ASSERT_OK(t.Put(Put("b").Add("f", "q", 10, "b10").Add("f", "p", 40, "b40")));
+  ASSERT_OK(t.Put(Put("c").Add("f", "q", 10, "c10")));
+  Compact("t");
+  ASSERT_OK(t.Delete(Delete("a").AddColumn("f", "q", 30)));
+  ASSERT_OK(t.Delete(Delete("b", 20)));
+  ASSERT_OK(t.Put(Put("c").Add("f", "q", 5, "c5")));
+  ASSERT_OK(t.Delete(Delete("c").AddColumns("f", "q", 10)));
+  // Written after the marker, so visible although older than it (NEW_VERSION_BEHAVIOR).
+  ASSERT_OK(t.Put(Put("c").Add("f", "q", 7, "c7")));
+  const Strings expected{"a/f:q@10=a10", "b/f:p@40=b40", "c/f:q@7=c7"};
+  EXPECT_EQ(Dump("t", Scan().ReadAllVersions()), expected);
+  Flush("t");
+  EXPECT_EQ(Dump("t", Scan().ReadAllVersions()), expected);
+  Compact("t");
+  EXPECT_EQ(Dump("t", Scan().ReadAllVersions()), expected);
+  store().Reopen();
+  EXPECT_EQ(Dump("t", Scan().ReadAllVersions()), expected);
+}
+
 TEST_P(SemanticsTest, KeepDeletedCellsLetsReadsBeforeTheDeleteSeeTheCells) {
   BASALT_SKIP_IF_REMOTE(GetParam(),
                         "raw scans have no Thrift2 form (TScan has no raw flag): NotSupported");
