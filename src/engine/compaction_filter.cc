@@ -9,7 +9,8 @@ CellCompactionFilter::CellCompactionFilter(std::shared_ptr<const FamilySettings>
                                            bool full_compaction, int64_t now_ms)
     : settings_(std::move(settings)),
       full_(full_compaction),
-      clear_sequences_(full_compaction && settings_->keep_deleted_cells == KeepDeletedCells::kFalse),
+      clear_sequences_(full_compaction &&
+                       settings_->keep_deleted_cells == KeepDeletedCells::kFalse),
       now_ms_(now_ms) {}
 
 rocksdb::CompactionFilter::Decision CellCompactionFilter::FilterV2(

@@ -51,8 +51,8 @@ std::optional<std::string> Compacted(FamilySettings settings, bool full, const s
                                      const std::string& value) {
   CellCompactionFilter filter(std::make_shared<const FamilySettings>(settings), full, kNow);
   std::string new_value, skip;
-  auto d = filter.FilterV2(0, key, rocksdb::CompactionFilter::ValueType::kValue, value,
-                           &new_value, &skip);
+  auto d = filter.FilterV2(0, key, rocksdb::CompactionFilter::ValueType::kValue, value, &new_value,
+                           &skip);
   if (d == Decision::kRemove) return std::nullopt;
   return d == Decision::kChangeValue ? new_value : value;
 }
