@@ -117,13 +117,14 @@ std::string Nonce() {
 }  // namespace
 
 Feed::Feed(Connection& conn, FollowGraph& graph, FeedOptions options, std::unique_ptr<Table> posts,
-           std::unique_ptr<Table> inbox)
+           std::unique_ptr<Table> inbox, int64_t own_posts_in_inbox_since_ms)
     : conn_(conn),
       graph_(graph),
       options_(std::move(options)),
       posts_(std::move(posts)),
       inbox_(std::move(inbox)),
-      sequence_(static_cast<uint32_t>(std::random_device{}())) {}
+      sequence_(static_cast<uint32_t>(std::random_device{}())),
+      own_posts_in_inbox_since_ms_(own_posts_in_inbox_since_ms) {}
 
 Feed::~Feed() = default;
 
@@ -140,6 +141,7 @@ Result<std::unique_ptr<Feed>> Feed::Open(Connection& conn, FollowGraph& graph,
   }
   TableName posts_name(options.name_space, options.table_prefix + "_posts");
   TableName inbox_name(options.name_space, options.table_prefix + "_inbox");
+  BASALT_ASSIGN_OR_RETURN(bool tables_existed, conn.admin().TableExists(posts_name));
   BASALT_RETURN_IF_ERROR(EnsureTable(conn.admin(), posts_name,
                                      {std::string(fl::kPostFamily), std::string(fl::kJobFamily)},
                                      options.posts_compression));
@@ -147,8 +149,42 @@ Result<std::unique_ptr<Feed>> Feed::Open(Connection& conn, FollowGraph& graph,
                                      options.inbox_compression));
   BASALT_ASSIGN_OR_RETURN(auto posts, conn.GetTable(posts_name));
   BASALT_ASSIGN_OR_RETURN(auto inbox, conn.GetTable(inbox_name));
+  BASALT_ASSIGN_OR_RETURN(int64_t own_since, OwnPostsInInboxSince(*posts, tables_existed));
   return std::unique_ptr<Feed>(
-      new Feed(conn, graph, std::move(options), std::move(posts), std::move(inbox)));
+      new Feed(conn, graph, std::move(options), std::move(posts), std::move(inbox), own_since));
+}
+
+Result<int64_t> Feed::OwnPostsInInboxSince(Table& posts, bool tables_existed) {
+  const std::string row = fl::MetaRow();
+  const std::string family(fl::kPostFamily);
+  const std::string qualifier(fl::kOwnPostsInInboxSince);
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    BASALT_ASSIGN_OR_RETURN(RowResult meta,
+                            posts.Get(basalt::Get(row).AddColumn(family, qualifier)));
+    if (auto since = meta.Value(family, qualifier)) {
+      if (since->size() != 8) return Status::Corruption("feed: bad meta row");
+      return LongFromBytes(*since);
+    }
+    // Tables this Open made hold no post. Tables that existed without the row were written by a
+    // basalt that kept own posts out of inboxes: those before now are only on the timelines.
+    // Whoever writes the row first decides; a later time than needed only costs reads.
+    const int64_t since = tables_existed ? SystemWallMillis() : 0;
+    BASALT_ASSIGN_OR_RETURN(
+        bool written,
+        posts.CheckAndMutate(CheckAndMutate(row)
+                                 .IfNotExists(family, qualifier)
+                                 .Then(basalt::Put(row).Add(family, qualifier, LongBytes(since)))));
+    if (written) return since;
+  }
+  return Status::Busy("feed: the meta row kept changing");
+}
+
+bool Feed::OwnPostsMayBeMissing(const std::set<std::string>& keys, int32_t fetch) const {
+  if (own_posts_in_inbox_since_ms_ <= 0) return false;
+  if (static_cast<int32_t>(keys.size()) < fetch) return true;
+  // The page is the first `fetch` keys of the merge: own posts after its last inbox key cannot
+  // be on it, and those before it are at least as new as the time they were first delivered.
+  return *std::next(keys.begin(), fetch - 1) >= fl::TimelineKeysFrom(own_posts_in_inbox_since_ms_);
 }
 
 Result<std::string> Feed::Post(std::string_view author, std::string_view text) {
@@ -174,10 +210,20 @@ Result<std::string> Feed::PostAt(std::string_view author, std::string_view text,
   }
   fl::PostId id{std::string(author), timestamp_ms, sequence_.fetch_add(1)};
   std::string post_id = fl::EncodePostId(id);
+  // The author's own inbox holds their posts too, so that a home page is one inbox read and
+  // one hydration. It is written before the post row, or with it: an entry whose post row is
+  // missing (a crash in between) is skipped by reads as a deleted post is.
+  const std::string own_key = fl::TimelineKey(post_id, id.timestamp_ms);
+  const basalt::Put own_entry =
+      basalt::Put(fl::InboxRow(author)).Add(std::string(fl::kInboxFamily), own_key, "");
   basalt::Put post(fl::PostRow(post_id), id.timestamp_ms);
   post.Add(std::string(fl::kPostFamily), "a", std::string(author))
       .Add(std::string(fl::kPostFamily), "t", std::string(text))
       .Add(std::string(fl::kPostFamily), "s", LongBytes(id.timestamp_ms));
+  // An own entry's turn to trim the inbox comes as a delivery's does.
+  auto trim_own_inbox = [&]() -> Status {
+    return TrimDue(author, {own_key}) ? Trim({std::string(author)}) : Status::OK();
+  };
   if (high) {
     // The mark first: it is sticky and right on its own (the author is above the threshold).
     BASALT_RETURN_IF_ERROR(
@@ -186,7 +232,9 @@ Result<std::string> Feed::PostAt(std::string_view author, std::string_view text,
       std::lock_guard<std::mutex> lock(marks_mu_);
       if (marks_ != nullptr && !marks_->contains(std::string(author))) marks_ = nullptr;
     }
+    BASALT_RETURN_IF_ERROR(inbox_->Put(own_entry));
     BASALT_RETURN_IF_ERROR(posts_->Put(post));
+    BASALT_RETURN_IF_ERROR(trim_own_inbox());
     return post_id;
   }
   // p:o marks a post that was fanned out: only those need a retract job when deleted.
@@ -201,14 +249,18 @@ Result<std::string> Feed::PostAt(std::string_view author, std::string_view text,
   };
   // Where the store writes several rows atomically, the post and its job, handed to the workers
   // at once, are one write: no worker can see the job without the post.
-  BASALT_ASSIGN_OR_RETURN(bool written, WritePostAtomically(post, job(fl::kUnclaimedLease)));
-  if (written) return post_id;
+  BASALT_ASSIGN_OR_RETURN(bool written,
+                          WritePostAtomically(post, job(fl::kUnclaimedLease), own_entry));
+  if (written) {
+    BASALT_RETURN_IF_ERROR(trim_own_inbox());
+    return post_id;
+  }
   // Otherwise three single-row writes, correct without a cross-row atomic batch (HBase over
   // Thrift2) and whatever point a crash stops them at (docs/recipes.md, "Post without cross-row
   // atomicity"):
   //  1. the job row, under a lease held by this call, so no worker takes it while the post row
   //     is not written yet (a worker drops a job whose post is missing: never written, or
-  //     deleted);
+  //     deleted), and the author's own inbox entry;
   //  2. the post row;
   //  3. the job handed to the workers (lease "0|"). If this call's lease ran out meanwhile, a
   //     worker may have dropped the job before step 2: write it again (delivery is idempotent).
@@ -217,6 +269,7 @@ Result<std::string> Feed::PostAt(std::string_view author, std::string_view text,
   const std::string poster_lease =
       std::to_string(SystemWallMillis() + options_.post_lease_ms) + "|post";
   BASALT_RETURN_IF_ERROR(posts_->Put(job(poster_lease)));
+  BASALT_RETURN_IF_ERROR(inbox_->Put(own_entry));
   BASALT_RETURN_IF_ERROR(posts_->Put(post));
   BASALT_ASSIGN_OR_RETURN(
       bool handed_over,
@@ -225,12 +278,14 @@ Result<std::string> Feed::PostAt(std::string_view author, std::string_view text,
               .IfEquals(job_family, "l", poster_lease)
               .Then(basalt::Put(job_row).Add(job_family, "l", std::string(fl::kUnclaimedLease)))));
   if (!handed_over) BASALT_RETURN_IF_ERROR(posts_->Put(job(fl::kUnclaimedLease)));
+  BASALT_RETURN_IF_ERROR(trim_own_inbox());
   return post_id;
 }
 
-Result<bool> Feed::WritePostAtomically(const basalt::Put& post, const basalt::Put& job) {
+Result<bool> Feed::WritePostAtomically(const basalt::Put& post, const basalt::Put& job,
+                                       const basalt::Put& own_entry) {
   MultiRowMutation m;
-  m.Add(posts_->name(), post).Add(posts_->name(), job);
+  m.Add(posts_->name(), post).Add(posts_->name(), job).Add(inbox_->name(), own_entry);
   // NotSupported is answered locally, without a call to the store.
   Result<bool> applied = conn_.MutateRows(m);
   if (applied.status().IsNotSupported()) return false;
@@ -258,13 +313,22 @@ Status Feed::DeletePost(std::string_view requester, std::string_view post_id) {
   }
   std::vector<Mutation> batch;
   batch.emplace_back(basalt::Delete(fl::PostRow(post_id)));
-  // A post that was never fanned out (its author was a high-follower author) is in no inbox.
-  if (!row.Value(fl::kPostFamily, "o")) return posts_->Batch(batch).status();
+  // The author's own entry after the post: if this stops in between, reads skip the entry.
+  const basalt::Delete own_entry =
+      basalt::Delete(fl::InboxRow(post.author))
+          .AddColumns(std::string(fl::kInboxFamily), fl::TimelineKey(post_id, post.timestamp_ms));
+  // A post that was never fanned out (its author was a high-follower author) is in no other
+  // inbox.
+  if (!row.Value(fl::kPostFamily, "o")) {
+    BASALT_RETURN_IF_ERROR(posts_->Batch(batch).status());
+    return inbox_->Delete(own_entry);
+  }
   batch.emplace_back(basalt::Put(fl::JobRow(post_id, fl::kRetractJob))
                          .Add(std::string(fl::kJobFamily), "a", post.author)
                          .Add(std::string(fl::kJobFamily), "p", std::string(post_id))
                          .Add(std::string(fl::kJobFamily), "l", std::string(fl::kUnclaimedLease)));
-  return posts_->Batch(batch).status();
+  BASALT_RETURN_IF_ERROR(posts_->Batch(batch).status());
+  return inbox_->Delete(own_entry);
 }
 
 Result<PostPage> Feed::UserTimeline(std::string_view author, int32_t page_size,
@@ -492,6 +556,8 @@ Result<bool> Feed::RebuildInbox(std::string_view user) {
   for (const auto& a : followed.all) {
     if (!high.contains(a)) authors.push_back(a);
   }
+  // And the reader's own posts, which Post writes into this inbox too.
+  if (!followed.all.contains(std::string(user))) authors.emplace_back(user);
   BASALT_ASSIGN_OR_RETURN(std::vector<std::string> keys,
                           PullKeys(authors, "", options_.inbox_cap + 1));
   const size_t kept = std::min(keys.size(), static_cast<size_t>(options_.inbox_cap));
@@ -523,8 +589,8 @@ Result<PostPage> Feed::HomeTimeline(std::string_view user, int32_t page_size,
     followed = std::move(f);
     return Status::OK();
   };
-  // Merged at read time: the followed high-follower authors and the reader's own posts, so
-  // that a post is on its author's home timeline at once, whether or not it is fanned out.
+  // Merged at read time: the followed high-follower authors, whose posts are not fanned out.
+  // The reader's own posts are in their inbox (Post), save those of a store older than that.
   std::vector<std::string> merged;
   BASALT_ASSIGN_OR_RETURN(auto marks, MarkedAuthors());
   if (!marks->empty()) {
@@ -542,10 +608,9 @@ Result<PostPage> Feed::HomeTimeline(std::string_view user, int32_t page_size,
       }
     }
   }
-  if (std::find(merged.begin(), merged.end(), user) == merged.end()) {
-    merged.emplace_back(user);
-  }
-  const std::set<std::string> merged_set(merged.begin(), merged.end());
+  std::erase(merged, user);
+  std::set<std::string> merged_set(merged.begin(), merged.end());
+  merged_set.emplace(user);  // followed or not, the reader's own posts are on their page
   // Past the inbox: every followee's own timeline, and the reader's.
   std::vector<std::string> pulled;
   // Whether an inbox author the reader may have unfollowed is still followed (asked once each).
@@ -597,7 +662,9 @@ Result<PostPage> Feed::HomeTimeline(std::string_view user, int32_t page_size,
       for (const Cell& c : rows[1].cells()) {
         if (c.qualifier < bound) keys.insert(c.qualifier);
       }
-      BASALT_ASSIGN_OR_RETURN(std::vector<std::string> own, PullKeys(merged, position, fetch));
+      std::vector<std::string> pull = merged;
+      if (OwnPostsMayBeMissing(keys, fetch)) pull.emplace_back(user);
+      BASALT_ASSIGN_OR_RETURN(std::vector<std::string> own, PullKeys(pull, position, fetch));
       for (auto& k : own) {
         if (k < bound) keys.insert(std::move(k));
       }
@@ -693,12 +760,16 @@ Status Feed::Deliver(const std::vector<std::string>& users,
     puts.emplace_back(std::move(put));
   }
   BASALT_RETURN_IF_ERROR(inbox_->Batch(puts).status());
-  // Trim the inboxes whose turn it is (FeedOptions::inbox_trim_every): the columns after the
-  // first inbox_cap (the oldest entries) are removed.
+  // Trim the inboxes whose turn it is (FeedOptions::inbox_trim_every).
   std::vector<std::string> due;
   for (const auto& u : users) {
     if (TrimDue(u, entries)) due.push_back(u);
   }
+  return Trim(due);
+}
+
+Status Feed::Trim(const std::vector<std::string>& due) {
+  // The columns after the first inbox_cap (the oldest entries) are removed.
   if (due.empty()) return Status::OK();
   // The reader rows before the inboxes: MarkDirtyIfRebuilt compares against them.
   std::vector<basalt::Get> reader_gets;

@@ -48,6 +48,10 @@ std::string MarkRow(std::string_view author) {
   return KeyBuilder().AddUint8(kMarkRow).AddBytes(author).Build();
 }
 
+std::string MetaRow() {
+  return KeyBuilder().AddUint8(kMetaRow).Build();
+}
+
 std::string MarkRowsPrefix() {
   return KeyBuilder().AddUint8(kMarkRow).Build();
 }
@@ -69,6 +73,10 @@ std::string InboxRow(std::string_view user) {
 
 std::string ReaderRow(std::string_view user) {
   return KeyBuilder().AddBytes(user).AddUint8(1).Build();
+}
+
+std::string TimelineKeysFrom(int64_t timestamp_ms) {
+  return KeyBuilder().AddReverseTimestamp(timestamp_ms).Build();
 }
 
 std::string TimelineKey(std::string_view post_id, int64_t timestamp_ms) {

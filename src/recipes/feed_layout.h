@@ -8,10 +8,14 @@
 //                  (written as "0|" with the job, so a claim is always an IfEquals that fails
 //                  once the job row is deleted)
 //   mark row       uint8 3 + bytes(author)      p:h "1": the author is a high-follower author
+//   meta row       uint8 4                      p:o BE64 time (ms) since which Post writes each
+//                  post into its author's own inbox too (0: since the tables were made); older
+//                  own posts of a store made before are merged from the author's timeline
 // post id          = bytes(author) + ReverseTimestamp(time ms) + uint32 sequence, descending
 //                    (a later post of the same millisecond sorts first)
 // <prefix>_inbox, family "i": one row per reader, bytes(user); one column per entry, qualifier =
 //   timeline key = ReverseTimestamp(time ms) + post id, value empty. Qualifiers sort newest first.
+//   An inbox holds its reader's own posts as well as their followees'.
 //   reader row     bytes(user) + uint8 1 (never an inbox row: those end in 00 01)
 //                  i:r BE64 last home read (ms), i:w the inbox bound (a timeline key: the inbox
 //                  holds every followee's post that sorts before it, once delivered; kNoBound
@@ -32,6 +36,9 @@ namespace basalt::recipes::feed_layout {
 inline constexpr uint8_t kPostRow = 1;
 inline constexpr uint8_t kJobRow = 2;
 inline constexpr uint8_t kMarkRow = 3;
+inline constexpr uint8_t kMetaRow = 4;
+// The meta row's qualifier: since when own posts are in their author's inbox.
+inline constexpr std::string_view kOwnPostsInInboxSince = "o";
 inline constexpr char kFanoutJob = 'F';
 inline constexpr char kRetractJob = 'R';
 // The lease of a job nobody has claimed yet: expired since the epoch.
@@ -74,11 +81,15 @@ std::string MarkRow(std::string_view author);
 // The prefix of every mark row, and the author of one (Corruption when it is not one).
 std::string MarkRowsPrefix();
 Result<std::string> DecodeMarkRow(std::string_view row);
+std::string MetaRow();
 std::string InboxRow(std::string_view user);
 std::string ReaderRow(std::string_view user);
 
 // ReverseTimestamp(time) + post id: sorts newest first, then by post id.
 std::string TimelineKey(std::string_view post_id, int64_t timestamp_ms);
+// ReverseTimestamp(time): every timeline key of a post at `timestamp_ms` or before sorts at or
+// after it, every later one before it.
+std::string TimelineKeysFrom(int64_t timestamp_ms);
 // The post id inside a timeline key; Corruption when it is not one.
 Result<PostId> DecodeTimelineKey(std::string_view key, std::string* post_id);
 

@@ -15,6 +15,7 @@
 #include "basalt/keys.h"
 #include "basalt/recipes/fanout_worker.h"
 #include "basalt/recipes/follow_graph.h"
+#include "recipes/feed_layout.h"
 #include "support/test_store.h"
 
 namespace basalt::recipes {
@@ -259,10 +260,62 @@ TEST_P(FeedTest, HomeTimelineHoldsTheReadersOwnPostsAtOnce) {
   EXPECT_TRUE(HomeIds("f1").empty());
 }
 
+// A store written by a basalt that kept own posts out of inboxes: the posts are there, their
+// author's inbox entries and the feed's meta row are not. Opened again, the feed merges the own
+// posts from before that point from the author's timeline, and writes newer ones to the inbox.
+TEST_P(FeedTest, OwnPostsFromBeforeTheyWentIntoInboxesStayOnTheHomeTimeline) {
+  namespace fl = feed_layout;
+  ASSERT_OK(feed_->Follow("alice", "bob"));
+  std::vector<std::string> old;
+  for (int i = 0; i < 5; ++i) old.push_back(MustPost("alice", "old " + std::to_string(i)));
+  const std::string b1 = MustPost("bob", "b1");
+  DrainJobs();
+  auto inbox = store().conn().GetTable(TableName("default", "feed_inbox"));
+  auto posts = store().conn().GetTable(TableName("default", "feed_posts"));
+  ASSERT_OK(inbox);
+  ASSERT_OK(posts);
+  for (const std::string& id : old) {
+    auto post = feed_->GetPost(id);
+    ASSERT_OK(post);
+    ASSERT_OK((*inbox)->Delete(basalt::Delete(fl::InboxRow("alice"))
+                                   .AddColumns("i", fl::TimelineKey(id, post->timestamp_ms))));
+  }
+  ASSERT_OK((*posts)->Delete(basalt::Delete(fl::MetaRow())));
+  OpenFeed(options_);
+  const std::string fresh = MustPost("alice", "new");
+  std::vector<std::string> expected{fresh, b1};
+  expected.insert(expected.end(), old.rbegin(), old.rend());
+  for (int32_t page_size : {1, 2, 3, 20}) {
+    EXPECT_EQ(HomeIds("alice", page_size), expected) << "page size " << page_size;
+  }
+  // Only the new post went into the inbox.
+  auto row = (*inbox)->Get(basalt::Get(fl::InboxRow("alice")));
+  ASSERT_OK(row);
+  EXPECT_EQ(row->cells().size(), 2u);  // b1 (delivered) and the new own post
+}
+
 TEST_P(FeedTest, HomeCursorIsRejectedWhenMalformed) {
   EXPECT_TRUE(feed_->HomeTimeline("bob", 0).status().IsInvalidArgument());
   EXPECT_TRUE(feed_->HomeTimeline("bob", 5, "!!").status().IsInvalidArgument());
   EXPECT_TRUE(feed_->HomeTimeline("bob", 5, "AAAA").status().IsInvalidArgument());
+}
+
+TEST_P(FeedTest, OwnPostsAreCappedInTheInboxAndTheWalkGoesOnPastThem) {
+  FeedOptions options;
+  options.inbox_cap = 4;
+  options.inbox_trim_every = 1;
+  OpenFeed(options);
+  std::vector<std::string> ids;
+  for (int i = 0; i < 10; ++i) ids.push_back(MustPost("alice", std::to_string(i)));
+  auto inbox = store().conn().GetTable("feed_inbox");
+  ASSERT_OK(inbox);
+  auto row = (*inbox)->Get(Get(KeyBuilder().AddBytes("alice").Build()));
+  ASSERT_OK(row);
+  EXPECT_EQ(row->size(), 4u);
+  std::vector<std::string> expected(ids.rbegin(), ids.rend());
+  for (int32_t page_size : {1, 3, 4, 5, 20}) {
+    EXPECT_EQ(HomeIds("alice", page_size), expected) << "page size " << page_size;
+  }
 }
 
 TEST_P(FeedTest, InboxIsCappedOnWriteAndHomeTimelineGoesOnPastTheCap) {

@@ -18,7 +18,8 @@
 // the post, then hands the job to the workers. Either way a crash at any point leaves either no
 // post or a job that delivers it. Home timelines are
 // eventually complete: a post reaches an inbox when a worker delivers it (its author sees it at
-// once: their own posts are read from the posts table). They are always clean: a
+// once: Post writes it into the author's own inbox before, or with, the post). They are always
+// clean: a
 // deleted post, and a post of an author the reader no longer follows, is dropped when the page is
 // read, before the retract job or the unfollow clean-up has removed it from the inbox.
 //
@@ -187,11 +188,22 @@ class Feed {
   friend class FanoutWorkerPool;
 
   Feed(Connection& conn, FollowGraph& graph, FeedOptions options, std::unique_ptr<Table> posts,
-       std::unique_ptr<Table> inbox);
+       std::unique_ptr<Table> inbox, int64_t own_posts_in_inbox_since_ms);
+
+  // The time since which Post writes own posts into their author's inbox, from the meta row;
+  // written by the first Open of the tables: 0 when it made them (`tables_existed` false), the
+  // current time when they hold posts of a basalt that did not.
+  static Result<int64_t> OwnPostsInInboxSince(Table& posts, bool tables_existed);
+  // Whether an inbox page of `keys` (the inbox's first keys after the position, before its
+  // bound; `fetch` asked for) can lack own posts of the reader: when it reaches back to the time
+  // own posts were first written into inboxes.
+  bool OwnPostsMayBeMissing(const std::set<std::string>& keys, int32_t fetch) const;
 
   // Writes `entries` (timeline keys, see feed_layout.h) into the inboxes of `users`, then
   // trims the inboxes whose turn it is to inbox_cap, moving their bounds up first.
   Status Deliver(const std::vector<std::string>& users, const std::vector<std::string>& entries);
+  // Trims the inboxes of `users` to inbox_cap, moving their bounds up first.
+  Status Trim(const std::vector<std::string>& users);
   // The users of `users` fan-out delivers to: those not inactive (inactive_after_ms). Adds the
   // others to `*skipped`.
   Result<std::vector<std::string>> ActiveReaders(const std::vector<std::string>& users,
@@ -229,9 +241,10 @@ class Feed {
   // The authors that carry the high-follower mark, as of at most marks_refresh_ms ago.
   Result<std::shared_ptr<const std::set<std::string>>> MarkedAuthors();
 
-  // Writes the post row and its job row as one atomic Connection::MutateRows; false (nothing
-  // written) when the backend has none.
-  Result<bool> WritePostAtomically(const basalt::Put& post, const basalt::Put& job);
+  // Writes the post row, its job row and the author's inbox entry as one atomic
+  // Connection::MutateRows; false (nothing written) when the backend has none.
+  Result<bool> WritePostAtomically(const basalt::Put& post, const basalt::Put& job,
+                                   const basalt::Put& own_entry);
 
   Connection& conn_;
   FollowGraph& graph_;
@@ -239,6 +252,7 @@ class Feed {
   std::unique_ptr<Table> posts_;
   std::unique_ptr<Table> inbox_;
   std::atomic<uint32_t> sequence_;
+  const int64_t own_posts_in_inbox_since_ms_;
   std::mutex marks_mu_;
   std::shared_ptr<const std::set<std::string>> marks_;  // guarded by marks_mu_; null: read again
   int64_t marks_read_ms_ = 0;                           // guarded by marks_mu_
