@@ -181,7 +181,7 @@ Result<bool> FanoutWorkerPool::RunJob(Feed& feed, const FanoutWorkerOptions& opt
       BASALT_ASSIGN_OR_RETURN(
           bool exists,
           posts.Exists(
-              basalt::Get(fl::PostRow(post_id)).AddColumn(std::string(fl::kPostFamily), "s")));
+              basalt::Get(fl::PostRow(post_id)).AddColumn(std::string(fl::kPostFamily), "t")));
       done = !exists;
     }
     if (!done) {

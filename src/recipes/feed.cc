@@ -38,15 +38,13 @@ int64_t LongFromBytes(std::string_view b) {
   return static_cast<int64_t>(v);
 }
 
+// The author and the time come from the post id (posts of before 2026-11-26 also repeat them in
+// p:a and p:s, which are not read any more).
 Result<PostView> ToPostView(const RowResult& row, std::string_view post_id) {
-  auto author = row.Value(fl::kPostFamily, "a");
   auto text = row.Value(fl::kPostFamily, "t");
-  auto ts = row.Value(fl::kPostFamily, "s");
-  if (!author || !text || !ts || ts->size() != 8) {
-    return Status::Corruption("feed: post row without author, text or time");
-  }
-  return PostView{std::string(post_id), std::string(*author), LongFromBytes(*ts),
-                  std::string(*text)};
+  if (!text) return Status::Corruption("feed: post row without text");
+  BASALT_ASSIGN_OR_RETURN(fl::PostId id, fl::DecodePostId(post_id));
+  return PostView{std::string(post_id), std::move(id.author), id.timestamp_ms, std::string(*text)};
 }
 
 // The home-timeline cursor: base64url of the phase ('i': in the inbox, 'p': pulled from the
@@ -217,9 +215,7 @@ Result<std::string> Feed::PostAt(std::string_view author, std::string_view text,
   const basalt::Put own_entry =
       basalt::Put(fl::InboxRow(author)).Add(std::string(fl::kInboxFamily), own_key, "");
   basalt::Put post(fl::PostRow(post_id), id.timestamp_ms);
-  post.Add(std::string(fl::kPostFamily), "a", std::string(author))
-      .Add(std::string(fl::kPostFamily), "t", std::string(text))
-      .Add(std::string(fl::kPostFamily), "s", LongBytes(id.timestamp_ms));
+  post.Add(std::string(fl::kPostFamily), "t", std::string(text));
   // An own entry's turn to trim the inbox comes as a delivery's does.
   auto trim_own_inbox = [&]() -> Status {
     return TrimDue(author, {own_key}) ? Trim({std::string(author)}) : Status::OK();
@@ -423,7 +419,7 @@ Result<std::vector<std::string>> Feed::PullKeys(const std::vector<std::string>& 
   auto fetch = [&](Source& src, const std::string& start, bool inclusive, int32_t n) -> Status {
     Scan scan = Scan()
                     .SetRowPrefix(fl::AuthorPostsPrefix(src.author))
-                    .AddColumn(std::string(fl::kPostFamily), "s")
+                    .AddColumn(std::string(fl::kPostFamily), "t")
                     .SetFilter(std::make_shared<KeyOnlyFilter>())
                     .SetLimit(n)
                     .SetCaching(n);
@@ -859,7 +855,7 @@ Status Feed::Follow(std::string_view follower, std::string_view followed) {
   BASALT_ASSIGN_OR_RETURN(RowResult reader, inbox_->Get(ReaderGet(follower)));
   Scan scan = Scan()
                   .SetRowPrefix(fl::AuthorPostsPrefix(followed))
-                  .AddColumn(std::string(fl::kPostFamily), "s")
+                  .AddColumn(std::string(fl::kPostFamily), "t")
                   .SetFilter(std::make_shared<KeyOnlyFilter>())
                   .SetLimit(options_.backfill_posts + 1);
   BASALT_ASSIGN_OR_RETURN(auto scanner, posts_->GetScanner(scan));

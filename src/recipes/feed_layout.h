@@ -2,7 +2,9 @@
 // recipe; every key is built with KeyBuilder and read with KeyParser.
 //
 // <prefix>_posts, families "p" (posts, marks) and "j" (jobs); the first key byte says the kind:
-//   post row       uint8 1 + post id            p:a author, p:t text, p:s BE64 time (ms)
+//   post row       uint8 1 + post id            p:t text, p:o "1" when fanned out (the author and
+//                                               time are the post id's; rows written before
+//                                               2026-11-26 repeat them in p:a, p:s BE64 ms)
 //   job row        uint8 2 + post id + uint8 kind ('F' fan-out, 'R' retract)
 //                  j:a author, j:p post id, j:c follower cursor, j:l lease "<expiry ms>|<worker>"
 //                  (written as "0|" with the job, so a claim is always an IfEquals that fails
