@@ -134,6 +134,9 @@ Result<std::unique_ptr<Feed>> Feed::Open(Connection& conn, FollowGraph& graph,
   }
   if (options.backfill_posts < 0) return Status::InvalidArgument("feed: backfill_posts < 0");
   if (options.post_lease_ms < 0) return Status::InvalidArgument("feed: post_lease_ms < 0");
+  if (options.follower_count_refresh_ms < 0) {
+    return Status::InvalidArgument("feed: follower_count_refresh_ms < 0");
+  }
   if (options.inactive_after_ms < 0) {
     return Status::InvalidArgument("feed: inactive_after_ms < 0");
   }
@@ -203,7 +206,7 @@ Result<std::string> Feed::PostAt(std::string_view author, std::string_view text,
   BASALT_ASSIGN_OR_RETURN(auto marks, MarkedAuthors());
   bool high = marks->contains(std::string(author));
   if (!high) {
-    BASALT_ASSIGN_OR_RETURN(int64_t followers, graph_.FollowerCount(author));
+    BASALT_ASSIGN_OR_RETURN(int64_t followers, RecentFollowerCount(author));
     high = followers > options_.fanout_threshold;
   }
   fl::PostId id{std::string(author), timestamp_ms, sequence_.fetch_add(1)};
@@ -340,6 +343,25 @@ Result<PostPage> Feed::UserTimeline(std::string_view author, int32_t page_size,
     out.posts.push_back(std::move(view));
   }
   return out;
+}
+
+Result<int64_t> Feed::RecentFollowerCount(std::string_view author) {
+  const int64_t now = SystemWallMillis();
+  if (options_.follower_count_refresh_ms > 0) {
+    std::lock_guard<std::mutex> lock(counts_mu_);
+    auto it = counts_.find(author);
+    if (it != counts_.end() && now - it->second.read_ms < options_.follower_count_refresh_ms) {
+      return it->second.count;
+    }
+  }
+  BASALT_ASSIGN_OR_RETURN(int64_t count, graph_.FollowerCount(author));
+  if (options_.follower_count_refresh_ms > 0) {
+    std::lock_guard<std::mutex> lock(counts_mu_);
+    constexpr size_t kMostCopies = 65536;
+    if (counts_.size() >= kMostCopies) counts_.clear();  // a bound, not an LRU: refills cheaply
+    counts_.insert_or_assign(std::string(author), FollowerCountCopy{count, now});
+  }
+  return count;
 }
 
 Result<std::shared_ptr<const std::set<std::string>>> Feed::MarkedAuthors() {

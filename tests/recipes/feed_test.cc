@@ -294,6 +294,33 @@ TEST_P(FeedTest, OwnPostsFromBeforeTheyWentIntoInboxesStayOnTheHomeTimeline) {
   EXPECT_EQ(row->cells().size(), 2u);  // b1 (delivered) and the new own post
 }
 
+// Post compares the threshold with a copy of the follower count up to
+// follower_count_refresh_ms old: an author who crossed it meanwhile is marked (and no longer
+// fanned out) only once the copy is that old.
+TEST_P(FeedTest, TheThresholdIsCheckedAgainstAFollowerCountAtMostTheRefreshTimeOld) {
+  namespace fl = feed_layout;
+  for (int64_t refresh_ms : {int64_t{60000}, int64_t{0}}) {
+    SCOPED_TRACE("follower_count_refresh_ms " + std::to_string(refresh_ms));
+    FeedOptions options;
+    options.fanout_threshold = 1;
+    options.follower_count_refresh_ms = refresh_ms;
+    OpenFeed(options);
+    const std::string author = "author" + std::to_string(refresh_ms);
+    ASSERT_OK(feed_->Follow("f1", author));
+    MustPost(author, "one follower");
+    ASSERT_OK(feed_->Follow("f2", author));
+    MustPost(author, "two followers");
+    auto posts = store().conn().GetTable(TableName("default", "feed_posts"));
+    ASSERT_OK(posts);
+    auto marked = (*posts)->Exists(Get(fl::MarkRow(author)));
+    ASSERT_OK(marked);
+    EXPECT_EQ(*marked, refresh_ms == 0);
+  }
+  FeedOptions bad;
+  bad.follower_count_refresh_ms = -1;
+  EXPECT_TRUE(Feed::Open(store().conn(), *graph_, bad).status().IsInvalidArgument());
+}
+
 TEST_P(FeedTest, HomeCursorIsRejectedWhenMalformed) {
   EXPECT_TRUE(feed_->HomeTimeline("bob", 0).status().IsInvalidArgument());
   EXPECT_TRUE(feed_->HomeTimeline("bob", 5, "!!").status().IsInvalidArgument());

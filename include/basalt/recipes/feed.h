@@ -30,6 +30,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <set>
@@ -74,6 +75,12 @@ struct FeedOptions {
   // are no longer fanned out, are missing from home timelines. Marks are sticky, so a copy never
   // claims a mark that is not there. 0 reads the marks on every home timeline. Default: 1000.
   int64_t marks_refresh_ms = 1000;
+  // Post compares its author's follower count with fanout_threshold as read at most this long
+  // ago by this Feed (a copy per author, for at most 65,536 authors), not on every post. An
+  // author who crossed the threshold meanwhile has their posts fanned out for up to this long
+  // more: the same posts on the same timelines, at fan-out's cost. 0 reads the count on every
+  // post. Default: 60 s. REQUIRES: >= 0.
+  int64_t follower_count_refresh_ms = 60000;
   // Posts of the followed user copied into the follower's inbox by Follow. Default: 100.
   int32_t backfill_posts = 100;
   // How long Post keeps its new fan-out job to itself while it writes the post row. After a
@@ -238,6 +245,8 @@ class Feed {
   // the bound.
   Status MarkDirtyIfRebuilt(const std::vector<std::string>& users,
                             const std::vector<RowResult>& readers);
+  // `author`'s follower count as of at most follower_count_refresh_ms ago.
+  Result<int64_t> RecentFollowerCount(std::string_view author);
   // The authors that carry the high-follower mark, as of at most marks_refresh_ms ago.
   Result<std::shared_ptr<const std::set<std::string>>> MarkedAuthors();
 
@@ -256,6 +265,12 @@ class Feed {
   std::mutex marks_mu_;
   std::shared_ptr<const std::set<std::string>> marks_;  // guarded by marks_mu_; null: read again
   int64_t marks_read_ms_ = 0;                           // guarded by marks_mu_
+  struct FollowerCountCopy {
+    int64_t count;
+    int64_t read_ms;
+  };
+  std::mutex counts_mu_;
+  std::map<std::string, FollowerCountCopy, std::less<>> counts_;  // guarded by counts_mu_
 };
 
 }  // namespace basalt::recipes
