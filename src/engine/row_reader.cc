@@ -112,12 +112,39 @@ bool FamilyRowReader::Read(CellBuffer* out, size_t budget) {
 }
 
 bool FamilyRowReader::HasVisibleCell() {
+  if (FirstKeyIsVisiblePut()) {
+    stage_ = Stage::kDone;
+    return true;
+  }
   CellBuffer unused;  // probing emits nothing
   probing_ = true;
   found_ = false;
   Read(&unused, 0);
   probing_ = false;
   return found_;
+}
+
+bool FamilyRowReader::FirstKeyIsVisiblePut() {
+  if (stage_ != Stage::kMarkers || spec_.raw || spec_.filter != nullptr || qualifiers_ != nullptr ||
+      spec_.row_offset_per_family != 0 || spec_.max_results_per_family == 0 || !InRow()) {
+    return false;
+  }
+  const size_t p = row_prefix_.size();
+  // A family marker (00 00 after the row) would have to be applied first.
+  if (key_.size() < p + 2 + kKeySuffixSize || (key_[p] == 0 && key_[p + 1] == 0)) return false;
+  int64_t ts;
+  uint8_t type;
+  DecodeSuffix(key_, &ts, &type);
+  // Markers sort before the cells they hide (key_format.h), so the row's first key being a Put
+  // means no marker of the family or of its column masks it: it ranks first among its column's
+  // Puts. Anything else (outside the time range, expired) takes the reader's full rules.
+  if (type != static_cast<uint8_t>(CellType::kPut) || !spec_.time_range.Contains(ts)) return false;
+  const int32_t allowed =
+      settings_.Expired(ts, spec_.now_ms) ? settings_.min_versions : settings_.max_versions;
+  if (allowed < 1) return false;
+  // An undecodable value is reported by the full rules, as Read would report it.
+  ParsedValue value;
+  return ParseValue(View(it_->value()), &value);
 }
 
 void FamilyRowReader::ReadFamilyMarkers(CellBuffer* out) {

@@ -109,6 +109,9 @@ class FamilyRowReader {
   };
 
   bool InRow() const;
+  // HasVisibleCell's shortcut for the common row, read from its first key alone: true when
+  // that key is a Put the read returns. False says nothing; the full rules then decide.
+  bool FirstKeyIsVisiblePut();
   void Step();
   void SeekTo(std::string_view target);
   void ReadFamilyMarkers(CellBuffer* out);
