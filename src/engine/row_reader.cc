@@ -81,6 +81,9 @@ void FamilyRowReader::Fail(Status s) {
 }
 
 bool FamilyRowReader::Read(CellBuffer* out, size_t budget) {
+  if (stage_ == Stage::kMarkers && budget == 0 && spec_.max_versions == 1 && !probing_) {
+    ReadFirstPut(out);
+  }
   const size_t start = out->size();
   while (status_.ok() && stage_ != Stage::kDone) {
     switch (stage_) {
@@ -112,12 +115,62 @@ bool FamilyRowReader::Read(CellBuffer* out, size_t budget) {
 }
 
 bool FamilyRowReader::HasVisibleCell() {
+  int64_t ts;
+  std::string_view payload;
+  if (FirstKeyIsVisiblePut(&ts, &payload)) {
+    stage_ = Stage::kDone;
+    return true;
+  }
   CellBuffer unused;  // probing emits nothing
   probing_ = true;
   found_ = false;
   Read(&unused, 0);
   probing_ = false;
   return found_;
+}
+
+void FamilyRowReader::ReadFirstPut(CellBuffer* out) {
+  int64_t ts;
+  std::string_view payload;
+  if (!FirstKeyIsVisiblePut(&ts, &payload)) return;
+  // What NextColumn and ReadColumn would do with this key: open its column, emit the version,
+  // and (one version read) skip the column's older ones.
+  column_prefix_.assign(key_.data(), key_.size() - kKeySuffixSize);
+  const std::string_view escaped = std::string_view(column_prefix_).substr(row_prefix_.size());
+  if (escaped != escaped_qualifier_) {
+    escaped_qualifier_.assign(escaped);
+    UnescapeInto(escaped, &qualifier_);
+  }
+  ++family_cells_seen_;
+  Emit(out, ts, CellType::kPut, payload);
+  SkipColumn();
+  stage_ = Stage::kNextColumn;
+}
+
+bool FamilyRowReader::FirstKeyIsVisiblePut(int64_t* ts, std::string_view* payload) {
+  if (stage_ != Stage::kMarkers || spec_.raw || spec_.filter != nullptr || qualifiers_ != nullptr ||
+      spec_.row_offset_per_family != 0 || spec_.max_results_per_family == 0 || !InRow()) {
+    return false;
+  }
+  const size_t p = row_prefix_.size();
+  // A family marker (00 00 after the row) would have to be applied first.
+  if (key_.size() < p + 2 + kKeySuffixSize || (key_[p] == 0 && key_[p + 1] == 0)) return false;
+  uint8_t type;
+  DecodeSuffix(key_, ts, &type);
+  // Markers sort before the cells they hide (key_format.h), so the row's first key being a Put
+  // means no marker of the family or of its column masks it: it ranks first among its column's
+  // Puts. Anything else (outside the time range, expired) takes the reader's full rules.
+  if (type != static_cast<uint8_t>(CellType::kPut) || !spec_.time_range.Contains(*ts)) {
+    return false;
+  }
+  const int32_t allowed =
+      settings_.Expired(*ts, spec_.now_ms) ? settings_.min_versions : settings_.max_versions;
+  if (allowed < 1) return false;
+  // An undecodable value is reported by the full rules, as Read would report it.
+  ParsedValue value;
+  if (!ParseValue(View(it_->value()), &value)) return false;
+  *payload = value.payload;
+  return true;
 }
 
 void FamilyRowReader::ReadFamilyMarkers(CellBuffer* out) {

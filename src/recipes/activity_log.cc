@@ -147,10 +147,36 @@ class TallLog final : public LogBase {
  public:
   using LogBase::LogBase;
 
+  // What ReadOffsetPage does for this scan (a row per event, one cell per row, no batch), without
+  // its page of RowResults: the rows are read into one RowResult, which the embedded scanner
+  // refills in place, and decoded straight into the events. The scan's limit is offset + limit,
+  // so a remote backend still asks for the whole window in one call.
   Result<std::vector<ActivityEvent>> Latest(std::string_view user, int64_t limit,
                                             int64_t offset) override {
-    BASALT_ASSIGN_OR_RETURN(auto rows, ReadOffsetPage(*events_, UserScan(user), offset, limit));
-    return Decode(rows);
+    if (limit < 0 || offset < 0) {
+      return Status::InvalidArgument("activity log: negative limit or offset");
+    }
+    std::vector<ActivityEvent> out;
+    if (limit == 0) return out;
+    const std::string prefix = UserKey(user);
+    Scan scan = UserScan(user);
+    // offset + limit overflowing means "no limit": the user's events end first.
+    scan.SetLimit(offset > INT64_MAX - limit ? 0 : offset + limit);
+    BASALT_ASSIGN_OR_RETURN(auto scanner, events_->GetScanner(scan));
+    if (offset > 0 && scanner->SkipRows(offset) < offset) {
+      BASALT_RETURN_IF_ERROR(scanner->status());
+      return out;
+    }
+    out.reserve(static_cast<size_t>(std::min<int64_t>(limit, 64)));
+    RowResult row;
+    while (static_cast<int64_t>(out.size()) < limit && scanner->Next(&row)) {
+      ActivityEvent& event = out.emplace_back();
+      // Every row of the scan starts with the user's key: only the event key after it is read.
+      event.user = std::string(user);
+      BASALT_RETURN_IF_ERROR(DecodeEventRow(row, prefix.size(), &event));
+    }
+    BASALT_RETURN_IF_ERROR(scanner->status());
+    return out;
   }
 
   Result<ActivityPage> Page(std::string_view user, int32_t page_size,
@@ -231,6 +257,19 @@ class TallLog final : public LogBase {
   static Status DecodeRowInto(const RowResult& row, ActivityEvent* event) {
     KeyParser parser(row.row());
     BASALT_RETURN_IF_ERROR(parser.ReadBytes(&event->user));
+    BASALT_RETURN_IF_ERROR(ReadEventKey(parser, &event->id));
+    auto value = row.Value(kEventFamily, kTallQualifier);
+    if (!value) return Status::Corruption("activity log: event row without its cell");
+    return DecodeValue(*value, event);
+  }
+
+  // The id and value of an event row whose key starts with a user key of `user_key_size` bytes;
+  // the user is the caller's to fill.
+  static Status DecodeEventRow(const RowResult& row, size_t user_key_size, ActivityEvent* event) {
+    if (row.row().size() < user_key_size) {
+      return Status::Corruption("activity log: event row shorter than its user key");
+    }
+    KeyParser parser(std::string_view(row.row()).substr(user_key_size));
     BASALT_RETURN_IF_ERROR(ReadEventKey(parser, &event->id));
     auto value = row.Value(kEventFamily, kTallQualifier);
     if (!value) return Status::Corruption("activity log: event row without its cell");

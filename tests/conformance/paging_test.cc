@@ -316,7 +316,8 @@ TEST_P(PagingTest, OffsetShiftsWhenRowsArriveButTheCursorDoesNot) {
 BASALT_INSTANTIATE_STORE_TEST(PagingTest);
 
 // SkipRows and the offset listing built on it, against reading every row with Next. The rows
-// mix what a read hides: r00, r05, ... have only a deleted cell; r01, r06, ... only a cell
+// mix what a read hides: r00, r05, ... have only a deleted cell (r00, r10, r20 behind a column
+// marker, r05, r15, r25 behind a family marker); r01, r06, ... only a cell
 // expired by the TTL; r02, r07, ... only a cell in family "g";
 // r03, r08, ... two columns of "f" (a = "keep" or "drop" alternately, b) with an older version
 // under each; r04, r09, ... a cell in "f" and a fresh one in "t".
@@ -339,7 +340,8 @@ class SkipRowsTest : public StoreTest {
       switch (i % 5) {
         case 0:
           ASSERT_OK(t.Put(Put(row).Add("f", "q", 5, "gone")));
-          ASSERT_OK(t.Delete(Delete(row).AddColumns("f", "q")));
+          ASSERT_OK(t.Delete(i % 10 == 0 ? Delete(row).AddColumns("f", "q")
+                                         : Delete(row).AddFamily("f")));
           break;
         case 1:
           ASSERT_OK(t.Put(Put(row).Add("t", "old", now - 7200 * 1000, "expired")));
@@ -400,6 +402,8 @@ class SkipRowsTest : public StoreTest {
         // older ones, the expired cells and the deleted cell with its marker between two scans.
         Scan().SetRaw(true).ReadVersions(5).SetTimeRange(2, 3),
         Scan().SetTimeRange(2, 10),
+        // r03's newest versions (2) are past the range and its older ones (1) in it.
+        Scan().SetTimeRange(1, 2),
         Scan().SetRowOffsetPerColumnFamily(1),
         Scan().SetMaxResultsPerColumnFamily(1).SetBatch(1),
         Scan().SetLimit(7),
