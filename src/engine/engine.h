@@ -149,6 +149,9 @@ class Engine : public std::enable_shared_from_this<Engine> {
   // `results` with one RowResult per mutation when not null.
   Status Write(const TableState& table, std::span<const MutationRef> mutations,
                std::vector<RowResult>* results);
+  // Write for a call of Puts only (Table::Put): the same checks, locks, sequence numbers and
+  // single RocksDB write, without wrapping each Put in a MutationRef.
+  Status WritePuts(const TableState& table, std::span<const Put> puts);
   Result<bool> CheckAndMutate(const TableState& table, const basalt::CheckAndMutate& cam);
   // Applies `mutations` in order, as one RocksDB write, when every condition holds under the
   // locks of all the rows involved; true when applied (basalt/multi_row_mutation.h). Each

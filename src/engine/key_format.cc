@@ -56,6 +56,22 @@ void AppendEscaped(std::string* dst, std::string_view x) {
   dst->append(kEnd, 2);
 }
 
+char* WriteEscaped(char* dst, std::string_view x) {
+  const void* first_zero = x.empty() ? nullptr : std::memchr(x.data(), 0, x.size());
+  if (first_zero == nullptr) {
+    if (!x.empty()) std::memcpy(dst, x.data(), x.size());
+    dst += x.size();
+  } else {
+    for (char c : x) {
+      *dst++ = c;
+      if (c == kEscapeByte) *dst++ = kEscapedZero;
+    }
+  }
+  *dst++ = kEscapeByte;
+  *dst++ = kTerminator;
+  return dst;
+}
+
 std::string RowPrefix(std::string_view row) {
   std::string out;
   out.reserve(row.size() + 2);

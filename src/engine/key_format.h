@@ -51,6 +51,11 @@ inline constexpr size_t kValueHeaderSizeV1 = 9;    // format 1: flags + BE64 seq
 // Appends E(x) followed by the terminator 00 01.
 void AppendEscaped(std::string* dst, std::string_view x);
 
+// Writes E(x) 00 01 at `dst`, which has room for 2 * x.size() + 2 bytes, and returns the end of
+// what it wrote: AppendEscaped's bytes, for a key built in a buffer sized once (the write path
+// builds a key per cell; growing a string piece by piece cost more than the bytes).
+char* WriteEscaped(char* dst, std::string_view x);
+
 // The prefix shared by every key of `row`: E(row) 00 01.
 std::string RowPrefix(std::string_view row);
 // The prefix of every key of one column: E(row) 00 01 E(qualifier) 00 01.
@@ -75,6 +80,13 @@ inline void AppendKeySuffix(std::string* dst, int64_t ts, CellType type) {
   util::EncodeFixed64BE(suffix, static_cast<uint64_t>(INT64_MAX - ts));
   suffix[8] = static_cast<char>(0xff - static_cast<uint8_t>(type));
   dst->append(suffix, kKeySuffixSize);
+}
+
+// The same suffix written at `dst` (kKeySuffixSize bytes); returns its end.
+inline char* WriteKeySuffix(char* dst, int64_t ts, CellType type) {
+  util::EncodeFixed64BE(dst, static_cast<uint64_t>(INT64_MAX - ts));
+  dst[8] = static_cast<char>(0xff - static_cast<uint8_t>(type));
+  return dst + kKeySuffixSize;
 }
 
 // A parsed key. Views point into the key it was parsed from.

@@ -130,7 +130,17 @@ TEST(KeyFormatTest, EscapeAndUnescapeRoundTripWithAndWithoutZeroBytes) {
     UnescapeInto(own, &reused);
     EXPECT_EQ(reused, in);
     EXPECT_EQ(Unescape(own), in);
+    // The write path's buffer form writes the same bytes, within the room it is promised.
+    std::string buffer(2 * in.size() + 2, '?');
+    char* end = WriteEscaped(buffer.data(), in);
+    EXPECT_EQ(std::string_view(buffer.data(), static_cast<size_t>(end - buffer.data())), own);
   }
+  char suffix[kKeySuffixSize];
+  std::string appended;
+  AppendKeySuffix(&appended, 1700000000123, CellType::kDeleteColumn);
+  EXPECT_EQ(WriteKeySuffix(suffix, 1700000000123, CellType::kDeleteColumn),
+            suffix + kKeySuffixSize);
+  EXPECT_EQ(std::string_view(suffix, kKeySuffixSize), appended);
   UnescapeInto(std::string_view(), &reused);  // no terminator at all: nothing, and no crash
   EXPECT_EQ(reused, "");
 }

@@ -15,6 +15,7 @@
 #include "basalt/table.h"
 #include "engine/engine.h"
 #include "engine/row_reader.h"
+#include "util/futex_mutex.h"
 
 namespace rocksdb {
 class Iterator;
@@ -80,9 +81,10 @@ class Scanner : public ResultScanner {
 
   std::shared_ptr<Engine> engine_;
   std::shared_ptr<const TableState> table_;
-  // Serialises Close() against Engine::Close's ReleaseIterators(). Next() relies on the
-  // engine's lifecycle lock instead.
-  std::mutex mu_;
+  // Held by every call that touches the cursors (Next, SkipRows, metrics, Close) and by
+  // Engine::Close's ReleaseIterators(), which marks the scanner done: a scanner never steps an
+  // iterator of a closed store.
+  mutable util::FutexMutex mu_;
   Scan scan_;
   std::unique_ptr<filter::FilterState> filter_;  // nullptr: no filter
   ReadSpec spec_;

@@ -131,7 +131,9 @@ Status MutationChecker::Check(const Put& p) const {
   if (p.entries().empty()) return Status::InvalidArgument("Put has no cells");
   if (p.timestamp() != kLatestTimestamp) BASALT_RETURN_IF_ERROR(CheckTimestamp(p.timestamp()));
   for (const auto& e : p.entries()) {
-    BASALT_RETURN_IF_ERROR(FindFamily(table_, e.family).status());
+    // The Result and its error message are built only for a family that is not there: this
+    // runs for every cell of a batch.
+    if (table_.FindFamily(e.family) == nullptr) return FindFamily(table_, e.family).status();
     BASALT_RETURN_IF_ERROR(CheckQualifier(e.qualifier));
     if (e.timestamp != kLatestTimestamp) BASALT_RETURN_IF_ERROR(CheckTimestamp(e.timestamp));
     BASALT_RETURN_IF_ERROR(CheckValueSize(e.family, e.qualifier, e.value.size(), max_value_bytes_));
@@ -194,22 +196,35 @@ Status MutationChecker::Check(const RowMutations& rm) const {
 
 Status WriteTxn::Apply(const Put& p, uint64_t seq, int64_t put_now) {
   const int64_t default_ts = p.timestamp() != kLatestTimestamp ? p.timestamp() : put_now;
-  key_buf_.clear();
-  AppendEscaped(&key_buf_, p.row());  // the row prefix
-  const size_t row_prefix_size = key_buf_.size();
+  // The key is built in key_buf_, which only grows: room for the row and qualifier escaped at
+  // worst (every byte a zero), their terminators and the suffix.
+  const size_t row_room = 2 * p.row().size() + 2;
   char header_bytes[kMaxValueHeaderSize];
   const rocksdb::Slice header(header_bytes, EncodeValueHeader(header_bytes, seq));
+  char* row_end = nullptr;
   for (const auto& e : p.entries()) {
-    const FamilyHandle* f = table_->FindFamily(e.family);
-    key_buf_.resize(row_prefix_size);
-    AppendQualifier(&key_buf_, e.qualifier);
-    AppendKeySuffix(&key_buf_, e.timestamp != kLatestTimestamp ? e.timestamp : default_ts,
-                    CellType::kPut);
+    // Checked before the locks were taken: a table of one family has only that one to find.
+    const FamilyHandle* f =
+        table_->families.size() == 1 ? &table_->families.front() : table_->FindFamily(e.family);
+    const size_t room = row_room + 2 * e.qualifier.size() + 2 + kKeySuffixSize;
+    if (key_buf_.size() < room) {
+      key_buf_.resize(std::max(room, 2 * key_buf_.size()));
+      row_end = nullptr;  // moved
+    }
+    if (row_end == nullptr) row_end = WriteEscaped(key_buf_.data(), p.row());
+    char* end = WriteEscaped(row_end, e.qualifier);
+    end = WriteKeySuffix(end, e.timestamp != kLatestTimestamp ? e.timestamp : default_ts,
+                         CellType::kPut);
     // The value is the header then the payload, written without concatenating them first.
-    const rocksdb::Slice key(key_buf_);
+    const rocksdb::Slice key(key_buf_.data(), static_cast<size_t>(end - key_buf_.data()));
     const rocksdb::Slice value[2] = {header, e.value};
-    BASALT_RETURN_IF_ERROR(FromRocks(
-        batch()->Put(f->cf, rocksdb::SliceParts(&key, 1), rocksdb::SliceParts(value, 2))));
+    const rocksdb::SliceParts key_parts(&key, 1);
+    const rocksdb::SliceParts value_parts(value, 2);
+    // The plain batch is called directly, not through WriteBatchBase: a Put of a batched put
+    // is then not a virtual call.
+    rocksdb::Status st = indexed_ ? indexed_->Put(f->cf, key_parts, value_parts)
+                                  : plain_.Put(f->cf, key_parts, value_parts);
+    if (!st.ok()) return FromRocks(st);
   }
   return Status::OK();
 }
@@ -514,6 +529,41 @@ Status Engine::Write(const TableState& table, std::span<const MutationRef> mutat
     Status s = ApplyMutation(txn, mutations[i], &seq, now, result);
     BASALT_RETURN_IF_ERROR(s);
   }
+  return txn.Commit(durability);
+}
+
+Status Engine::WritePuts(const TableState& table, std::span<const Put> puts) {
+  std::shared_lock<std::shared_mutex> life(lifecycle_mu_);
+  BASALT_RETURN_IF_ERROR(CheckOpen());
+  if (!table.record.enabled) {
+    return Status::FailedPrecondition("table '" + table.name().ToString() + "' is disabled");
+  }
+  if (puts.empty()) return Status::OK();
+
+  // Write's steps for a call of Puts only, in one pass over them: checks, batch size,
+  // durability and stripes.
+  size_t reserve_bytes = 0;
+  Durability durability = Durability::kSkipWal;
+  std::vector<size_t> stripes;
+  stripes.reserve(puts.size());
+  const MutationChecker checker(table, options_.max_value_bytes);
+  for (const Put& p : puts) {
+    BASALT_RETURN_IF_ERROR(checker.Check(p));
+    reserve_bytes += EstimatedBatchBytes(p);
+    if (DurabilityStrength(p.durability()) > DurabilityStrength(durability)) {
+      durability = p.durability();
+    }
+    stripes.push_back(row_locks_.StripeOf(table.record.id, p.row()));
+  }
+  durability = ResolveDurability(durability, table);
+
+  // As in Write: the clock and the sequence numbers are read, and the batch written, under the
+  // rows' locks.
+  RowLocks::Guard guard(&row_locks_, std::move(stripes));
+  const int64_t now = util::MonotonicWallMillis();
+  BASALT_ASSIGN_OR_RETURN(uint64_t seq, sequence_->Next(puts.size()));
+  WriteTxn txn(*this, table, /*needs_reads=*/false, now, reserve_bytes);
+  for (const Put& p : puts) BASALT_RETURN_IF_ERROR(txn.Apply(p, seq++, now));
   return txn.Commit(durability);
 }
 
