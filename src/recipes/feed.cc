@@ -183,8 +183,9 @@ Result<int64_t> Feed::OwnPostsInInboxSince(Table& posts, bool tables_existed) {
 bool Feed::OwnPostsMayBeMissing(const std::set<std::string>& keys, int32_t fetch) const {
   if (own_posts_in_inbox_since_ms_ <= 0) return false;
   if (static_cast<int32_t>(keys.size()) < fetch) return true;
-  // The page is the first `fetch` keys of the merge: own posts after its last inbox key cannot
-  // be on it, and those before it are at least as new as the time they were first delivered.
+  // The page is the first `fetch` keys of the merge. An own post missing from the inbox is from
+  // before own posts were delivered, so it sorts after every newer key: it can be on the page
+  // only when the page's last inbox key is from that time or older.
   return *std::next(keys.begin(), fetch - 1) >= fl::TimelineKeysFrom(own_posts_in_inbox_since_ms_);
 }
 
