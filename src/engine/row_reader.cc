@@ -40,7 +40,8 @@ FamilyRowReader::FamilyRowReader(rocksdb::Iterator* it, const std::string& famil
       settings_(settings),
       spec_(spec),
       qualifiers_(qualifiers != nullptr && !qualifiers->empty() ? qualifiers : nullptr),
-      column_prefix_(column_buffer != nullptr ? *column_buffer : own_column_buffer_) {
+      column_prefix_(column_buffer != nullptr ? *column_buffer : own_column_buffer_),
+      ceiling_(spec.filter != nullptr ? spec.filter->Ceiling() : nullptr) {
   Sync();
 }
 
@@ -250,6 +251,9 @@ bool FamilyRowReader::NextColumn() {
     qualifier_.assign(*std::prev(next_qualifier_));
     escaped_qualifier_.clear();
   }
+  // The filter keeps nothing from here on: the family ends without walking the rest of its
+  // columns (in a trimmed feed inbox, the markers of every earlier trim).
+  if (ceiling_ != nullptr && !ceiling_->Below(qualifier_)) return false;
   column_delete_seq_ = 0;
   version_delete_ts_ = -1;
   version_delete_seq_ = 0;
@@ -399,7 +403,8 @@ bool FamilyRowReader::TakeFamilySlot() {
 FamilyRowReader::After FamilyRowReader::Offer(CellBuffer* out, int64_t ts, CellType type,
                                               std::string_view payload, bool* counted) {
   filter::FilterState* filter = spec_.filter;
-  if (filter == nullptr) {
+  // Below a ceiling that keeps every cell (NextColumn ends the family at it), as with no filter.
+  if (filter == nullptr || (ceiling_ != nullptr && ceiling_->keeps_all_below)) {
     *counted = true;
     if (TakeFamilySlot()) {
       if (probing_) {

@@ -169,6 +169,8 @@ class FamilyRowReader {
   int32_t rank_ = 0;            // unmasked Puts seen
   int32_t returned_ = 0;        // cells returned from this column
   std::string seek_qualifier_;  // the filter's hint for kSeekColumn
+  // The filter's qualifier ceiling (FilterState::Ceiling), or nullptr.
+  const filter::QualifierCeiling* ceiling_;
 
   // HasVisibleCell is running: the first cell that would be emitted ends the read instead.
   bool probing_ = false;

@@ -93,7 +93,12 @@ class ColumnRangeState final : public FilterState {
       : min_(f.min()),
         min_inclusive_(f.min_inclusive()),
         max_(f.max()),
-        max_inclusive_(f.max_inclusive()) {}
+        max_inclusive_(f.max_inclusive()),
+        ceiling_{f.max(), f.max_inclusive(), f.min().empty()} {}
+
+  // An empty max is no ceiling (HBase: null or empty, no upper limit).
+  const QualifierCeiling* Ceiling() const override { return max_.empty() ? nullptr : &ceiling_; }
+  bool Stateless() const override { return true; }
 
   CellVerdict FilterCell(const Cell& cell, std::string* next_qualifier) override {
     const std::string& q = cell.qualifier;
@@ -116,6 +121,7 @@ class ColumnRangeState final : public FilterState {
   bool min_inclusive_;
   std::string max_;
   bool max_inclusive_;
+  QualifierCeiling ceiling_;
 };
 
 class FirstKeyOnlyState final : public FilterState {
@@ -134,6 +140,8 @@ class FirstKeyOnlyState final : public FilterState {
 class KeyOnlyState final : public FilterState {
  public:
   explicit KeyOnlyState(bool length_as_value) : length_as_value_(length_as_value) {}
+
+  bool Stateless() const override { return true; }
 
   void TransformCell(Cell* cell) override {
     if (length_as_value_) {

@@ -1,5 +1,7 @@
 // Filters of filters: SkipFilter, WhileMatchFilter and FilterList (AND / OR).
 
+#include <optional>
+
 #include "filter/states.h"
 
 namespace basalt::filter {
@@ -109,7 +111,11 @@ class FilterListState final : public FilterState {
       : and_(op == FilterList::Operator::kMustPassAll),
         reversed_(reversed),
         children_(std::move(children)),
-        child_(children_.size()) {}
+        child_(children_.size()) {
+    FindCeiling();
+  }
+
+  const QualifierCeiling* Ceiling() const override { return ceiling_ ? &*ceiling_ : nullptr; }
 
   void Reset() override {
     for (size_t i = 0; i < children_.size(); ++i) {
@@ -231,6 +237,28 @@ class FilterListState final : public FilterState {
   }
 
  private:
+  // AND: past the lowest child ceiling the list says kNextRow, provided no other child would
+  // miss the cells it is no longer shown. OR: only past every child's ceiling.
+  void FindCeiling() {
+    for (const auto& c : children_) {
+      const QualifierCeiling* child = c->Ceiling();
+      if (child == nullptr) {
+        if (and_ && c->Stateless()) continue;
+        ceiling_.reset();
+        return;
+      }
+      if (!ceiling_) {
+        ceiling_ = *child;
+        continue;
+      }
+      const bool lower = child->qualifier < ceiling_->qualifier ||
+                         (child->qualifier == ceiling_->qualifier && !child->inclusive);
+      if (lower == and_) ceiling_ = *child;
+    }
+    // The list shows the cells below it to its children, which may drop or shape them.
+    if (ceiling_) ceiling_->keeps_all_below = false;
+  }
+
   struct ChildRow {
     bool row_rejected = false;
     bool included = false;
@@ -275,6 +303,7 @@ class FilterListState final : public FilterState {
   bool reversed_;
   std::vector<std::unique_ptr<FilterState>> children_;
   std::vector<ChildRow> child_;
+  std::optional<QualifierCeiling> ceiling_;
 };
 
 }  // namespace

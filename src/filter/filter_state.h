@@ -15,6 +15,10 @@
 // row worth reading (a position in the scan's direction), FilterCell the next qualifier worth
 // reading in the current family of the current row.
 //
+// A qualifier ceiling lets the read path end a family early: past it no cell is ever kept, so a
+// family's stored columns beyond it (with their delete markers and masked versions) need not be
+// walked at all.
+//
 // Not thread-safe: one FilterState per read.
 
 #ifndef BASALT_FILTER_FILTER_STATE_H_
@@ -61,6 +65,20 @@ inline bool IsInclude(CellVerdict v) {
          v == CellVerdict::kIncludeAndNextRow;
 }
 
+// Every qualifier above `qualifier` (or equal to it, unless `inclusive`) is past the ceiling.
+struct QualifierCeiling {
+  std::string qualifier;
+  bool inclusive = false;
+  // The filter keeps every cell below the ceiling as it is (a ColumnRangeFilter with no
+  // minimum): the read path need not show it those cells at all.
+  bool keeps_all_below = false;
+
+  bool Below(std::string_view q) const {
+    const int cmp = q.compare(qualifier);
+    return cmp < 0 || (cmp == 0 && inclusive);
+  }
+};
+
 class FilterState {
  public:
   virtual ~FilterState() = default;
@@ -84,6 +102,14 @@ class FilterState {
     return CellVerdict::kInclude;
   }
   virtual void TransformCell(Cell* cell) { (void)cell; }
+  // A ceiling such that FilterCell says kNextRow for the first cell past it in any family of any
+  // row, and showing the filter that cell changes nothing the rest of the read sees: the read
+  // path may then end the family at the first stored qualifier past it instead. nullptr: none.
+  // Stays valid and the same for the FilterState's life.
+  virtual const QualifierCeiling* Ceiling() const { return nullptr; }
+  // True when FilterCell and TransformCell keep no state at all: a list may then take its
+  // other children's ceiling.
+  virtual bool Stateless() const { return false; }
   // Filters that decide on whole rows (FilterRowCells / FilterRow). They cannot be used with a
   // scan batch size, which hands out pieces of rows.
   virtual bool HasFilterRow() const { return false; }

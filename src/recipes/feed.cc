@@ -222,7 +222,9 @@ Result<std::string> Feed::PostAt(std::string_view author, std::string_view text,
   post.Add(std::string(fl::kPostFamily), "t", std::string(text));
   // An own entry's turn to trim the inbox comes as a delivery's does.
   auto trim_own_inbox = [&]() -> Status {
-    return TrimDue(author, {own_key}) ? Trim({std::string(author)}) : Status::OK();
+    const std::vector<std::string> delivered = {own_key};
+    const TrimPass pass = TrimDue(author, delivered);
+    return pass == TrimPass::kNone ? Status::OK() : Trim({{std::string(author), pass, &delivered}});
   };
   if (high) {
     // The mark first: it is sticky and right on its own (the author is above the threshold).
@@ -755,8 +757,9 @@ Result<PostPage> Feed::HomeTimeline(std::string_view user, int32_t page_size,
   return out;
 }
 
-bool Feed::TrimDue(std::string_view user, const std::vector<std::string>& entries) const {
-  if (options_.inbox_trim_every <= 1) return true;
+Feed::TrimPass Feed::TrimDue(std::string_view user, const std::vector<std::string>& entries) const {
+  const auto every = static_cast<uint64_t>(options_.inbox_trim_every);
+  TrimPass pass = TrimPass::kNone;
   for (const std::string& entry : entries) {
     // FNV-1a over the inbox and the entry: stable across processes and retries.
     uint64_t h = 1469598103934665603ull;
@@ -764,9 +767,10 @@ bool Feed::TrimDue(std::string_view user, const std::vector<std::string>& entrie
       for (unsigned char c : part) h = (h ^ c) * 1099511628211ull;
       h = (h ^ 0xff) * 1099511628211ull;
     }
-    if (h % static_cast<uint64_t>(options_.inbox_trim_every) == 0) return true;
+    if (h % (every * kWholeTrimEvery) == 0) return TrimPass::kWhole;
+    if (h % every == 0) pass = TrimPass::kBelowBound;
   }
-  return false;
+  return pass;
 }
 
 Status Feed::Deliver(const std::vector<std::string>& users,
@@ -780,25 +784,40 @@ Status Feed::Deliver(const std::vector<std::string>& users,
   }
   BASALT_RETURN_IF_ERROR(inbox_->Batch(puts).status());
   // Trim the inboxes whose turn it is (FeedOptions::inbox_trim_every).
-  std::vector<std::string> due;
+  std::vector<DueTrim> due;
   for (const auto& u : users) {
-    if (TrimDue(u, entries)) due.push_back(u);
+    const TrimPass pass = TrimDue(u, entries);
+    if (pass != TrimPass::kNone) due.push_back({u, pass, &entries});
   }
   return Trim(due);
 }
 
-Status Feed::Trim(const std::vector<std::string>& due) {
+Status Feed::Trim(const std::vector<DueTrim>& due) {
   // The columns after the first inbox_cap (the oldest entries) are removed.
   if (due.empty()) return Status::OK();
-  // The reader rows before the inboxes: MarkDirtyIfRebuilt compares against them.
+  // The reader rows before the inboxes: MarkDirtyIfRebuilt compares against them, and the
+  // bounds say where a kBelowBound read stops.
   std::vector<basalt::Get> reader_gets;
-  for (const auto& u : due) reader_gets.push_back(ReaderGet(u));
+  for (const auto& d : due) reader_gets.push_back(ReaderGet(d.user));
   BASALT_ASSIGN_OR_RETURN(auto readers, inbox_->Get(reader_gets));
   std::vector<basalt::Get> gets;
-  for (const auto& u : due) {
-    basalt::Get get = basalt::Get(fl::InboxRow(u)).AddFamily(std::string(fl::kInboxFamily));
+  std::vector<std::string> bounds;  // empty: the read is not bounded
+  for (size_t i = 0; i < due.size(); ++i) {
+    basalt::Get get =
+        basalt::Get(fl::InboxRow(due[i].user)).AddFamily(std::string(fl::kInboxFamily));
     get.SetRowOffsetPerColumnFamily(options_.inbox_cap);
-    get.SetFilter(std::make_shared<KeyOnlyFilter>());
+    auto bound = readers[i].Value(fl::kInboxFamily, fl::kBound);
+    // Entries have empty values: no KeyOnlyFilter, whose cells the engine would build only to
+    // skip the first inbox_cap of them.
+    if (due[i].pass == TrimPass::kBelowBound && bound && !bound->empty() &&
+        *bound != fl::kNoBound) {
+      // The read ends at the bound: a ColumnRangeFilter without a minimum is a ceiling the
+      // engine stops walking the row at (filter_state.h).
+      bounds.emplace_back(*bound);
+      get.SetFilter(std::make_shared<ColumnRangeFilter>("", false, bounds.back(), false));
+    } else {
+      bounds.emplace_back();
+    }
     gets.push_back(std::move(get));
   }
   BASALT_ASSIGN_OR_RETURN(auto rows, inbox_->Get(gets));
@@ -806,18 +825,26 @@ Status Feed::Trim(const std::vector<std::string>& due) {
   std::vector<std::string> trimmed;
   std::vector<RowResult> trimmed_readers;
   for (size_t i = 0; i < rows.size(); ++i) {
-    if (rows[i].empty()) continue;
-    // The bound moves up to the newest entry removed before it goes, so that the inbox never
-    // claims an entry it lost: past the bound, home timelines read the followees' timelines.
-    std::string first = rows[i].cells().front().qualifier;
-    basalt::Delete del(fl::InboxRow(due[i]));
-    for (const Cell& c : rows[i].cells()) {
-      first = std::min(first, c.qualifier);
-      del.AddColumns(std::string(fl::kInboxFamily), c.qualifier);
+    basalt::Delete del(fl::InboxRow(due[i].user));
+    // Entries just delivered at or past the bound, which the bounded read does not see.
+    if (!bounds[i].empty()) {
+      for (const std::string& e : *due[i].delivered) {
+        if (e >= bounds[i]) del.AddColumns(std::string(fl::kInboxFamily), e);
+      }
     }
-    BASALT_RETURN_IF_ERROR(NarrowBound(due[i], first, &readers[i]));
+    if (!rows[i].empty()) {
+      // The bound moves up to the newest entry removed before it goes, so that the inbox never
+      // claims an entry it lost: past the bound, home timelines read the followees' timelines.
+      std::string first = rows[i].cells().front().qualifier;
+      for (const Cell& c : rows[i].cells()) {
+        first = std::min(first, c.qualifier);
+        del.AddColumns(std::string(fl::kInboxFamily), c.qualifier);
+      }
+      BASALT_RETURN_IF_ERROR(NarrowBound(due[i].user, first, &readers[i]));
+    }
+    if (del.entries().empty()) continue;  // (an empty Delete removes the whole row)
     trims.emplace_back(std::move(del));
-    trimmed.push_back(due[i]);
+    trimmed.push_back(due[i].user);
     trimmed_readers.push_back(std::move(readers[i]));
   }
   if (trims.empty()) return Status::OK();
@@ -828,19 +855,41 @@ Status Feed::Trim(const std::vector<std::string>& due) {
 Result<std::vector<std::string>> Feed::ActiveReaders(const std::vector<std::string>& users,
                                                      int64_t* skipped) {
   if (options_.inactive_after_ms <= 0 || users.empty()) return users;
+  const int64_t now = SystemWallMillis();
+  // Fan-out pages meet the same readers again and again: read only those not known active.
+  std::vector<bool> known(users.size(), false);
   std::vector<basalt::Get> gets;
-  for (const auto& u : users) {
-    gets.push_back(basalt::Get(fl::ReaderRow(u))
-                       .AddColumn(std::string(fl::kInboxFamily), std::string(fl::kLastRead)));
+  {
+    std::lock_guard<std::mutex> lock(active_mu_);
+    for (size_t i = 0; i < users.size(); ++i) {
+      auto it = active_until_.find(users[i]);
+      known[i] = it != active_until_.end() && now <= it->second;
+      if (!known[i]) {
+        gets.push_back(basalt::Get(fl::ReaderRow(users[i]))
+                           .AddColumn(std::string(fl::kInboxFamily), std::string(fl::kLastRead)));
+      }
+    }
   }
+  if (gets.empty()) return users;
   BASALT_ASSIGN_OR_RETURN(auto rows, inbox_->Get(gets));
-  const int64_t idle_since = SystemWallMillis() - options_.inactive_after_ms;
   std::vector<std::string> active;
-  for (size_t i = 0; i < users.size(); ++i) {
-    auto r = rows[i].Value(fl::kInboxFamily, fl::kLastRead);
-    if (r && r->size() == 8 && LongFromBytes(*r) < idle_since) {
-      ++*skipped;
-      continue;
+  std::lock_guard<std::mutex> lock(active_mu_);
+  constexpr size_t kMostCopies = 65536;
+  if (active_until_.size() + rows.size() > kMostCopies) active_until_.clear();  // a bound
+  for (size_t i = 0, read = 0; i < users.size(); ++i) {
+    if (!known[i]) {
+      // No last read (a reader from before activity was tracked) counts as one now: if one is
+      // written later, it is later than now.
+      auto r = rows[read++].Value(fl::kInboxFamily, fl::kLastRead);
+      const int64_t last = r && r->size() == 8 ? LongFromBytes(*r) : now;
+      const int64_t until = last > INT64_MAX - options_.inactive_after_ms
+                                ? INT64_MAX
+                                : last + options_.inactive_after_ms;
+      if (until < now) {
+        ++*skipped;
+        continue;
+      }
+      active_until_.insert_or_assign(users[i], until);
     }
     active.push_back(users[i]);
   }

@@ -345,6 +345,29 @@ TEST_P(FeedTest, OwnPostsAreCappedInTheInboxAndTheWalkGoesOnPastThem) {
   }
 }
 
+// Jobs drain newest post first, so once bob's inbox is full every delivery is older than its
+// bound: an entry the usual trim (which reads only up to the bound) never sees. It removes the
+// entry it delivers when it trims; one trim in Feed::kWholeTrimEvery reads the whole inbox and
+// removes the rest. Without those, about half of the 600 would stay.
+TEST_P(FeedTest, EntriesDeliveredPastTheBoundDoNotPileUp) {
+  FeedOptions options;
+  options.inbox_cap = 5;
+  options.inbox_trim_every = 2;
+  OpenFeed(options);
+  ASSERT_OK(feed_->Follow("bob", "alice"));
+  std::vector<std::string> ids;
+  for (int i = 0; i < 600; ++i) ids.push_back(MustPost("alice", std::to_string(i)));
+  DrainJobs();
+  auto inbox = store().conn().GetTable("feed_inbox");
+  ASSERT_OK(inbox);
+  auto row = (*inbox)->Get(Get(KeyBuilder().AddBytes("bob").Build()));
+  ASSERT_OK(row);
+  // More than 200 would take a run of 400 deliveries without a whole trim: odds of e^-12.
+  EXPECT_LE(row->size(), 205u);
+  std::vector<std::string> expected(ids.rbegin(), ids.rend());
+  EXPECT_EQ(HomeIds("bob", 50), expected);
+}
+
 TEST_P(FeedTest, InboxIsCappedOnWriteAndHomeTimelineGoesOnPastTheCap) {
   FeedOptions options;
   options.inbox_cap = 5;

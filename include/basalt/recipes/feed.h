@@ -36,6 +36,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "basalt/connection.h"
@@ -209,14 +210,27 @@ class Feed {
   // Writes `entries` (timeline keys, see feed_layout.h) into the inboxes of `users`, then
   // trims the inboxes whose turn it is to inbox_cap, moving their bounds up first.
   Status Deliver(const std::vector<std::string>& users, const std::vector<std::string>& entries);
-  // Trims the inboxes of `users` to inbox_cap, moving their bounds up first.
-  Status Trim(const std::vector<std::string>& users);
+  // How far a trim reads an inbox. Entries a trim removes are the oldest, so every earlier
+  // trim's delete markers sort at or after the inbox's bound: kBelowBound reads only the entries
+  // before it, and removes of those after it only the ones just delivered. kWhole reads past it
+  // too, for entries delivered after a trim had moved the bound above them (home timelines never
+  // read them) by deliveries that did not trim.
+  enum class TrimPass : uint8_t { kNone, kBelowBound, kWhole };
+  struct DueTrim {
+    std::string user;
+    TrimPass pass;
+    const std::vector<std::string>* delivered;  // the entries just written; not owned
+  };
+  // Trims the inboxes of `due` to inbox_cap, moving their bounds up first.
+  Status Trim(const std::vector<DueTrim>& due);
   // The users of `users` fan-out delivers to: those not inactive (inactive_after_ms). Adds the
   // others to `*skipped`.
   Result<std::vector<std::string>> ActiveReaders(const std::vector<std::string>& users,
                                                  int64_t* skipped);
-  // Whether delivering `entries` to `user` trims the inbox (FeedOptions::inbox_trim_every).
-  bool TrimDue(std::string_view user, const std::vector<std::string>& entries) const;
+  // Whether delivering `entries` to `user` trims the inbox (FeedOptions::inbox_trim_every), and
+  // how far: one trim in kWholeTrimEvery reads the whole inbox.
+  TrimPass TrimDue(std::string_view user, const std::vector<std::string>& entries) const;
+  static constexpr uint64_t kWholeTrimEvery = 16;
   // Removes `entry` from the inboxes of `users`.
   Status Retract(const std::vector<std::string>& users, const std::string& entry);
   struct FollowedAuthors {
@@ -271,6 +285,11 @@ class Feed {
   };
   std::mutex counts_mu_;
   std::map<std::string, FollowerCountCopy, std::less<>> counts_;  // guarded by counts_mu_
+  // ActiveReaders' copies: until when a reader is active for certain. A reader whose last read
+  // was at T is active until T + inactive_after_ms whatever happens meanwhile (a read only
+  // moves T on), so a copy needs no refresh before then.
+  std::mutex active_mu_;
+  std::unordered_map<std::string, int64_t> active_until_;  // guarded by active_mu_
 };
 
 }  // namespace basalt::recipes
