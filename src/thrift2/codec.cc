@@ -393,19 +393,25 @@ Result<Scan> FromThrift(const TScan& scan) {
 
 TResult ToThrift(const RowResult& result) {
   TResult t;
+  ToThrift(result, &t);
+  return t;
+}
+
+void ToThrift(const RowResult& result, TResult* out) {
+  TResult& t = *out;
   if (!result.empty()) t.__set_row(result.row());
-  t.columnValues.reserve(result.size());
-  for (const auto& cell : result.cells()) {
-    TColumnValue cv;
+  // Sized first and filled in place: see codec.h.
+  t.columnValues.resize(result.size());
+  for (size_t i = 0; i < result.size(); ++i) {
+    const Cell& cell = result.cells()[i];
+    TColumnValue& cv = t.columnValues[i];
     cv.family = cell.family;
     cv.qualifier = cell.qualifier;
     cv.value = cell.value;
     cv.__set_timestamp(cell.timestamp);
     cv.__set_type(static_cast<int8_t>(cell.type));
-    t.columnValues.push_back(std::move(cv));
   }
   if (result.partial()) t.__set_partial(true);
-  return t;
 }
 
 RowResult FromThrift(const TResult& result) {
@@ -423,6 +429,24 @@ RowResult FromThrift(const TResult& result) {
     cells.push_back(std::move(c));
   }
   return RowResult(result.row, std::move(cells), result.__isset.partial && result.partial);
+}
+
+RowResult FromThrift(TResult&& result) {
+  std::vector<Cell> cells;
+  cells.reserve(result.columnValues.size());
+  for (auto& cv : result.columnValues) {
+    Cell c;
+    c.row = result.row;
+    c.family = std::move(cv.family);
+    c.qualifier = std::move(cv.qualifier);
+    c.value = std::move(cv.value);
+    c.timestamp = cv.__isset.timestamp ? cv.timestamp : 0;
+    c.type =
+        cv.__isset.type ? static_cast<CellType>(static_cast<uint8_t>(cv.type)) : CellType::kPut;
+    cells.push_back(std::move(c));
+  }
+  const bool partial = result.__isset.partial && result.partial;
+  return RowResult(std::move(result.row), std::move(cells), partial);
 }
 
 // ---- Writes ----

@@ -49,7 +49,13 @@ Result<TScan> ToThrift(const Scan& scan);
 Result<Scan> FromThrift(const TScan& scan);
 
 TResult ToThrift(const RowResult& result);
+// The same, into `*out`, which must be default-constructed. Thrift's generated types have no move
+// constructor (a TResult returned, pushed into a vector or assigned is copied string by string),
+// so a server answering many rows builds each in its place in the answer.
+void ToThrift(const RowResult& result, TResult* out);
 RowResult FromThrift(const TResult& result);
+// The same, taking the strings of `result` (one copy fewer of every value and qualifier).
+RowResult FromThrift(TResult&& result);
 
 // ---- Writes ----
 Result<TPut> ToThrift(const Put& put);

@@ -59,7 +59,7 @@ Result<std::unique_ptr<ClientPool::PooledClient>> ClientPool::Acquire(bool fresh
     socket->setRecvTimeout(target_.timeout_ms);
     socket->setSendTimeout(target_.timeout_ms);
     socket->setNoDelay(true);
-    std::shared_ptr<apache::thrift::transport::TTransport> transport;
+    std::shared_ptr<apache::thrift::transport::TBufferBase> transport;
     if (target_.framed) {
       transport = std::make_shared<apache::thrift::transport::TFramedTransport>(socket, config);
     } else {
@@ -68,11 +68,19 @@ Result<std::unique_ptr<ClientPool::PooledClient>> ClientPool::Acquire(bool fresh
       transport = std::make_shared<apache::thrift::transport::TBufferedTransport>(
           socket, kBufferBytes, kBufferBytes, config);
     }
+    // The protocols are Thrift's, bound to the buffer type rather than to TTransport: they read
+    // and write the buffer through inline calls, where through TTransport every field's every
+    // byte count was a virtual call (a third of the client's time decoding a 30-row answer).
+    // The bytes on the wire are the same.
     std::shared_ptr<apache::thrift::protocol::TProtocol> protocol;
     if (target_.compact) {
-      protocol = std::make_shared<apache::thrift::protocol::TCompactProtocol>(transport);
+      protocol = std::make_shared<
+          apache::thrift::protocol::TCompactProtocolT<apache::thrift::transport::TBufferBase>>(
+          transport);
     } else {
-      protocol = std::make_shared<apache::thrift::protocol::TBinaryProtocol>(transport);
+      protocol = std::make_shared<
+          apache::thrift::protocol::TBinaryProtocolT<apache::thrift::transport::TBufferBase>>(
+          transport);
     }
     transport->open();
     return std::make_unique<PooledClient>(transport, protocol);

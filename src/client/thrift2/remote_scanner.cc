@@ -126,7 +126,7 @@ Status RemoteScanner::Start(const std::string& table, ::basalt::thrift2::TScan t
         [&](ThriftClient& c) { c.getScannerResults(results, table, tscan, rows_per_call_); },
         ClientPool::Idempotence::kYes);
     if (s.ok()) {
-      for (const auto& r : results) buffer_.push_back(::basalt::thrift2::FromThrift(r));
+      for (auto& r : results) buffer_.push_back(::basalt::thrift2::FromThrift(std::move(r)));
       const auto n = static_cast<int64_t>(results.size());
       // Fewer rows than asked for, or all the limit allows: that was the whole scan.
       if (n < rows_per_call_ || (tscan.__isset.limit && n >= tscan.limit)) {
@@ -161,8 +161,8 @@ Status RemoteScanner::Fetch() {
   BASALT_RETURN_IF_ERROR(
       pool_->Call([&](ThriftClient& c) { c.getScannerRows(results, id_, rows_per_call_); }));
   if (results.empty()) exhausted_ = true;
-  for (const auto& r : results) {
-    RowResult row = ::basalt::thrift2::FromThrift(r);
+  for (auto& r : results) {
+    RowResult row = ::basalt::thrift2::FromThrift(std::move(r));
     if (returned_through_) {
       if (reversed_ ? row.row() >= *returned_through_ : row.row() <= *returned_through_) continue;
       returned_through_.reset();

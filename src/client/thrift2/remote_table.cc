@@ -36,7 +36,7 @@ Result<RowResult> RemoteTable::Get(const basalt::Get& get) {
   t2::TResult result;
   BASALT_RETURN_IF_ERROR(pool_->Call([&](ThriftClient& c) { c.get(result, wire_name_, tget); },
                                      ClientPool::Idempotence::kYes));
-  return t2::FromThrift(result);
+  return t2::FromThrift(std::move(result));
 }
 
 Result<std::vector<RowResult>> RemoteTable::Get(const std::vector<basalt::Get>& gets) {
@@ -52,7 +52,7 @@ Result<std::vector<RowResult>> RemoteTable::Get(const std::vector<basalt::Get>& 
                   ClientPool::Idempotence::kYes));
   std::vector<RowResult> out;
   out.reserve(results.size());
-  for (const auto& r : results) out.push_back(t2::FromThrift(r));
+  for (auto& r : results) out.push_back(t2::FromThrift(std::move(r)));
   return out;
 }
 

@@ -51,6 +51,10 @@ size_t ResultBytes(const RowResult& r) {
   return bytes;
 }
 
+// Rows of one call that ReadRows makes room for before reading any (a scanner's page is 100 rows
+// unless the client says otherwise).
+constexpr int32_t kRowsReservedPerCall = 256;
+
 // Reads up to `num_rows` results from `scanner` (HBase's numRows; fewer than 1 reads one),
 // stopping after the row that reaches Thrift2Handler::kMaxResultBytes. Whether it stopped there
 // with rows left is `*more`.
@@ -60,6 +64,9 @@ void ReadRows(ResultScanner& scanner, int32_t num_rows, std::vector<TResult>* ou
   size_t bytes = 0;
   RowResult r;
   if (more != nullptr) *more = false;
+  // A TResult has no move constructor: each one a growing vector moves is copied whole. Room for
+  // a usual page up front, and each row built in its place (codec.h).
+  out->reserve(static_cast<size_t>(std::min(n, kRowsReservedPerCall)));
   while (static_cast<int32_t>(out->size()) < n) {
     if (bytes >= Thrift2Handler::kMaxResultBytes) {
       if (more != nullptr) *more = scanner.Next(&r);
@@ -67,7 +74,7 @@ void ReadRows(ResultScanner& scanner, int32_t num_rows, std::vector<TResult>* ou
     }
     if (!scanner.Next(&r)) break;
     bytes += ResultBytes(r);
-    out->push_back(thrift2::ToThrift(r));
+    thrift2::ToThrift(r, &out->emplace_back());
   }
   ThrowIfError(scanner.status());
 }
@@ -155,7 +162,7 @@ void Thrift2Handler::get(TResult& out, const std::string& table, const TGet& tge
     if (ValueOrThrow(t->Exists(get))) out.__set_row(tget.row);
     return;
   }
-  out = thrift2::ToThrift(ValueOrThrow(t->Get(get)));
+  thrift2::ToThrift(ValueOrThrow(t->Get(get)), &out);
 }
 
 void Thrift2Handler::getMultiple(std::vector<TResult>& out, const std::string& table,
@@ -164,7 +171,9 @@ void Thrift2Handler::getMultiple(std::vector<TResult>& out, const std::string& t
   std::vector<Get> gets;
   gets.reserve(tgets.size());
   for (const auto& tget : tgets) gets.push_back(ValueOrThrow(thrift2::FromThrift(tget)));
-  for (const auto& r : ValueOrThrow(t->Get(gets))) out.push_back(thrift2::ToThrift(r));
+  std::vector<RowResult> rows = ValueOrThrow(t->Get(gets));
+  out.reserve(rows.size());
+  for (const auto& r : rows) thrift2::ToThrift(r, &out.emplace_back());
 }
 
 void Thrift2Handler::put(const std::string& table, const TPut& tput) {
@@ -217,13 +226,13 @@ bool Thrift2Handler::checkAndDelete(const std::string& table, const std::string&
 void Thrift2Handler::increment(TResult& out, const std::string& table,
                                const TIncrement& tincrement) {
   auto t = OpenTable(table);
-  out =
-      thrift2::ToThrift(ValueOrThrow(t->Increment(ValueOrThrow(thrift2::FromThrift(tincrement)))));
+  thrift2::ToThrift(ValueOrThrow(t->Increment(ValueOrThrow(thrift2::FromThrift(tincrement)))),
+                    &out);
 }
 
 void Thrift2Handler::append(TResult& out, const std::string& table, const TAppend& tappend) {
   auto t = OpenTable(table);
-  out = thrift2::ToThrift(ValueOrThrow(t->Append(ValueOrThrow(thrift2::FromThrift(tappend)))));
+  thrift2::ToThrift(ValueOrThrow(t->Append(ValueOrThrow(thrift2::FromThrift(tappend)))), &out);
 }
 
 int32_t Thrift2Handler::openScanner(const std::string& table, const TScan& tscan) {
