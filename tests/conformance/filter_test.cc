@@ -367,6 +367,19 @@ TEST_P(FilterTest, InvalidFiltersAreRejectedWithAClearError) {
   EXPECT_TRUE(ScanStatus(deep).IsInvalidArgument());
 }
 
+// The keys a scan visited (its metrics), after checking that it returned `expect_cells` cells.
+int64_t KeysVisited(Table& t, Scan scan, size_t expect_cells) {
+  auto scanner = t.GetScanner(std::move(scan));
+  EXPECT_OK(scanner);
+  if (!scanner.ok()) return -1;
+  size_t cells = 0;
+  RowResult r;
+  while ((*scanner)->Next(&r)) cells += r.size();
+  EXPECT_OK((*scanner)->status());
+  EXPECT_EQ(cells, expect_cells);
+  return (*scanner)->metrics().keys_visited;
+}
+
 TEST_P(FilterTest, SeekingFiltersVisitOnlyWhatTheyNeed) {
   BASALT_SKIP_IF_REMOTE(GetParam(), "Thrift2 carries no scan metrics (every counter is -1)");
   Table& t = store().CreateTable("wide", {"a"});
@@ -380,15 +393,7 @@ TEST_P(FilterTest, SeekingFiltersVisitOnlyWhatTheyNeed) {
   }
   ASSERT_OK(t.Batch(batch));
   auto visited = [&](FilterPtr f, Scan scan, size_t expect_cells) {
-    auto scanner = t.GetScanner(scan.SetFilter(std::move(f)));
-    EXPECT_OK(scanner);
-    if (!scanner.ok()) return int64_t{-1};
-    size_t cells = 0;
-    RowResult r;
-    while ((*scanner)->Next(&r)) cells += r.size();
-    EXPECT_OK((*scanner)->status());
-    EXPECT_EQ(cells, expect_cells);
-    return (*scanner)->metrics().keys_visited;
+    return KeysVisited(t, scan.SetFilter(std::move(f)), expect_cells);
   };
   // 10 rows of 26 cells out of 13,000 cells.
   EXPECT_LT(visited(Make<PrefixFilter>("u015"), Scan(), 260), 400);
@@ -446,15 +451,7 @@ TEST_P(FilterTest, AColumnCeilingEndsTheWalkBeforeTheColumnsPastIt) {
 
   if (basalt::testing::IsRemote(GetParam())) return;  // Thrift2 carries no scan metrics
   auto visited = [&](FilterPtr f, size_t expect_cells) {
-    auto scanner = t.GetScanner(Scan().AddFamily("a").SetFilter(std::move(f)));
-    EXPECT_OK(scanner);
-    if (!scanner.ok()) return int64_t{-1};
-    size_t cells = 0;
-    RowResult r;
-    while ((*scanner)->Next(&r)) cells += r.size();
-    EXPECT_OK((*scanner)->status());
-    EXPECT_EQ(cells, expect_cells);
-    return (*scanner)->metrics().keys_visited;
+    return KeysVisited(t, Scan().AddFamily("a").SetFilter(std::move(f)), expect_cells);
   };
   // Five columns and a step or a seek out of each row, where the deleted columns after them are
   // 400 keys a row (a marker and a masked Put each).
