@@ -415,20 +415,7 @@ void ToThrift(const RowResult& result, TResult* out) {
 }
 
 RowResult FromThrift(const TResult& result) {
-  std::vector<Cell> cells;
-  cells.reserve(result.columnValues.size());
-  for (const auto& cv : result.columnValues) {
-    Cell c;
-    c.row = result.row;
-    c.family = cv.family;
-    c.qualifier = cv.qualifier;
-    c.value = cv.value;
-    c.timestamp = cv.__isset.timestamp ? cv.timestamp : 0;
-    c.type =
-        cv.__isset.type ? static_cast<CellType>(static_cast<uint8_t>(cv.type)) : CellType::kPut;
-    cells.push_back(std::move(c));
-  }
-  return RowResult(result.row, std::move(cells), result.__isset.partial && result.partial);
+  return FromThrift(TResult(result));
 }
 
 RowResult FromThrift(TResult&& result) {

@@ -74,7 +74,7 @@ Result<RowResult> RemoteTable::Increment(const basalt::Increment& inc) {
   BASALT_RETURN_IF_ERROR(
       pool_->Call([&](ThriftClient& c) { c.increment(result, wire_name_, tinc); }));
   if (!inc.return_results()) return RowResult();
-  return t2::FromThrift(result);
+  return t2::FromThrift(std::move(result));
 }
 
 Result<RowResult> RemoteTable::Append(const basalt::Append& app) {
@@ -82,7 +82,7 @@ Result<RowResult> RemoteTable::Append(const basalt::Append& app) {
   t2::TResult result;
   BASALT_RETURN_IF_ERROR(pool_->Call([&](ThriftClient& c) { c.append(result, wire_name_, tapp); }));
   if (!app.return_results()) return RowResult();
-  return t2::FromThrift(result);
+  return t2::FromThrift(std::move(result));
 }
 
 Result<bool> RemoteTable::CheckAndMutate(const basalt::CheckAndMutate& cam) {
