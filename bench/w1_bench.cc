@@ -28,6 +28,11 @@
 // Usage: basalt_w1_bench [--dir DIR] [--scale F] [--seconds S] [--rounds N] [--markdown FILE]
 //                        [--url thrift://HOST:PORT [--metrics http://HOST:PORT]]
 //   --scale 0.02 runs 2,000 users and 100,000 actions.
+//   --equal-bytes makes the raw side store the bytes basalt stores for each event
+//   (docs/format.md): the key escaped (00 -> 00 FF) and followed by the row's and the empty
+//   qualifier's terminators, the 8-byte timestamp and the type byte; the value after a varint
+//   write sequence. Its queries then un-escape each returned key before decoding it. What is
+//   left between the two sides is basalt's code, not its layout.
 
 #include <rocksdb/db.h>
 #include <rocksdb/write_batch.h>
@@ -69,6 +74,7 @@ struct Config {
   std::string markdown;
   std::string url;      // non-empty: basalt also over this thrift:// target
   std::string metrics;  // the server's HTTP side, for its Thrift2 call count
+  bool equal_bytes = false;
 };
 
 [[noreturn]] void Die(const std::string& msg) {
@@ -115,6 +121,53 @@ std::string RawValue() {
   return basalt::KeyBuilder().AddBytes(kName).AddBytes("").Build();
 }
 
+// --equal-bytes: basalt's stored form of a row key, E(x) (every 00 byte as 00 FF).
+std::string Escaped(std::string_view x) {
+  std::string out;
+  out.reserve(x.size() + 4);
+  for (char c : x) {
+    out += c;
+    if (c == '\0') out += '\xff';
+  }
+  return out;
+}
+
+// --equal-bytes: the key basalt stores for an event, E(row) 00 01 E("") 00 01 BE64(INT64_MAX -
+// ts) (0xFF - kPut), with the cell's timestamp the event's time, as the log writes it.
+std::string StoredKey(int user, int64_t time_ms, uint64_t seq) {
+  std::string key = Escaped(RawKey(user, time_ms, seq));
+  key.append("\0\x01\0\x01", 4);
+  const uint64_t ts = static_cast<uint64_t>(INT64_MAX - time_ms);
+  for (int shift = 56; shift >= 0; shift -= 8) key += static_cast<char>(ts >> shift);
+  key += static_cast<char>(0xff - 4);  // CellType::kPut
+  return key;
+}
+
+// --equal-bytes: the value basalt stores, varint(write sequence + 1) then the payload.
+std::string StoredValue(uint64_t write_seq, const std::string& payload) {
+  std::string value;
+  for (uint64_t v = write_seq + 1;; v >>= 7) {
+    if (v < 0x80) {
+      value += static_cast<char>(v);
+      break;
+    }
+    value += static_cast<char>((v & 0x7f) | 0x80);
+  }
+  return value + payload;
+}
+
+// --equal-bytes: the row key of a stored key, un-escaped (the inverse of StoredKey's first part).
+std::string RowOfStoredKey(std::string_view key) {
+  std::string row;
+  const std::string_view escaped = key.substr(0, key.size() - 4 - 9);
+  row.reserve(escaped.size());
+  for (size_t i = 0; i < escaped.size(); ++i) {
+    row += escaped[i];
+    if (escaped[i] == '\0') ++i;  // the FF after an escaped zero
+  }
+  return row;
+}
+
 struct Side {
   double ingest = 0;          // actions per second, one at a time
   double ingest_batched = 0;  // actions per second, in batches of kBatch
@@ -150,9 +203,12 @@ Config ParseArgs(int argc, char** argv) {
       cfg.url = value();
     } else if (arg == "--metrics") {
       cfg.metrics = value();
+    } else if (arg == "--equal-bytes") {
+      cfg.equal_bytes = true;
     } else {
       Die("usage: basalt_w1_bench [--dir DIR] [--scale F] [--seconds S] [--rounds N] "
-          "[--markdown FILE] [--url thrift://HOST:PORT [--metrics http://HOST:PORT]]");
+          "[--markdown FILE] [--url thrift://HOST:PORT [--metrics http://HOST:PORT]] "
+          "[--equal-bytes]");
     }
   }
   if (cfg.scale <= 0 || cfg.seconds <= 0 || cfg.rounds < 1) Die("bad --scale/--seconds/--rounds");
@@ -232,9 +288,16 @@ int main(int argc, char** argv) {
     const rocksdb::WriteOptions wo;
     const std::string value = RawValue();
     uint64_t seq = 1;
+    // --equal-bytes: what basalt stores. Its write sequence is the store's, one per event.
+    auto key = [&](int64_t i) {
+      return cfg.equal_bytes ? StoredKey(action_users[i], kTime0 + i, seq)
+                             : RawKey(action_users[i], kTime0 + i, seq);
+    };
+    auto stored_value = [&] { return cfg.equal_bytes ? StoredValue(seq, value) : value; };
     auto start = Clock::now();
     for (int64_t i = 0; i < singles; ++i) {
-      const rocksdb::Status st = raw->Put(wo, RawKey(action_users[i], kTime0 + i, seq++), value);
+      const rocksdb::Status st = raw->Put(wo, key(i), stored_value());
+      ++seq;
       if (!st.ok()) Die("raw put: " + st.ToString());
     }
     raw_side.ingest = static_cast<double>(singles) / Seconds(Clock::now() - start);
@@ -242,7 +305,8 @@ int main(int argc, char** argv) {
     for (int64_t i = singles; i < actions; i += kBatch) {
       rocksdb::WriteBatch batch;
       for (int64_t j = i; j < std::min(actions, i + kBatch); ++j) {
-        batch.Put(RawKey(action_users[j], kTime0 + j, seq++), value);
+        batch.Put(key(j), stored_value());
+        ++seq;
       }
       const rocksdb::Status st = raw->Write(wo, &batch);
       if (!st.ok()) Die("raw write: " + st.ToString());
@@ -306,7 +370,8 @@ int main(int argc, char** argv) {
   // The hand-written query: the events are the keys under the user's prefix, newest first.
   const rocksdb::ReadOptions raw_read;
   auto run_raw = [&](int u) {
-    const std::string prefix = basalt::KeyBuilder().AddBytes(User(u)).Build();
+    std::string prefix = basalt::KeyBuilder().AddBytes(User(u)).Build();
+    if (cfg.equal_bytes) prefix = Escaped(prefix);
     std::unique_ptr<rocksdb::Iterator> it(raw->NewIterator(raw_read));
     int64_t skipped = 0, n = 0;
     for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix) && n < 10; it->Next()) {
@@ -315,7 +380,17 @@ int main(int argc, char** argv) {
         continue;
       }
       // Decode what the recipe returns: the time and sequence from the key, the name.
-      basalt::KeyParser key(std::string_view(it->key().data(), it->key().size()));
+      std::string_view key_bytes(it->key().data(), it->key().size());
+      std::string_view value_bytes(it->value().data(), it->value().size());
+      std::string unescaped;
+      if (cfg.equal_bytes) {
+        unescaped = RowOfStoredKey(key_bytes);
+        key_bytes = unescaped;
+        size_t header = 0;
+        while (header < value_bytes.size() && (value_bytes[header] & 0x80) != 0) ++header;
+        value_bytes.remove_prefix(header + 1);
+      }
+      basalt::KeyParser key(key_bytes);
       std::string user, name;
       int64_t time_ms = 0;
       uint64_t seq = 0;
@@ -323,7 +398,7 @@ int main(int argc, char** argv) {
           !key.ReadUint64(&seq, basalt::KeyOrder::kDescending).ok()) {
         Die("raw: bad key");
       }
-      basalt::KeyParser value(std::string_view(it->value().data(), it->value().size()));
+      basalt::KeyParser value(value_bytes);
       if (!value.ReadBytes(&name).ok()) Die("raw: bad value");
       ++n;
     }
