@@ -28,6 +28,11 @@
 // of the row, through their options.
 // Each workload runs with NONE, LZ4 and ZSTD on both sides. basalt's bytes are its family's SST
 // files (Admin::GetStoreStats), raw RocksDB's its SST files (rocksdb.total-sst-files-size).
+// A third store, "RocksDB + ts", holds the raw entries with each cell's timestamp appended to its
+// key (BE64(INT64_MAX - ts), as a raw design keeping HBase's per-cell timestamp would; for
+// cells and actions the time basalt gives the cell, for the recipe tables the timestamp read
+// back): basalt against it shows what of the gap is that timestamp and what the rest of the
+// layout.
 //
 // Usage: basalt_footprint_bench [--dir DIR] [--scale F] [--only W,W,...] [--markdown FILE]
 //   --only picks workloads among cells, actions, capped, feed, clicks, users (default: all).
@@ -36,6 +41,7 @@
 #include <rocksdb/write_batch.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -124,9 +130,24 @@ std::string ActionValue() {
   return basalt::KeyBuilder().AddBytes(basalt::bench::kActionName).AddBytes("").Build();
 }
 
+// The 8 bytes a raw key keeping the cell's timestamp ends with (newest first, as basalt's).
+std::string TimestampSuffix(int64_t ts) {
+  std::string out(8, '\0');
+  const uint64_t v = static_cast<uint64_t>(INT64_MAX - ts);
+  for (int i = 0; i < 8; ++i) out[i] = static_cast<char>(v >> (56 - 8 * i));
+  return out;
+}
+
+int64_t NowMillis() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
 struct Sizes {
   uint64_t basalt_bytes = 0;
   uint64_t raw_bytes = 0;
+  uint64_t raw_ts_bytes = 0;    // the raw entries with each cell's timestamp in the key
   int64_t entries = 0;          // entries the raw side stores
   int64_t basalt_entries = -1;  // entries basalt holds, when not `entries`
 };
@@ -196,14 +217,19 @@ Sizes Cells(const Config& cfg, Compression c) {
       Check(t->Put(puts), "put");
     }
   });
-  s.raw_bytes = RawBytes(cfg.dir + "/raw", c, [&](rocksdb::DB& db) {
-    std::mt19937_64 rng(1);
-    for (int64_t i = 0; i < n; i += kBatch) {
-      rocksdb::WriteBatch b;
-      for (int64_t j = i; j < std::min(n, i + kBatch); ++j) b.Put(CellRow(j), Value(rng));
-      Check(db.Write(rocksdb::WriteOptions(), &b), "raw write");
-    }
-  });
+  for (bool with_ts : {false, true}) {
+    (with_ts ? s.raw_ts_bytes : s.raw_bytes) = RawBytes(cfg.dir + "/raw", c, [&](rocksdb::DB& db) {
+      std::mt19937_64 rng(1);
+      for (int64_t i = 0; i < n; i += kBatch) {
+        rocksdb::WriteBatch b;
+        // basalt gives each batch's cells the time they were written: so does this side.
+        const std::string suffix = with_ts ? TimestampSuffix(NowMillis()) : std::string();
+        for (int64_t j = i; j < std::min(n, i + kBatch); ++j)
+          b.Put(CellRow(j) + suffix, Value(rng));
+        Check(db.Write(rocksdb::WriteOptions(), &b), "raw write");
+      }
+    });
+  }
   return s;
 }
 
@@ -240,17 +266,23 @@ Sizes Actions(const Config& cfg, Compression c, bool capped) {
     for (int64_t i = n - 1; i >= 0; --i) keep[i] = ++seen[users[i]] <= kCap;
   }
   s.entries = std::count(keep.begin(), keep.end(), true);
-  s.raw_bytes = RawBytes(cfg.dir + "/raw", c, [&](rocksdb::DB& db) {
-    const std::string value = ActionValue();
-    uint64_t seq = uint64_t{1} << 40;  // as large as basalt's random sequence numbers
-    for (int64_t i = 0; i < n; i += kBatch) {
-      rocksdb::WriteBatch b;
-      for (int64_t j = i; j < std::min(n, i + kBatch); ++j) {
-        if (keep[j]) b.Put(ActionKey(users[j], basalt::bench::kActionTime0 + j, seq++), value);
+  for (bool with_ts : {false, true}) {
+    (with_ts ? s.raw_ts_bytes : s.raw_bytes) = RawBytes(cfg.dir + "/raw", c, [&](rocksdb::DB& db) {
+      const std::string value = ActionValue();
+      uint64_t seq = uint64_t{1} << 40;  // as large as basalt's random sequence numbers
+      for (int64_t i = 0; i < n; i += kBatch) {
+        rocksdb::WriteBatch b;
+        for (int64_t j = i; j < std::min(n, i + kBatch); ++j) {
+          if (!keep[j]) continue;
+          const int64_t time = basalt::bench::kActionTime0 + j;  // the log's cell timestamp
+          std::string key = ActionKey(users[j], time, seq++);
+          if (with_ts) key += TimestampSuffix(time);
+          b.Put(key, value);
+        }
+        Check(db.Write(rocksdb::WriteOptions(), &b), "raw write");
       }
-      Check(db.Write(rocksdb::WriteOptions(), &b), "raw write");
-    }
-  });
+    });
+  }
   return s;
 }
 
@@ -259,6 +291,7 @@ struct TableSizes {
   std::string table;
   uint64_t basalt_bytes = 0;
   uint64_t raw_bytes = 0;
+  uint64_t raw_ts_bytes = 0;
   int64_t entries = 0;
 };
 
@@ -293,26 +326,32 @@ std::vector<TableSizes> RecipeTables(const Config& cfg, Compression c,
     const basalt::TableInfo info = Check(conn->admin().DescribeTable(name), "describe");
     const bool tagged = info.descriptor.families.size() > 1;
     auto table = Check(conn->GetTable(name), "table");
-    s.raw_bytes = RawBytes(cfg.dir + "/raw", c, [&](rocksdb::DB& db) {
-      auto scanner = Check(table->GetScanner(basalt::Scan()), "scan");
-      basalt::RowResult row;
-      rocksdb::WriteBatch b;
-      while (scanner->Next(&row)) {
-        for (const basalt::Cell& cell : row.cells()) {
-          std::string key = tagged ? cell.family.substr(0, 1) : std::string();
-          key += cell.row;
-          key += cell.qualifier;
-          Check(b.Put(key, cell.value), "raw put");
-          ++s.entries;
-        }
-        if (b.Count() >= 1000) {
-          Check(db.Write(rocksdb::WriteOptions(), &b), "raw write");
-          b.Clear();
-        }
-      }
-      Check(scanner->status(), "scan");
-      Check(db.Write(rocksdb::WriteOptions(), &b), "raw write");
-    });
+    for (bool with_ts : {false, true}) {
+      int64_t entries = 0;
+      (with_ts ? s.raw_ts_bytes : s.raw_bytes) =
+          RawBytes(cfg.dir + "/raw", c, [&](rocksdb::DB& db) {
+            auto scanner = Check(table->GetScanner(basalt::Scan()), "scan");
+            basalt::RowResult row;
+            rocksdb::WriteBatch b;
+            while (scanner->Next(&row)) {
+              for (const basalt::Cell& cell : row.cells()) {
+                std::string key = tagged ? cell.family.substr(0, 1) : std::string();
+                key += cell.row;
+                key += cell.qualifier;
+                if (with_ts) key += TimestampSuffix(cell.timestamp);
+                Check(b.Put(key, cell.value), "raw put");
+                ++entries;
+              }
+              if (b.Count() >= 1000) {
+                Check(db.Write(rocksdb::WriteOptions(), &b), "raw write");
+                b.Clear();
+              }
+            }
+            Check(scanner->status(), "scan");
+            Check(db.Write(rocksdb::WriteOptions(), &b), "raw write");
+          });
+      s.entries = entries;
+    }
     out.push_back(s);
   }
   Check(conn->Close(), "close");
@@ -459,7 +498,8 @@ int main(int argc, char** argv) {
       buf, sizeof(buf),
       "Footprint at scale %g: bytes on disk per stored entry after a full compaction\n\n"
       "| workload | compression | entries (basalt / RocksDB) | basalt B/entry | RocksDB B/entry | "
-      "basalt/RocksDB |\n| --- | --- | ---: | ---: | ---: | ---: |\n",
+      "basalt/RocksDB | RocksDB + ts B/entry | basalt/(RocksDB + ts) |\n"
+      "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |\n",
       cfg.scale);
   out += buf;
   for (const std::string& w : cfg.only) {
@@ -478,11 +518,12 @@ int main(int argc, char** argv) {
           static_cast<double>(s.basalt_entries >= 0 ? s.basalt_entries : s.entries);
       const double basalt_per = s.basalt_bytes / basalt_entries;
       const double raw_per = s.raw_bytes / raw_entries;
+      const double raw_ts_per = s.raw_ts_bytes / raw_entries;
       std::string entries = std::to_string(s.entries);
       if (s.basalt_entries >= 0) entries = std::to_string(s.basalt_entries) + " / " + entries;
-      snprintf(buf, sizeof(buf), "| %s | %s | %s | %.1f | %.1f | %.2fx |\n", workload,
-               std::string(basalt::CompressionName(c)).c_str(), entries.c_str(), basalt_per,
-               raw_per, basalt_per / raw_per);
+      snprintf(buf, sizeof(buf), "| %s | %s | %s | %.1f | %.1f | %.2fx | %.1f | %.2fx |\n",
+               workload, std::string(basalt::CompressionName(c)).c_str(), entries.c_str(),
+               basalt_per, raw_per, basalt_per / raw_per, raw_ts_per, basalt_per / raw_ts_per);
       out += buf;
       printf("%s", buf);
       fflush(stdout);
@@ -500,9 +541,11 @@ int main(int argc, char** argv) {
         const double entries = static_cast<double>(std::max<int64_t>(1, s.entries));
         const double basalt_per = s.basalt_bytes / entries;
         const double raw_per = s.raw_bytes / entries;
-        snprintf(buf, sizeof(buf), "| %s | %s | %lld | %.1f | %.1f | %.2fx |\n", s.table.c_str(),
-                 std::string(basalt::CompressionName(c)).c_str(), static_cast<long long>(s.entries),
-                 basalt_per, raw_per, basalt_per / raw_per);
+        const double raw_ts_per = s.raw_ts_bytes / entries;
+        snprintf(buf, sizeof(buf), "| %s | %s | %lld | %.1f | %.1f | %.2fx | %.1f | %.2fx |\n",
+                 s.table.c_str(), std::string(basalt::CompressionName(c)).c_str(),
+                 static_cast<long long>(s.entries), basalt_per, raw_per, basalt_per / raw_per,
+                 raw_ts_per, basalt_per / raw_ts_per);
         out += buf;
         printf("%s", buf);
         fflush(stdout);
