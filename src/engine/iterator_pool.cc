@@ -71,7 +71,7 @@ void IteratorPool::Release(rocksdb::ColumnFamilyHandle* cf, IteratorKind kind, u
   {
     std::lock_guard<util::FutexMutex> l(mu_);
     TrimLocked(&garbage);
-    if (closed_ || failed || epoch != trimmed_epoch_) {
+    if (closed_ || failed || epoch != trimmed_epoch_ || dropped_.count(cf) != 0) {
       garbage.push_back(std::move(it));
     } else {
       auto& idle = idle_[{cf, kind}];
@@ -100,6 +100,7 @@ void IteratorPool::TrimLocked(std::vector<std::unique_ptr<rocksdb::Iterator>>* g
 void IteratorPool::Drop(rocksdb::ColumnFamilyHandle* cf) {
   std::vector<std::unique_ptr<rocksdb::Iterator>> garbage;
   std::lock_guard<util::FutexMutex> l(mu_);
+  dropped_.insert(cf);
   for (IteratorKind kind : {IteratorKind::kRow, IteratorKind::kScan}) {
     auto found = idle_.find({cf, kind});
     if (found == idle_.end()) continue;

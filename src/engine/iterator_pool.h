@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <set>
 #include <utility>
 #include <vector>
 
@@ -79,7 +80,9 @@ class IteratorPool {
   // An up-to-date iterator over `cf`, not positioned. Returned to the pool when released.
   Result<PooledIterator> Acquire(rocksdb::ColumnFamilyHandle* cf, IteratorKind kind);
 
-  // Destroys the idle iterators of `cf` (call before the column family is dropped).
+  // Destroys the idle iterators of `cf` (call before the column family is dropped); an iterator
+  // over `cf` released later (a scan open across the drop) is deleted, not pooled, since nobody
+  // reads the family again and an idle iterator would keep its files on disk.
   void Drop(rocksdb::ColumnFamilyHandle* cf);
 
   // Destroys every idle iterator and stops pooling: released iterators are deleted from now
@@ -114,6 +117,9 @@ class IteratorPool {
   bool closed_ = false;
   uint64_t trimmed_epoch_ = 0;
   std::map<Key, std::vector<Idle>> idle_;
+  // Families dropped while the pool lived. Their handles live until the store closes, so an
+  // address here is never reused for a new family.
+  std::set<rocksdb::ColumnFamilyHandle*> dropped_;
 };
 
 }  // namespace basalt::engine

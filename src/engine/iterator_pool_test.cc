@@ -132,6 +132,23 @@ TEST_F(IteratorPoolTest, DropDiscardsTheFamilysIdleIterators) {
   EXPECT_EQ(pool_->IdleCount(), 0u);
 }
 
+TEST_F(IteratorPoolTest, IteratorReleasedAfterItsFamilyIsDroppedIsNotPooled) {
+  rocksdb::ColumnFamilyHandle* cf = nullptr;
+  ASSERT_TRUE(db_->CreateColumnFamily(rocksdb::ColumnFamilyOptions(), "doomed", &cf).ok());
+  {
+    auto it = pool_->Acquire(cf, IteratorKind::kScan);  // a scan open across the drop
+    ASSERT_TRUE(it.ok());
+    pool_->Drop(cf);
+    ASSERT_TRUE(db_->DropColumnFamily(cf).ok());
+  }
+  // Pooled, it would keep the dropped family's memtables and files alive until the next
+  // flush or compaction anywhere in the store.
+  EXPECT_EQ(pool_->IdleCount(), 0u);
+  { ASSERT_TRUE(pool_->Acquire(db_->DefaultColumnFamily(), IteratorKind::kScan).ok()); }
+  EXPECT_EQ(pool_->IdleCount(), 1u);  // other families pool as before
+  ASSERT_TRUE(db_->DestroyColumnFamilyHandle(cf).ok());
+}
+
 TEST_F(IteratorPoolTest, KindsAreKeptApart) {
   rocksdb::Iterator* row = nullptr;
   {
