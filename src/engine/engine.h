@@ -250,6 +250,11 @@ class Engine : public std::enable_shared_from_this<Engine> {
   Status InstallWithNewFamilies(const TableRecord& record,
                                 const std::vector<FamilyHandle>& families);
   Status ReadRowInto(const TableState& table, const basalt::Get& get, RowResult* out);
+  // ReadRowInto's read, the lifecycle lock held by the caller. With `held`, a read of one family
+  // takes that family's iterator from `held` (acquiring it there the first time) instead of from
+  // the pool and back: a multi-get's reads share one. REQUIRES: lifecycle_mu_ held (shared).
+  Status ReadRowLocked(const TableState& table, const basalt::Get& get, RowResult* out,
+                       HeldIterators* held);
   std::shared_ptr<FamilySettingsCell> SettingsCell(uint64_t family_id);
 
   // Scanner registration, so that Close() can release their iterators.

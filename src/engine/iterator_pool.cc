@@ -122,4 +122,13 @@ void IteratorPool::Clear() {
   idle_.clear();
 }
 
+Result<rocksdb::Iterator*> HeldIterators::Get(rocksdb::ColumnFamilyHandle* cf, IteratorKind kind) {
+  for (Held& h : held_) {
+    if (h.cf == cf && h.kind == kind) return h.it.get();
+  }
+  BASALT_ASSIGN_OR_RETURN(PooledIterator it, pool_->Acquire(cf, kind));
+  held_.push_back({cf, kind, std::move(it)});
+  return held_.back().it.get();
+}
+
 }  // namespace basalt::engine

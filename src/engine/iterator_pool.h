@@ -122,6 +122,26 @@ class IteratorPool {
   std::set<rocksdb::ColumnFamilyHandle*> dropped_;
 };
 
+// Pooled iterators kept from one read to the next by a caller making several (a multi-get), at
+// most one per column family, and given back to the pool when it goes. The caller must not let
+// it outlive the store: hold the engine's lifecycle lock for its whole life.
+class HeldIterators {
+ public:
+  explicit HeldIterators(IteratorPool* pool) : pool_(pool) {}
+
+  // The held iterator over `cf`, acquired from the pool on first use. Not positioned.
+  Result<rocksdb::Iterator*> Get(rocksdb::ColumnFamilyHandle* cf, IteratorKind kind);
+
+ private:
+  struct Held {
+    rocksdb::ColumnFamilyHandle* cf;
+    IteratorKind kind;
+    PooledIterator it;
+  };
+  IteratorPool* const pool_;
+  std::vector<Held> held_;
+};
+
 }  // namespace basalt::engine
 
 #endif  // BASALT_ENGINE_ITERATOR_POOL_H_

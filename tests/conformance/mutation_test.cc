@@ -114,6 +114,33 @@ TEST_P(MutationTest, MultiGetReturnsOneResultPerGetInOrder) {
   EXPECT_EQ((*r)[2].cells()[0].value, "1");
 }
 
+TEST_P(MutationTest, MultiGetReadsEachGetsOwnFamiliesAndVersions) {
+  ASSERT_OK(t().Put(Put("a").Add("f", "q", "f1").Add("g", "q", "g1")));
+  ASSERT_OK(t().Put(Put("a").Add("f", "q", "f2")));
+  ASSERT_OK(t().Put(Put("b").Add("g", "x", "gb")));
+  auto r = t().Get(std::vector<Get>{Get("a").AddFamily("g"), Get("a"), Get("b").AddFamily("f"),
+                                    Get("a").AddColumn("f", "q"), Get("b").AddFamily("g")});
+  ASSERT_OK(r);
+  ASSERT_EQ(r->size(), 5u);
+  ASSERT_EQ((*r)[0].cells().size(), 1u);
+  EXPECT_EQ((*r)[0].cells()[0].value, "g1");
+  ASSERT_EQ((*r)[1].cells().size(), 2u);  // both families, the newest version of each
+  EXPECT_EQ((*r)[1].cells()[0].value, "f2");
+  EXPECT_EQ((*r)[1].cells()[1].value, "g1");
+  EXPECT_TRUE((*r)[2].empty());
+  ASSERT_EQ((*r)[3].cells().size(), 1u);
+  EXPECT_EQ((*r)[3].cells()[0].value, "f2");
+  ASSERT_EQ((*r)[4].cells().size(), 1u);
+  EXPECT_EQ((*r)[4].cells()[0].value, "gb");
+}
+
+TEST_P(MutationTest, MultiGetWithABadGetFailsWithItsReason) {
+  ASSERT_OK(t().Put(Put("a").Add("f", "q", "1")));
+  auto r = t().Get(std::vector<Get>{Get("a"), Get("a").AddFamily("nope")});
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("nope"), std::string::npos) << r.status().ToString();
+}
+
 // HBase's rule: the check is `expected OP stored`.
 TEST_P(MutationTest, CheckAndMutateComparesExpectedAgainstStoredWithEveryOperator) {
   ASSERT_OK(t().Put(Put("r").Add("f", "q", "m")));
