@@ -130,12 +130,10 @@ std::string ActionValue() {
   return basalt::KeyBuilder().AddBytes(basalt::bench::kActionName).AddBytes("").Build();
 }
 
-// The 8 bytes a raw key keeping the cell's timestamp ends with (newest first, as basalt's).
+// The 8 bytes a raw key keeping the cell's timestamp ends with, BE64(INT64_MAX - ts): newest
+// first, the bytes basalt's key holds.
 std::string TimestampSuffix(int64_t ts) {
-  std::string out(8, '\0');
-  const uint64_t v = static_cast<uint64_t>(INT64_MAX - ts);
-  for (int i = 0; i < 8; ++i) out[i] = static_cast<char>(v >> (56 - 8 * i));
-  return out;
+  return basalt::KeyBuilder().AddReverseTimestamp(ts).Build();
 }
 
 int64_t NowMillis() {

@@ -137,9 +137,8 @@ std::string Escaped(std::string_view x) {
 std::string StoredKey(int user, int64_t time_ms, uint64_t seq) {
   std::string key = Escaped(RawKey(user, time_ms, seq));
   key.append("\0\x01\0\x01", 4);
-  const uint64_t ts = static_cast<uint64_t>(INT64_MAX - time_ms);
-  for (int shift = 56; shift >= 0; shift -= 8) key += static_cast<char>(ts >> shift);
-  key += static_cast<char>(0xff - 4);  // CellType::kPut
+  key += basalt::KeyBuilder().AddReverseTimestamp(time_ms).Build();  // BE64(INT64_MAX - ts)
+  key += static_cast<char>(0xff - 4);                                // CellType::kPut
   return key;
 }
 
