@@ -141,7 +141,11 @@ Result<bool> FanoutWorkerPool::RunJob(Feed& feed, const FanoutWorkerOptions& opt
   bool claimed = false;
   const bool resume = scan_from != nullptr && !scan_from->empty();
   for (int pass = resume ? 0 : 1; pass < 2 && !claimed; ++pass) {
-    Scan scan = Scan().SetRowPrefix(fl::JobRowsPrefix()).AddFamily(family).SetLimit(64);
+    // Oldest job first (post ids sort newest first): a backlog is delivered in the order it was
+    // posted, so its entries land before the inboxes' bounds, where trims that stop at the bound
+    // remove them, rather than past it, where only a whole trim does (Feed::kWholeTrimEvery).
+    Scan scan =
+        Scan().SetRowPrefix(fl::JobRowsPrefix()).SetReversed(true).AddFamily(family).SetLimit(64);
     if (pass == 0) scan.WithStartRow(*scan_from, /*inclusive=*/false);
     BASALT_ASSIGN_OR_RETURN(auto scanner, posts.GetScanner(scan));
     RowResult row;
