@@ -10,16 +10,12 @@
 namespace basalt::filter {
 namespace {
 
-bool StartsWith(std::string_view s, std::string_view prefix) {
-  return s.substr(0, prefix.size()) == prefix;
-}
-
 class ColumnPrefixState final : public FilterState {
  public:
   explicit ColumnPrefixState(std::string prefix) : prefix_(std::move(prefix)) {}
 
   CellVerdict FilterCell(const Cell& cell, std::string* next_qualifier) override {
-    if (StartsWith(cell.qualifier, prefix_)) return CellVerdict::kInclude;
+    if (cell.qualifier.starts_with(prefix_)) return CellVerdict::kInclude;
     if (cell.qualifier < prefix_) {
       *next_qualifier = prefix_;
       return CellVerdict::kSeekColumn;
@@ -39,7 +35,7 @@ class MultipleColumnPrefixState final : public FilterState {
   CellVerdict FilterCell(const Cell& cell, std::string* next_qualifier) override {
     // The last prefix <= qualifier is the only one the qualifier can start with.
     auto it = std::upper_bound(prefixes_.begin(), prefixes_.end(), cell.qualifier);
-    if (it != prefixes_.begin() && StartsWith(cell.qualifier, *std::prev(it))) {
+    if (it != prefixes_.begin() && cell.qualifier.starts_with(*std::prev(it))) {
       return CellVerdict::kInclude;
     }
     if (it == prefixes_.end()) return CellVerdict::kNextRow;

@@ -11,10 +11,6 @@
 namespace basalt::filter {
 namespace {
 
-bool StartsWith(std::string_view s, std::string_view prefix) {
-  return s.substr(0, prefix.size()) == prefix;
-}
-
 // Seeks to the prefix and ends the scan once past it.
 class PrefixState final : public FilterState {
  public:
@@ -26,7 +22,7 @@ class PrefixState final : public FilterState {
   bool FilterAllRemaining() override { return passed_; }
 
   RowVerdict FilterRowKey(std::string_view row, RowHint* hint) override {
-    if (StartsWith(row, prefix_)) return RowVerdict::kInclude;
+    if (row.starts_with(prefix_)) return RowVerdict::kInclude;
     const bool before = row < std::string_view(prefix_);  // and does not start with it
     if (before != reversed_) {
       // Not there yet in the scan's direction.

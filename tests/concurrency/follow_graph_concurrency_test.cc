@@ -20,7 +20,7 @@ using recipes::FollowGraph;
 using recipes::FollowGraphOptions;
 using Layout = FollowGraphOptions::Layout;
 
-constexpr int kThreads = 4;
+constexpr int kFollowThreads = 4;
 
 std::unique_ptr<FollowGraph> OpenGraph(Connection& conn, Layout layout) {
   FollowGraphOptions options;
@@ -54,7 +54,7 @@ TEST_P(FollowGraphConcurrencyTest, RacingFollowsOfOneEdgeCountOnce) {
     constexpr int kFollowed = 40;
     std::atomic<int> failures{0};
     std::vector<std::thread> threads;
-    for (int t = 0; t < kThreads; ++t) {
+    for (int t = 0; t < kFollowThreads; ++t) {
       threads.emplace_back([&] {
         for (int i = 0; i < kFollowed; ++i) {
           if (!graph->Follow("fan", "star" + std::to_string(i)).ok()) ++failures;
@@ -85,7 +85,7 @@ TEST_P(FollowGraphConcurrencyTest, RacingFollowsAndUnfollowsLeaveBothSidesAgreei
     auto user = [](int i) { return "u" + std::to_string(i); };
     std::atomic<int> failures{0};
     std::vector<std::thread> threads;
-    for (int t = 0; t < kThreads; ++t) {
+    for (int t = 0; t < kFollowThreads; ++t) {
       threads.emplace_back([&, t] {
         for (int r = 0; r < kRounds; ++r) {
           int a = (r + t) % kUsers;
@@ -134,7 +134,7 @@ TEST_P(FollowGraphConcurrencyTest, RacingFollowManyCallsCountEachEdgeOnce) {
     }
     std::atomic<int> failures{0};
     std::vector<std::thread> threads;
-    for (int t = 0; t < kThreads; ++t) {
+    for (int t = 0; t < kFollowThreads; ++t) {
       threads.emplace_back([&, t] {
         std::vector<std::pair<std::string, std::string>> mine = all;
         std::mt19937 rng(t);
@@ -176,7 +176,7 @@ TEST_P(FollowGraphConcurrencyTest, FollowManyRacingUnfollowsLeavesBothSidesAgree
     auto user = [](int i) { return "r" + std::to_string(i); };
     std::atomic<int> failures{0};
     std::vector<std::thread> threads;
-    for (int t = 0; t < kThreads; ++t) {
+    for (int t = 0; t < kFollowThreads; ++t) {
       threads.emplace_back([&, t] {
         std::mt19937 rng(100 + t);
         for (int r = 0; r < kRounds; ++r) {

@@ -19,7 +19,7 @@ namespace {
 
 using basalt::testing::StoreTest;
 
-constexpr int kThreads = 4;
+constexpr int kRecipeThreads = 4;
 constexpr int64_t kMinute = ClickCounters::kMinuteMs;
 constexpr int64_t kDay0 = 1795392000000;  // 2026-11-23 00:00 UTC
 
@@ -35,7 +35,7 @@ TEST_P(RecipesConcurrencyTest, ConcurrentClicksOnOneItemCountExactly) {
     constexpr int kEach = 250;
     std::atomic<int> failures{0};
     std::vector<std::thread> threads;
-    for (int t = 0; t < kThreads; ++t) {
+    for (int t = 0; t < kRecipeThreads; ++t) {
       threads.emplace_back([&] {
         for (int i = 0; i < kEach; ++i) {
           if (!(*counters)->Click("item", 1, kDay0 + (i % 3) * kMinute).ok()) ++failures;
@@ -44,9 +44,9 @@ TEST_P(RecipesConcurrencyTest, ConcurrentClicksOnOneItemCountExactly) {
     }
     for (auto& th : threads) th.join();
     EXPECT_EQ(failures.load(), 0);
-    EXPECT_EQ((*counters)->Total("item").value_or(-1), kThreads * kEach);
+    EXPECT_EQ((*counters)->Total("item").value_or(-1), kRecipeThreads * kEach);
     EXPECT_EQ((*counters)->Count("item", kDay0, kDay0 + 3 * kMinute).value_or(-1),
-              kThreads * kEach);
+              kRecipeThreads * kEach);
   }
 }
 
@@ -71,7 +71,7 @@ TEST_P(RecipesConcurrencyTest, ClicksWhileTheRefresherRuns) {
   ASSERT_OK((*counters)->StartRefresher());
   constexpr int kEach = 200;
   std::vector<std::thread> threads;
-  for (int t = 0; t < kThreads; ++t) {
+  for (int t = 0; t < kRecipeThreads; ++t) {
     threads.emplace_back([&, t] {
       for (int i = 0; i < kEach; ++i) {
         Status s = (*counters)->Click(t % 2 ? "a" : "b", 1, kDay0 + i * 1000);
@@ -87,8 +87,8 @@ TEST_P(RecipesConcurrencyTest, ClicksWhileTheRefresherRuns) {
                             [&] { return refreshed == kDay0 + ClickCounters::kRefreshPeriodMs; }));
   }
   (*counters)->Stop();
-  EXPECT_EQ((*counters)->RollingWeek("a").value_or(-1), kThreads / 2 * kEach);
-  EXPECT_EQ((*counters)->RollingWeek("b").value_or(-1), kThreads / 2 * kEach);
+  EXPECT_EQ((*counters)->RollingWeek("a").value_or(-1), kRecipeThreads / 2 * kEach);
+  EXPECT_EQ((*counters)->RollingWeek("b").value_or(-1), kRecipeThreads / 2 * kEach);
 }
 
 TEST_P(RecipesConcurrencyTest, ConcurrentRecordsOfOneUserGetDistinctIds) {
@@ -99,10 +99,10 @@ TEST_P(RecipesConcurrencyTest, ConcurrentRecordsOfOneUserGetDistinctIds) {
     auto log = ActivityLog::Open(store().conn(), options);
     ASSERT_OK(log);
     constexpr int kEach = 100;
-    std::vector<std::vector<EventId>> ids(kThreads);
+    std::vector<std::vector<EventId>> ids(kRecipeThreads);
     std::atomic<int> failures{0};
     std::vector<std::thread> threads;
-    for (int t = 0; t < kThreads; ++t) {
+    for (int t = 0; t < kRecipeThreads; ++t) {
       threads.emplace_back([&, t] {
         for (int i = 0; i < kEach; ++i) {
           auto id = (*log)->Record("hot", "e", "", 42);  // all in the same millisecond
@@ -118,8 +118,8 @@ TEST_P(RecipesConcurrencyTest, ConcurrentRecordsOfOneUserGetDistinctIds) {
     EXPECT_EQ(failures.load(), 0);
     std::set<EventId> all;
     for (const auto& v : ids) all.insert(v.begin(), v.end());
-    EXPECT_EQ(all.size(), static_cast<size_t>(kThreads * kEach));
-    EXPECT_EQ((*log)->Count("hot").value_or(-1), kThreads * kEach);
+    EXPECT_EQ(all.size(), static_cast<size_t>(kRecipeThreads * kEach));
+    EXPECT_EQ((*log)->Count("hot").value_or(-1), kRecipeThreads * kEach);
   }
 }
 

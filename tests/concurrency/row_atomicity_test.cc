@@ -13,7 +13,7 @@
 namespace basalt::testing {
 namespace {
 
-constexpr int kThreads = 4;
+constexpr int kRowThreads = 4;
 
 class RowAtomicityTest : public StoreTest {};
 
@@ -22,7 +22,7 @@ TEST_P(RowAtomicityTest, ConcurrentIncrementsLoseNoUpdate) {
   constexpr int kPerThread = 1000;
   std::vector<std::thread> threads;
   std::atomic<int> failures{0};
-  for (int i = 0; i < kThreads; ++i) {
+  for (int i = 0; i < kRowThreads; ++i) {
     threads.emplace_back([&] {
       for (int n = 0; n < kPerThread; ++n) {
         // Two columns per Increment: both must move together.
@@ -35,16 +35,16 @@ TEST_P(RowAtomicityTest, ConcurrentIncrementsLoseNoUpdate) {
   EXPECT_EQ(failures.load(), 0);
   auto r = t.Get(Get("row"));
   ASSERT_OK(r);
-  EXPECT_EQ(*DecodeCounter(*r->Value("c", "a")), kThreads * kPerThread);
-  EXPECT_EQ(*DecodeCounter(*r->Value("c", "b")), 2 * kThreads * kPerThread);
+  EXPECT_EQ(*DecodeCounter(*r->Value("c", "a")), kRowThreads * kPerThread);
+  EXPECT_EQ(*DecodeCounter(*r->Value("c", "b")), 2 * kRowThreads * kPerThread);
 }
 
 TEST_P(RowAtomicityTest, ConcurrentCheckAndMutateHasExactlyOneWinner) {
   Table& t = store().CreateTable("users", {"info"});
   constexpr int kRows = 200;
-  std::vector<std::vector<int>> wins(kThreads);
+  std::vector<std::vector<int>> wins(kRowThreads);
   std::vector<std::thread> threads;
-  for (int i = 0; i < kThreads; ++i) {
+  for (int i = 0; i < kRowThreads; ++i) {
     threads.emplace_back([&, i] {
       for (int row = 0; row < kRows; ++row) {
         std::string key = "user" + std::to_string(row);
@@ -57,7 +57,7 @@ TEST_P(RowAtomicityTest, ConcurrentCheckAndMutateHasExactlyOneWinner) {
   }
   for (auto& th : threads) th.join();
   std::vector<int> winner(kRows, -1);
-  for (int i = 0; i < kThreads; ++i) {
+  for (int i = 0; i < kRowThreads; ++i) {
     for (int row : wins[i]) {
       EXPECT_EQ(winner[row], -1) << "two winners for row " << row;
       winner[row] = i;
@@ -127,7 +127,7 @@ TEST_P(RowAtomicityTest, ConcurrentAppendsKeepEveryPiece) {
   Table& t = store().CreateTable("log", {"f"});
   constexpr int kPerThread = 200;
   std::vector<std::thread> threads;
-  for (int i = 0; i < kThreads; ++i) {
+  for (int i = 0; i < kRowThreads; ++i) {
     threads.emplace_back([&, i] {
       for (int n = 0; n < kPerThread; ++n) {
         ASSERT_OK(
@@ -139,8 +139,8 @@ TEST_P(RowAtomicityTest, ConcurrentAppendsKeepEveryPiece) {
   auto r = t.Get(Get("row"));
   ASSERT_OK(r);
   std::string value(*r->Value("f", "q"));
-  EXPECT_EQ(value.size(), static_cast<size_t>(kThreads * kPerThread));
-  for (int i = 0; i < kThreads; ++i) {
+  EXPECT_EQ(value.size(), static_cast<size_t>(kRowThreads * kPerThread));
+  for (int i = 0; i < kRowThreads; ++i) {
     EXPECT_EQ(std::count(value.begin(), value.end(), static_cast<char>('a' + i)), kPerThread);
   }
 }

@@ -18,7 +18,7 @@ namespace basalt::testing {
 namespace {
 
 constexpr int kRows = 500;
-constexpr int kThreads = 3;
+constexpr int kScanThreads = 3;
 
 TEST(ScannerCloseConcurrencyTest, CloseEndsScansInProgressCompleteOrAborted) {
   auto conn = Connection::Open("mem:");
@@ -39,7 +39,7 @@ TEST(ScannerCloseConcurrencyTest, CloseEndsScansInProgressCompleteOrAborted) {
   std::atomic<int> rows_read{0};
   std::atomic<int> aborted{0};
   std::vector<std::thread> threads;
-  for (int t = 0; t < kThreads; ++t) {
+  for (int t = 0; t < kScanThreads; ++t) {
     threads.emplace_back([&] {
       // Scans until the store refuses a new one: some scans are then open when it closes.
       while (true) {
@@ -68,7 +68,8 @@ TEST(ScannerCloseConcurrencyTest, CloseEndsScansInProgressCompleteOrAborted) {
     });
   }
   // Close once every thread is likely mid-scan: after some rows were read.
-  while (rows_read.load(std::memory_order_relaxed) < kThreads * kRows) std::this_thread::yield();
+  while (rows_read.load(std::memory_order_relaxed) < kScanThreads * kRows)
+    std::this_thread::yield();
   ASSERT_OK((*conn)->Close());
   for (auto& t : threads) t.join();
   // Whether any scan was cut short depends on scheduling; either way each ended as above.

@@ -17,7 +17,7 @@ namespace {
 using recipes::UserStore;
 using recipes::UserStoreOptions;
 
-constexpr int kThreads = 4;
+constexpr int kUserThreads = 4;
 
 class UsersConcurrencyTest : public StoreTest {};
 
@@ -28,10 +28,10 @@ TEST_P(UsersConcurrencyTest, RacingRegistrationsOfOneNameCreateOneAccount) {
   ASSERT_OK(opened);
   UserStore& users = **opened;
   constexpr int kNames = 20;
-  std::vector<std::vector<int>> wins(kThreads);
+  std::vector<std::vector<int>> wins(kUserThreads);
   std::atomic<int> other_errors{0};
   std::vector<std::thread> threads;
-  for (int t = 0; t < kThreads; ++t) {
+  for (int t = 0; t < kUserThreads; ++t) {
     threads.emplace_back([&, t] {
       for (int n = 0; n < kNames; ++n) {
         Status s = users.Register("name" + std::to_string(n), "password-of-" + std::to_string(t));
@@ -46,7 +46,7 @@ TEST_P(UsersConcurrencyTest, RacingRegistrationsOfOneNameCreateOneAccount) {
   for (auto& th : threads) th.join();
   EXPECT_EQ(other_errors.load(), 0);
   std::vector<int> winner(kNames, -1);
-  for (int t = 0; t < kThreads; ++t) {
+  for (int t = 0; t < kUserThreads; ++t) {
     for (int n : wins[t]) {
       EXPECT_EQ(winner[n], -1) << "two registrations of name" << n << " succeeded";
       winner[n] = t;
@@ -56,7 +56,7 @@ TEST_P(UsersConcurrencyTest, RacingRegistrationsOfOneNameCreateOneAccount) {
     ASSERT_NE(winner[n], -1) << "nobody registered name" << n;
     std::string name = "name" + std::to_string(n);
     // The stored password is the winner's.
-    for (int t = 0; t < kThreads; ++t) {
+    for (int t = 0; t < kUserThreads; ++t) {
       EXPECT_EQ(users.LogIn(name, "password-of-" + std::to_string(t)).ok(), t == winner[n]);
     }
   }
