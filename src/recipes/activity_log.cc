@@ -6,10 +6,13 @@
 #include <algorithm>
 #include <atomic>
 #include <climits>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <random>
-#include <set>
+#include <span>
 #include <utility>
+#include <variant>
 
 #include "basalt/filter.h"
 #include "basalt/keys.h"
@@ -67,18 +70,30 @@ uint64_t RandomSequenceStart() {
   return (uint64_t{1} << 32) + r % ((uint64_t{1} << 62) - (uint64_t{1} << 32));
 }
 
-// Whether recording `id` for `user` trims the user's events (ActivityLogOptions::trim_every):
-// a hash of both, so a user's trims come about one event in trim_every whatever the
-// interleaving of users on the log's sequence.
-bool TrimDue(std::string_view user, EventId id, int32_t trim_every) {
-  if (trim_every <= 1) return true;
+// Whether recording `id` for `user` trims the user's events (ActivityLogOptions::trim_every),
+// and how far: a hash of both, so a user's trims come about one event in trim_every whatever the
+// interleaving of users on the log's sequence, and one trim in kWholeTrimEvery reads all of the
+// user's events instead of stopping where the user's last trim began to delete (TallLog::Trim).
+enum class TrimPass { kNone, kBounded, kWhole };
+constexpr uint64_t kWholeTrimEvery = 16;
+
+uint64_t Mix(uint64_t h) {  // splitmix64's finaliser
+  h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ull;
+  h = (h ^ (h >> 27)) * 0x94d049bb133111ebull;
+  return h ^ (h >> 31);
+}
+
+TrimPass TrimDue(std::string_view user, EventId id, int32_t trim_every) {
   uint64_t h = 1469598103934665603ull;  // FNV-1a over the user, then mixed with the id
   for (unsigned char c : user) h = (h ^ c) * 1099511628211ull;
-  h ^= id.seq + 0x9e3779b97f4a7c15ull + static_cast<uint64_t>(id.time_ms);
-  h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ull;  // splitmix64's finaliser
-  h = (h ^ (h >> 27)) * 0x94d049bb133111ebull;
-  h ^= h >> 31;
-  return h % static_cast<uint64_t>(trim_every) == 0;
+  // The time and the sequence are mixed in one after the other: with their sum, events whose
+  // times fall by 1 ms as their sequence rises by 1 (a history imported newest first) all
+  // hashed alike, and either all trimmed or none did.
+  h = Mix(h ^ static_cast<uint64_t>(id.time_ms));
+  h = Mix(h ^ id.seq);
+  const uint64_t every = static_cast<uint64_t>(std::max(trim_every, 1));
+  if (h % (every * kWholeTrimEvery) == 0) return TrimPass::kWhole;
+  return h % every == 0 ? TrimPass::kBounded : TrimPass::kNone;
 }
 
 // The shared half: sequence numbers, validation, the cap.
@@ -96,8 +111,9 @@ class LogBase : public ActivityLog {
     const EventId id{time_ms, sequence_.fetch_add(1, std::memory_order_relaxed)};
     BASALT_RETURN_IF_ERROR(events_->Put(MakePut(user, id, EncodeValue(name, payload))));
     const int64_t cap = options_.max_events_per_user;
-    if (cap > 0 && TrimDue(user, id, options_.trim_every)) {
-      BASALT_RETURN_IF_ERROR(Trim(user, cap));
+    const TrimPass pass = cap > 0 ? TrimDue(user, id, options_.trim_every) : TrimPass::kNone;
+    if (pass != TrimPass::kNone) {
+      BASALT_RETURN_IF_ERROR(Trim(user, cap, pass == TrimPass::kWhole, {&id, 1}));
     }
     return id;
   }
@@ -113,19 +129,27 @@ class LogBase : public ActivityLog {
     const int64_t now = SystemWallMillis();
     // One block of the sequence for the batch: its events keep their order within a millisecond.
     uint64_t seq = sequence_.fetch_add(events.size(), std::memory_order_relaxed);
-    std::set<std::string_view> due;
+    struct UserTrim {
+      TrimPass pass = TrimPass::kNone;
+      std::vector<EventId> recorded;
+    };
+    std::map<std::string_view, UserTrim> trims;
     for (const NewEvent& e : events) {
       const EventId id{e.time_ms == -1 ? now : e.time_ms, seq++};
       puts.push_back(MakePut(e.user, id, EncodeValue(e.name, e.payload)));
       ids.push_back(id);
-      if (options_.max_events_per_user > 0 && TrimDue(e.user, id, options_.trim_every)) {
-        due.insert(e.user);
+      if (options_.max_events_per_user > 0) {
+        UserTrim& t = trims[e.user];
+        t.pass = std::max(t.pass, TrimDue(e.user, id, options_.trim_every));
+        t.recorded.push_back(id);
       }
     }
     if (puts.empty()) return ids;
     BASALT_RETURN_IF_ERROR(events_->Put(puts));
-    for (std::string_view user : due) {
-      BASALT_RETURN_IF_ERROR(Trim(user, options_.max_events_per_user));
+    for (const auto& [user, t] : trims) {
+      if (t.pass == TrimPass::kNone) continue;
+      BASALT_RETURN_IF_ERROR(
+          Trim(user, options_.max_events_per_user, t.pass == TrimPass::kWhole, t.recorded));
     }
     return ids;
   }
@@ -133,8 +157,10 @@ class LogBase : public ActivityLog {
  protected:
   // The Put that stores one event.
   virtual basalt::Put MakePut(std::string_view user, EventId id, std::string value) const = 0;
-  // Deletes the user's events after the newest `keep`.
-  virtual Status Trim(std::string_view user, int64_t keep) = 0;
+  // Deletes the user's events after the newest `keep`. Unless `whole`, a layout may skip the
+  // events that an earlier trim already deleted; `recorded` are the user's events just written.
+  virtual Status Trim(std::string_view user, int64_t keep, bool whole,
+                      std::span<const EventId> recorded) = 0;
 
   std::unique_ptr<Table> events_;
 
@@ -232,10 +258,32 @@ class TallLog final : public LogBase {
     return put;
   }
 
-  Status Trim(std::string_view user, int64_t keep) override {
+  // The events after the newest `keep` are deleted. Every event at or after the newest one a trim
+  // deletes is deleted from then on, save one recorded later with an older time; but their rows
+  // and delete markers stay until a compaction drops them, and a scan steps over both. So a trim
+  // stops at the row where this log's previous trim of the user began to delete
+  // (`trimmed_from_`). An event recorded later past that row is past the cap for good (newer
+  // events and TTL only push it further): the trim that its Record makes deletes it, and one
+  // trim in kWholeTrimEvery reads on to the end for those whose Record did not trim.
+  Status Trim(std::string_view user, int64_t keep, bool whole,
+              std::span<const EventId> recorded) override {
     Scan scan = UserScan(user).SetFilter(std::make_shared<KeyOnlyFilter>());
-    BASALT_ASSIGN_OR_RETURN(auto scanner, events_->GetScanner(scan));
     std::vector<Mutation> deletes;
+    if (!whole) {
+      std::lock_guard<std::mutex> lock(trim_mu_);
+      auto it = trimmed_from_.find(user);
+      if (it != trimmed_from_.end()) {
+        scan.WithStopRow(it->second);
+        for (const EventId& id : recorded) {
+          std::string row = UserKey(user) + EventKey(id);
+          if (row < it->second) continue;
+          deletes.emplace_back(
+              basalt::Delete(std::move(row)).AddColumns(kEventFamily, kTallQualifier, id.time_ms));
+        }
+      }
+    }
+    const size_t late = deletes.size();
+    BASALT_ASSIGN_OR_RETURN(auto scanner, events_->GetScanner(scan));
     int64_t seen = 0;
     RowResult row;
     while (scanner->Next(&row)) {
@@ -246,13 +294,24 @@ class TallLog final : public LogBase {
     }
     BASALT_RETURN_IF_ERROR(scanner->status());
     if (deletes.empty()) return Status::OK();
-    return events_->Batch(deletes).status();
+    BASALT_RETURN_IF_ERROR(events_->Batch(deletes).status());
+    if (deletes.size() == late) return Status::OK();  // the scan deleted nothing
+    std::lock_guard<std::mutex> lock(trim_mu_);
+    constexpr size_t kMostUsers = 65536;
+    if (trimmed_from_.size() >= kMostUsers) trimmed_from_.clear();  // a bound
+    trimmed_from_.insert_or_assign(std::string(user),
+                                   std::get<basalt::Delete>(deletes[late]).row());
+    return Status::OK();
   }
 
  private:
   static Scan UserScan(std::string_view user) {
     return Scan().SetRowPrefix(UserKey(user)).AddFamily(kEventFamily);
   }
+
+  std::mutex trim_mu_;
+  // User -> the row of the newest event this log's last trim of the user deleted.
+  std::map<std::string, std::string, std::less<>> trimmed_from_;
 
   static Status DecodeRowInto(const RowResult& row, ActivityEvent* event) {
     KeyParser parser(row.row());
@@ -370,7 +429,8 @@ class WideLog final : public LogBase {
     return put;
   }
 
-  Status Trim(std::string_view user, int64_t keep) override {
+  Status Trim(std::string_view user, int64_t keep, bool /*whole*/,
+              std::span<const EventId> /*recorded*/) override {
     if (keep > INT32_MAX) return Status::OK();  // a wide row this long is out of reach anyway
     BASALT_ASSIGN_OR_RETURN(
         RowResult row, events_->Get(UserGet(user)

@@ -359,6 +359,33 @@ TEST_P(ActivityLogTest, AmortisedTrimsKeepTheLogNearTheCap) {
   }
 }
 
+// A tall log's trim stops where its previous trim began to delete (its rows and their markers
+// stay until a compaction). Events recorded older than that point are past the cap for good:
+// the trim their own Record makes deletes them, and one trim in 16 reads on to the end for the
+// others. Here every event is older than all before it: without those two, about half of the
+// 600 would stay.
+TEST_P(ActivityLogTest, EventsRecordedPastTheLastTrimDoNotPileUp) {
+  constexpr int64_t kCap = 5;
+  for (Layout layout : {Layout::kTall, Layout::kWide}) {
+    auto log = OpenLog(store().conn(), layout, LayoutName(layout) + "_late", kCap, kForeverTtl,
+                       /*trim_every=*/2);
+    ASSERT_TRUE(log);
+    for (int i = 0; i < 600; ++i) ASSERT_OK(log->Record("u", "e", "", 1'000'000 - i));
+    auto count = log->Count("u");
+    ASSERT_OK(count);
+    // More than 200 would take a run of 400 Records without a whole trim (1 in 32 of them):
+    // odds of e^-12.
+    EXPECT_LE(*count, 205) << LayoutName(layout);
+    EXPECT_GE(*count, kCap);
+    // The newest events are the first five recorded.
+    auto latest = log->Latest("u", kCap);
+    ASSERT_OK(latest);
+    ASSERT_EQ(latest->size(), static_cast<size_t>(kCap));
+    EXPECT_EQ(latest->front().id.time_ms, 1'000'000);
+    EXPECT_EQ(latest->back().id.time_ms, 1'000'000 - 4);
+  }
+}
+
 // Ids come from a counter of the log, not of the store: many threads recording for one user at
 // the same millisecond still get distinct ids, and every event is stored.
 TEST_P(ActivityLogTest, ConcurrentRecordsOfOneUserGetDistinctIds) {
