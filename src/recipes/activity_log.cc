@@ -9,6 +9,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <random>
 #include <span>
 #include <utility>
@@ -162,10 +163,29 @@ class LogBase : public ActivityLog {
   virtual Status Trim(std::string_view user, int64_t keep, bool whole,
                       std::span<const EventId> recorded) = 0;
 
+  // Where this log's last trim of `user` began to delete: the row (tall) or qualifier (wide) of
+  // the newest event it deleted. Every event at or after it is deleted from then on, save one
+  // recorded later with an older time, which is past the cap for good (newer events and TTL only
+  // push it further). Kept in memory, for at most kMostTrimmedUsers users.
+  std::optional<std::string> TrimmedFrom(std::string_view user) {
+    std::lock_guard<std::mutex> lock(trim_mu_);
+    auto it = trimmed_from_.find(user);
+    if (it == trimmed_from_.end()) return std::nullopt;
+    return it->second;
+  }
+  void SetTrimmedFrom(std::string_view user, std::string key) {
+    std::lock_guard<std::mutex> lock(trim_mu_);
+    constexpr size_t kMostTrimmedUsers = 65536;
+    if (trimmed_from_.size() >= kMostTrimmedUsers) trimmed_from_.clear();  // a bound
+    trimmed_from_.insert_or_assign(std::string(user), std::move(key));
+  }
+
   std::unique_ptr<Table> events_;
 
  private:
   std::atomic<uint64_t> sequence_;
+  std::mutex trim_mu_;
+  std::map<std::string, std::string, std::less<>> trimmed_from_;
 };
 
 // Tall: a row per event.
@@ -258,29 +278,23 @@ class TallLog final : public LogBase {
     return put;
   }
 
-  // The events after the newest `keep` are deleted. Every event at or after the newest one a trim
-  // deletes is deleted from then on, save one recorded later with an older time; but their rows
-  // and delete markers stay until a compaction drops them, and a scan steps over both. So a trim
-  // stops at the row where this log's previous trim of the user began to delete
-  // (`trimmed_from_`). An event recorded later past that row is past the cap for good (newer
-  // events and TTL only push it further): the trim that its Record makes deletes it, and one
-  // trim in kWholeTrimEvery reads on to the end for those whose Record did not trim.
+  // The events after the newest `keep` are deleted. Deleted events keep their rows and gain
+  // delete markers until a compaction drops both, and a scan steps over them: so a trim stops
+  // where the log's previous trim of the user began to delete (TrimmedFrom). An event recorded
+  // past that point is deleted by the trim its own Record makes, and one trim in kWholeTrimEvery
+  // reads on to the end for those whose Record did not trim.
   Status Trim(std::string_view user, int64_t keep, bool whole,
               std::span<const EventId> recorded) override {
     Scan scan = UserScan(user).SetFilter(std::make_shared<KeyOnlyFilter>());
     std::vector<Mutation> deletes;
-    if (!whole) {
-      std::lock_guard<std::mutex> lock(trim_mu_);
-      auto it = trimmed_from_.find(user);
-      if (it != trimmed_from_.end()) {
-        scan.WithStopRow(it->second);
-        for (const EventId& id : recorded) {
-          std::string row = UserKey(user) + EventKey(id);
-          if (row < it->second) continue;
-          deletes.emplace_back(
-              basalt::Delete(std::move(row)).AddColumns(kEventFamily, kTallQualifier, id.time_ms));
-        }
+    if (std::optional<std::string> from = whole ? std::nullopt : TrimmedFrom(user)) {
+      for (const EventId& id : recorded) {
+        std::string row = UserKey(user) + EventKey(id);
+        if (row < *from) continue;
+        deletes.emplace_back(
+            basalt::Delete(std::move(row)).AddColumns(kEventFamily, kTallQualifier, id.time_ms));
       }
+      scan.WithStopRow(std::move(*from));
     }
     const size_t late = deletes.size();
     BASALT_ASSIGN_OR_RETURN(auto scanner, events_->GetScanner(scan));
@@ -295,12 +309,7 @@ class TallLog final : public LogBase {
     BASALT_RETURN_IF_ERROR(scanner->status());
     if (deletes.empty()) return Status::OK();
     BASALT_RETURN_IF_ERROR(events_->Batch(deletes).status());
-    if (deletes.size() == late) return Status::OK();  // the scan deleted nothing
-    std::lock_guard<std::mutex> lock(trim_mu_);
-    constexpr size_t kMostUsers = 65536;
-    if (trimmed_from_.size() >= kMostUsers) trimmed_from_.clear();  // a bound
-    trimmed_from_.insert_or_assign(std::string(user),
-                                   std::get<basalt::Delete>(deletes[late]).row());
+    if (deletes.size() > late) SetTrimmedFrom(user, std::get<basalt::Delete>(deletes[late]).row());
     return Status::OK();
   }
 
@@ -308,10 +317,6 @@ class TallLog final : public LogBase {
   static Scan UserScan(std::string_view user) {
     return Scan().SetRowPrefix(UserKey(user)).AddFamily(kEventFamily);
   }
-
-  std::mutex trim_mu_;
-  // User -> the row of the newest event this log's last trim of the user deleted.
-  std::map<std::string, std::string, std::less<>> trimmed_from_;
 
   static Status DecodeRowInto(const RowResult& row, ActivityEvent* event) {
     KeyParser parser(row.row());
@@ -429,19 +434,33 @@ class WideLog final : public LogBase {
     return put;
   }
 
-  Status Trim(std::string_view user, int64_t keep, bool /*whole*/,
-              std::span<const EventId> /*recorded*/) override {
+  // As the tall log's: the read ends where the previous trim began to delete, a ceiling the
+  // engine stops walking the row at (a ColumnRangeFilter without a minimum).
+  Status Trim(std::string_view user, int64_t keep, bool whole,
+              std::span<const EventId> recorded) override {
     if (keep > INT32_MAX) return Status::OK();  // a wide row this long is out of reach anyway
-    BASALT_ASSIGN_OR_RETURN(
-        RowResult row, events_->Get(UserGet(user)
-                                        .SetRowOffsetPerColumnFamily(static_cast<int32_t>(keep))
-                                        .SetFilter(std::make_shared<KeyOnlyFilter>())));
-    if (row.empty()) return Status::OK();
+    Get get = UserGet(user).SetRowOffsetPerColumnFamily(static_cast<int32_t>(keep));
     basalt::Delete del(UserKey(user));
+    if (std::optional<std::string> from = whole ? std::nullopt : TrimmedFrom(user)) {
+      for (const EventId& id : recorded) {
+        std::string qualifier = EventKey(id);
+        if (qualifier >= *from) del.AddColumns(kEventFamily, std::move(qualifier), id.time_ms);
+      }
+      get.SetFilter(
+          FilterList::And({std::make_shared<ColumnRangeFilter>("", false, std::move(*from), false),
+                           std::make_shared<KeyOnlyFilter>()}));
+    } else {
+      get.SetFilter(std::make_shared<KeyOnlyFilter>());
+    }
+    BASALT_ASSIGN_OR_RETURN(RowResult row, events_->Get(get));
     for (const Cell& cell : row.cells()) {
       del.AddColumns(kEventFamily, cell.qualifier, cell.timestamp);
     }
-    return events_->Delete(del);
+    if (del.entries().empty()) return Status::OK();  // (an empty Delete removes the whole row)
+    BASALT_RETURN_IF_ERROR(events_->Delete(del));
+    // Qualifiers sort newest first: the row's first cell is the newest event deleted.
+    if (!row.empty()) SetTrimmedFrom(user, row.cells().front().qualifier);
+    return Status::OK();
   }
 
  private:

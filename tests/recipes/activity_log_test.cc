@@ -359,10 +359,10 @@ TEST_P(ActivityLogTest, AmortisedTrimsKeepTheLogNearTheCap) {
   }
 }
 
-// A tall log's trim stops where its previous trim began to delete (its rows and their markers
-// stay until a compaction). Events recorded older than that point are past the cap for good:
-// the trim their own Record makes deletes them, and one trim in 16 reads on to the end for the
-// others. Here every event is older than all before it: without those two, about half of the
+// A log's trim stops where its previous trim began to delete (the deleted cells and their
+// markers stay until a compaction). Events recorded older than that point are past the cap for
+// good: the trim their own Record makes deletes them, and one trim in 16 reads on to the end for
+// the others. Here every event is older than all before it: without those two, about half of the
 // 600 would stay.
 TEST_P(ActivityLogTest, EventsRecordedPastTheLastTrimDoNotPileUp) {
   constexpr int64_t kCap = 5;
