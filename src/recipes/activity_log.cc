@@ -130,27 +130,26 @@ class LogBase : public ActivityLog {
     const int64_t now = SystemWallMillis();
     // One block of the sequence for the batch: its events keep their order within a millisecond.
     uint64_t seq = sequence_.fetch_add(events.size(), std::memory_order_relaxed);
-    struct UserTrim {
-      TrimPass pass = TrimPass::kNone;
-      std::vector<EventId> recorded;
-    };
-    std::map<std::string_view, UserTrim> trims;
+    std::map<std::string_view, TrimPass> due;  // the users whose trim is due, and how far
     for (const NewEvent& e : events) {
       const EventId id{e.time_ms == -1 ? now : e.time_ms, seq++};
       puts.push_back(MakePut(e.user, id, EncodeValue(e.name, e.payload)));
       ids.push_back(id);
       if (options_.max_events_per_user > 0) {
-        UserTrim& t = trims[e.user];
-        t.pass = std::max(t.pass, TrimDue(e.user, id, options_.trim_every));
-        t.recorded.push_back(id);
+        const TrimPass pass = TrimDue(e.user, id, options_.trim_every);
+        if (pass != TrimPass::kNone) due[e.user] = std::max(due[e.user], pass);
       }
     }
     if (puts.empty()) return ids;
     BASALT_RETURN_IF_ERROR(events_->Put(puts));
-    for (const auto& [user, t] : trims) {
-      if (t.pass == TrimPass::kNone) continue;
+    std::vector<EventId> recorded;
+    for (const auto& [user, pass] : due) {
+      recorded.clear();  // the user's events of the batch, for Trim
+      for (size_t i = 0; i < events.size(); ++i) {
+        if (events[i].user == user) recorded.push_back(ids[i]);
+      }
       BASALT_RETURN_IF_ERROR(
-          Trim(user, options_.max_events_per_user, t.pass == TrimPass::kWhole, t.recorded));
+          Trim(user, options_.max_events_per_user, pass == TrimPass::kWhole, recorded));
     }
     return ids;
   }
@@ -288,8 +287,9 @@ class TallLog final : public LogBase {
     Scan scan = UserScan(user).SetFilter(std::make_shared<KeyOnlyFilter>());
     std::vector<Mutation> deletes;
     if (std::optional<std::string> from = whole ? std::nullopt : TrimmedFrom(user)) {
+      const std::string user_key = UserKey(user);
       for (const EventId& id : recorded) {
-        std::string row = UserKey(user) + EventKey(id);
+        std::string row = user_key + EventKey(id);
         if (row < *from) continue;
         deletes.emplace_back(
             basalt::Delete(std::move(row)).AddColumns(kEventFamily, kTallQualifier, id.time_ms));
