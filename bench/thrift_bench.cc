@@ -14,7 +14,8 @@
 // Then batching: putMultiple with 1..1000 rows per call, and scans of 10,000 rows with
 // caching (rows per getScannerRows) 1..1000, in rows/s.
 //
-// Usage: basalt_thrift_bench [--rounds N] [--seconds S] [--markdown FILE]
+// Usage: basalt_thrift_bench [--rounds N] [--seconds S] [--markdown FILE] [--only WORKLOAD]
+// (--only runs one core workload and skips the batching tables: for profiling one call)
 
 #include <algorithm>
 #include <cstdio>
@@ -57,6 +58,7 @@ int main(int argc, char** argv) {
   int rounds = 3;
   double seconds = 1.0;
   std::string markdown;
+  std::string only;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--rounds" && i + 1 < argc) {
@@ -65,9 +67,12 @@ int main(int argc, char** argv) {
       seconds = std::atof(argv[++i]);
     } else if (a == "--markdown" && i + 1 < argc) {
       markdown = argv[++i];
+    } else if (a == "--only" && i + 1 < argc) {
+      only = argv[++i];
     } else {
       std::fprintf(stderr,
-                   "usage: basalt_thrift_bench [--rounds N] [--seconds S] [--markdown F]\n");
+                   "usage: basalt_thrift_bench [--rounds N] [--seconds S] [--markdown F] "
+                   "[--only WORKLOAD]\n");
       return 2;
     }
   }
@@ -143,9 +148,15 @@ int main(int argc, char** argv) {
        }},
   };
 
+  if (!only.empty() && std::none_of(workloads.begin(), workloads.end(),
+                                    [&](const Workload& w) { return only == w.name; })) {
+    std::fprintf(stderr, "--only: no workload named %s\n", only.c_str());
+    return 2;
+  }
   std::string table =
       "| workload | embedded ops/s | Thrift2 ops/s | ratio |\n| --- | ---: | ---: | ---: |\n";
   for (const Workload& w : workloads) {
+    if (!only.empty() && only != w.name) continue;
     std::vector<double> local, wire;
     for (int r = 0; r < rounds; ++r) {
       local.push_back(RatePerSecond(seconds, [&] { return w.op(**local_table); }));
@@ -161,6 +172,7 @@ int main(int argc, char** argv) {
   table +=
       "\n| rows per call | putMultiple rows/s | getScannerRows rows/s |\n| ---: | ---: | ---: |\n";
   for (int per_call : {1, 10, 100, 1000}) {
+    if (!only.empty()) break;
     double put_rate = RatePerSecond(seconds, [&] {
       std::vector<basalt::Mutation> batch;
       for (int i = 0; i < per_call; ++i) {
