@@ -122,12 +122,17 @@ class EmbeddedTable : public Table {
   }
 
   Status GetInto(const basalt::Get& get, RowResult* out) override {
-    auto state = State();
-    if (!state.ok()) {
-      *out = RowResult();
-      return state.status();
+    // State() inline: a point read without a Result to build and destroy (0.4% of one).
+    const TableState* state = current_.load(std::memory_order_acquire);
+    if (state->stale.load(std::memory_order_acquire)) {
+      auto fresh = SharedState();
+      if (!fresh.ok()) {
+        *out = RowResult();
+        return fresh.status();
+      }
+      state = fresh->get();
     }
-    return engine_->GetInto(**state, get, out);
+    return engine_->GetInto(*state, get, out);
   }
 
   Result<std::vector<RowResult>> Get(const std::vector<basalt::Get>& gets) override {

@@ -136,26 +136,43 @@ void FamilyRowReader::ReadFirstPut(CellBuffer* out) {
   if (!FirstKeyIsVisiblePut(&ts, &payload)) return;
   // What NextColumn and ReadColumn would do with this key: open its column, emit the version,
   // and (one version read) skip the column's older ones.
-  column_prefix_.assign(key_.data(), key_.size() - kKeySuffixSize);
-  const std::string_view escaped = std::string_view(column_prefix_).substr(row_prefix_.size());
-  if (escaped != escaped_qualifier_) {
-    escaped_qualifier_.assign(escaped);
-    UnescapeInto(escaped, &qualifier_);
+  if (qualifiers_ == nullptr) {
+    column_prefix_.assign(key_.data(), key_.size() - kKeySuffixSize);
+    const std::string_view escaped = std::string_view(column_prefix_).substr(row_prefix_.size());
+    if (escaped != escaped_qualifier_) {
+      escaped_qualifier_.assign(escaped);
+      UnescapeInto(escaped, &qualifier_);
+    }
+  } else {
+    // FirstKeyIsVisiblePut built the first selected column's prefix and found the key in it.
+    qualifier_.assign(*next_qualifier_);
+    escaped_qualifier_.clear();
+    ++next_qualifier_;
   }
   ++family_cells_seen_;
   Emit(out, ts, CellType::kPut, payload);
-  SkipColumn();
   stage_ = Stage::kNextColumn;
+  SkipColumn();  // may end the family: the last selected column is read
 }
 
 bool FamilyRowReader::FirstKeyIsVisiblePut(int64_t* ts, std::string_view* payload) {
-  if (stage_ != Stage::kMarkers || spec_.raw || spec_.filter != nullptr || qualifiers_ != nullptr ||
+  if (stage_ != Stage::kMarkers || spec_.raw || spec_.filter != nullptr ||
       spec_.row_offset_per_family != 0 || spec_.max_results_per_family == 0 || !InRow()) {
     return false;
   }
   const size_t p = row_prefix_.size();
   // A family marker (00 00 after the row) would have to be applied first.
   if (key_.size() < p + 2 + kKeySuffixSize || (key_[p] == 0 && key_[p + 1] == 0)) return false;
+  if (qualifiers_ != nullptr) {
+    // Columns named: the key must be in the first of them, which NextColumn would open first;
+    // a row whose first key is in another column takes the full rules.
+    column_prefix_.assign(row_prefix_);
+    AppendQualifier(&column_prefix_, *next_qualifier_);
+    if (key_.size() != column_prefix_.size() + kKeySuffixSize ||
+        !StartsWith(key_, column_prefix_)) {
+      return false;
+    }
+  }
   uint8_t type;
   DecodeSuffix(key_, ts, &type);
   // Markers sort before the cells they hide (key_format.h), so the row's first key being a Put

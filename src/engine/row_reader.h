@@ -110,8 +110,9 @@ class FamilyRowReader {
 
   bool InRow() const;
   // The shortcut for the common row, read from its first key alone: true (with the cell's
-  // timestamp and value, a view into the iterator's) when that key is a Put the read returns.
-  // False says nothing; the full rules then decide.
+  // timestamp and value, a view into the iterator's) when that key is a Put the read returns
+  // (for a read naming columns, a Put of the first column named). False says nothing; the full
+  // rules then decide.
   bool FirstKeyIsVisiblePut(int64_t* ts, std::string_view* payload);
   // Read's start when one version per column is read: emits the row's first cell and skips
   // its column's older versions if FirstKeyIsVisiblePut says so; else does nothing.
