@@ -82,8 +82,12 @@ class [[nodiscard]] Status {
   // Marks a deliberate decision to ignore this status. Greppable on purpose.
   void PermitUncheckedError() const {}
 
-  // A copy with `context + ": "` put in front of the message; OK stays OK.
-  Status WithContext(std::string_view context) const;
+  // A copy with `context + ": "` put in front of the message; OK stays OK. (Inline for OK:
+  // parsers call it on every field they read.)
+  Status WithContext(std::string_view context) const {
+    if (ok()) return Status();
+    return WithContextSlow(context);
+  }
 
   friend bool operator==(const Status& a, const Status& b) {
     return a.code_ == b.code_ && a.message_ == b.message_;
@@ -91,6 +95,7 @@ class [[nodiscard]] Status {
 
  private:
   Status(Code code, std::string msg) : code_(code), message_(std::move(msg)) {}
+  Status WithContextSlow(std::string_view context) const;
 
   Code code_ = Code::kOk;
   std::string message_;

@@ -40,11 +40,18 @@ int64_t LongFromBytes(std::string_view b) {
 
 // The author and the time come from the post id (posts of before 2026-11-26 also repeat them in
 // p:a and p:s, which are not read any more).
-Result<PostView> ToPostView(const RowResult& row, std::string_view post_id) {
+// `id`: the post id already decoded, when the caller has it (its author moves into the view).
+Result<PostView> ToPostView(const RowResult& row, std::string_view post_id,
+                            fl::PostId* id = nullptr) {
   auto text = row.Value(fl::kPostFamily, "t");
   if (!text) return Status::Corruption("feed: post row without text");
-  BASALT_ASSIGN_OR_RETURN(fl::PostId id, fl::DecodePostId(post_id));
-  return PostView{std::string(post_id), std::move(id.author), id.timestamp_ms, std::string(*text)};
+  fl::PostId decoded;
+  if (id == nullptr) {
+    BASALT_ASSIGN_OR_RETURN(decoded, fl::DecodePostId(post_id));
+    id = &decoded;
+  }
+  return PostView{std::string(post_id), std::move(id->author), id->timestamp_ms,
+                  std::string(*text)};
 }
 
 // The home-timeline cursor: base64url of the phase ('i': in the inbox, 'p': pulled from the
@@ -717,6 +724,7 @@ Result<PostPage> Feed::HomeTimeline(std::string_view user, int32_t page_size,
     std::vector<std::string> ids(candidates.size());
     std::vector<fl::PostId> decoded(candidates.size());
     std::vector<basalt::Get> gets;
+    gets.reserve(candidates.size());
     for (size_t i = 0; i < candidates.size(); ++i) {
       BASALT_ASSIGN_OR_RETURN(decoded[i], fl::DecodeTimelineKey(candidates[i], &ids[i]));
       gets.push_back(basalt::Get(fl::PostRow(ids[i])).AddFamily(std::string(fl::kPostFamily)));
@@ -748,7 +756,7 @@ Result<PostPage> Feed::HomeTimeline(std::string_view user, int32_t page_size,
           merged_set.contains(author) || (followed ? followed->all.contains(author)
                                                    : !reader_unfollowed || still_followed[author]);
       if (!follows) continue;  // unfollowed; Unfollow cleans the inbox
-      BASALT_ASSIGN_OR_RETURN(PostView view, ToPostView(rows[i], ids[i]));
+      BASALT_ASSIGN_OR_RETURN(PostView view, ToPostView(rows[i], ids[i], &decoded[i]));
       out.posts.push_back(std::move(view));
       last_returned = candidates[i];
     }

@@ -40,8 +40,7 @@ std::string Status::ToString() const {
   return out;
 }
 
-Status Status::WithContext(std::string_view context) const {
-  if (ok()) return *this;
+Status Status::WithContextSlow(std::string_view context) const {
   std::string msg(context);
   msg += ": ";
   msg += message_;
