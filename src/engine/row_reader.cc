@@ -82,9 +82,11 @@ void FamilyRowReader::Fail(Status s) {
 }
 
 bool FamilyRowReader::Read(CellBuffer* out, size_t budget) {
-  if (stage_ == Stage::kMarkers && budget == 0 && spec_.max_versions == 1 && !probing_) {
-    ReadFirstPut(out);
-  }
+  // One version per column, all of the row at once, nothing to offer a filter: each column's
+  // newest cell may be read from the column's first key (ReadFirstPut, TakeColumnFirstPut).
+  const bool first_puts = budget == 0 && spec_.max_versions == 1 && !probing_ && !spec_.raw &&
+                          spec_.filter == nullptr && spec_.row_offset_per_family == 0;
+  if (stage_ == Stage::kMarkers && first_puts) ReadFirstPut(out);
   const size_t start = out->size();
   while (status_.ok() && stage_ != Stage::kDone) {
     switch (stage_) {
@@ -98,6 +100,7 @@ bool FamilyRowReader::Read(CellBuffer* out, size_t budget) {
       case Stage::kInColumn: {
         size_t used = out->size() - start;
         if (budget != 0 && used >= budget) return false;
+        if (first_puts && TakeColumnFirstPut(out)) break;
         if (!ReadColumn(out, budget == 0 ? 0 : budget - used)) return false;
         if (stage_ == Stage::kInColumn) stage_ = Stage::kNextColumn;
         break;
@@ -188,6 +191,32 @@ bool FamilyRowReader::FirstKeyIsVisiblePut(int64_t* ts, std::string_view* payloa
   ParsedValue value;
   if (!ParseValue(View(it_->value()), &value)) return false;
   *payload = value.payload;
+  return true;
+}
+
+bool FamilyRowReader::TakeColumnFirstPut(CellBuffer* out) {
+  // A family marker may hide the Put: the full rules weigh it.
+  if (!family_deletes_.empty() || !family_version_deletes_.empty()) return false;
+  if (!valid_ || key_.size() != column_prefix_.size() + kKeySuffixSize ||
+      !StartsWith(key_, column_prefix_)) {
+    return false;
+  }
+  int64_t ts;
+  uint8_t type;
+  DecodeSuffix(key_, &ts, &type);
+  // The column's first key is a Put: no marker of the column hides it (markers sort before the
+  // cells they hide, key_format.h), so it ranks first among the column's Puts, as in
+  // FirstKeyIsVisiblePut.
+  if (type != static_cast<uint8_t>(CellType::kPut) || !spec_.time_range.Contains(ts)) return false;
+  const int32_t allowed =
+      settings_.Expired(ts, spec_.now_ms) ? settings_.min_versions : settings_.max_versions;
+  if (allowed < 1) return false;
+  ParsedValue value;
+  if (!ParseValue(View(it_->value()), &value)) return false;  // the full rules report it
+  ++family_cells_seen_;
+  Emit(out, ts, CellType::kPut, value.payload);
+  stage_ = Stage::kNextColumn;
+  SkipColumn();  // may end the family: the last selected column is read
   return true;
 }
 

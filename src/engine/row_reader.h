@@ -117,6 +117,10 @@ class FamilyRowReader {
   // Read's start when one version per column is read: emits the row's first cell and skips
   // its column's older versions if FirstKeyIsVisiblePut says so; else does nothing.
   void ReadFirstPut(CellBuffer* out);
+  // ReadColumn's shortcut when one version is read and the row has no family marker: emits the
+  // column's first key and skips the column when that key is a Put the read returns; else does
+  // nothing and returns false. REQUIRES: NextColumn has just opened the column.
+  bool TakeColumnFirstPut(CellBuffer* out);
   void Step();
   void SeekTo(std::string_view target);
   void ReadFamilyMarkers(CellBuffer* out);
