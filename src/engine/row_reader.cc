@@ -120,8 +120,8 @@ bool FamilyRowReader::Read(CellBuffer* out, size_t budget) {
 
 bool FamilyRowReader::HasVisibleCell() {
   int64_t ts;
-  std::string_view payload;
-  if (FirstKeyIsVisiblePut(&ts, &payload)) {
+  // No payload asked for: a row only stepped over leaves its value unread.
+  if (FirstKeyIsVisiblePut(&ts, nullptr)) {
     stage_ = Stage::kDone;
     return true;
   }
@@ -187,6 +187,7 @@ bool FamilyRowReader::FirstKeyIsVisiblePut(int64_t* ts, std::string_view* payloa
   const int32_t allowed =
       settings_.Expired(*ts, spec_.now_ms) ? settings_.min_versions : settings_.max_versions;
   if (allowed < 1) return false;
+  if (payload == nullptr) return true;
   // An undecodable value is reported by the full rules, as Read would report it.
   ParsedValue value;
   if (!ParseValue(View(it_->value()), &value)) return false;

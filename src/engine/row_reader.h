@@ -84,9 +84,10 @@ class FamilyRowReader {
   bool Read(CellBuffer* out, size_t budget);
 
   // Whether Read would append at least one cell for this row, found without building it: reads
-  // up to the first such cell and stops there (inside the row). The row key passed to StartRow
-  // is not used, so it may be left unset. REQUIRES: the read has no filter (a filter judges the
-  // cells it is shown), and Read has not been called since StartRow.
+  // up to the first such cell and stops there (inside the row). A row whose first key is that
+  // cell is judged by its key alone: its value, which a skip does not return, is not decoded. The
+  // row key passed to StartRow is not used, so it may be left unset. REQUIRES: the read has no
+  // filter (a filter judges the cells it is shown), and Read has not been called since StartRow.
   bool HasVisibleCell();
 
   // Leaves the iterator at the first key after the row (Read may stop early).
@@ -112,7 +113,7 @@ class FamilyRowReader {
   // The shortcut for the common row, read from its first key alone: true (with the cell's
   // timestamp and value, a view into the iterator's) when that key is a Put the read returns
   // (for a read naming columns, a Put of the first column named). False says nothing; the full
-  // rules then decide.
+  // rules then decide. A null `payload` leaves the value unread, and so unchecked.
   bool FirstKeyIsVisiblePut(int64_t* ts, std::string_view* payload);
   // Read's start when one version per column is read: emits the row's first cell and skips
   // its column's older versions if FirstKeyIsVisiblePut says so; else does nothing.
