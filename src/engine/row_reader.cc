@@ -140,12 +140,7 @@ void FamilyRowReader::ReadFirstPut(CellBuffer* out) {
   // What NextColumn and ReadColumn would do with this key: open its column, emit the version,
   // and (one version read) skip the column's older ones.
   if (qualifiers_ == nullptr) {
-    column_prefix_.assign(key_.data(), key_.size() - kKeySuffixSize);
-    const std::string_view escaped = std::string_view(column_prefix_).substr(row_prefix_.size());
-    if (escaped != escaped_qualifier_) {
-      escaped_qualifier_.assign(escaped);
-      UnescapeInto(escaped, &qualifier_);
-    }
+    OpenKeysColumn();
   } else {
     // FirstKeyIsVisiblePut built the first selected column's prefix and found the key in it.
     qualifier_.assign(*next_qualifier_);
@@ -176,11 +171,16 @@ bool FamilyRowReader::FirstKeyIsVisiblePut(int64_t* ts, std::string_view* payloa
       return false;
     }
   }
+  // Markers sort before the cells they hide (key_format.h), so no marker of the family or of
+  // the column comes before the row's first key.
+  return UnmaskedKeyIsVisiblePut(ts, payload);
+}
+
+bool FamilyRowReader::UnmaskedKeyIsVisiblePut(int64_t* ts, std::string_view* payload) {
   uint8_t type;
   DecodeSuffix(key_, ts, &type);
-  // Markers sort before the cells they hide (key_format.h), so the row's first key being a Put
-  // means no marker of the family or of its column masks it: it ranks first among its column's
-  // Puts. Anything else (outside the time range, expired) takes the reader's full rules.
+  // A Put with no marker before it ranks first among its column's Puts. Anything else (a
+  // marker, outside the time range, expired) takes the reader's full rules.
   if (type != static_cast<uint8_t>(CellType::kPut) || !spec_.time_range.Contains(*ts)) {
     return false;
   }
@@ -202,20 +202,13 @@ bool FamilyRowReader::TakeColumnFirstPut(CellBuffer* out) {
       !StartsWith(key_, column_prefix_)) {
     return false;
   }
+  // The column's first key: no marker of the column comes before it (markers sort before the
+  // cells they hide).
   int64_t ts;
-  uint8_t type;
-  DecodeSuffix(key_, &ts, &type);
-  // The column's first key is a Put: no marker of the column hides it (markers sort before the
-  // cells they hide, key_format.h), so it ranks first among the column's Puts, as in
-  // FirstKeyIsVisiblePut.
-  if (type != static_cast<uint8_t>(CellType::kPut) || !spec_.time_range.Contains(ts)) return false;
-  const int32_t allowed =
-      settings_.Expired(ts, spec_.now_ms) ? settings_.min_versions : settings_.max_versions;
-  if (allowed < 1) return false;
-  ParsedValue value;
-  if (!ParseValue(View(it_->value()), &value)) return false;  // the full rules report it
+  std::string_view payload;
+  if (!UnmaskedKeyIsVisiblePut(&ts, &payload)) return false;
   ++family_cells_seen_;
-  Emit(out, ts, CellType::kPut, value.payload);
+  Emit(out, ts, CellType::kPut, payload);
   stage_ = Stage::kNextColumn;
   SkipColumn();  // may end the family: the last selected column is read
   return true;
@@ -261,6 +254,16 @@ void FamilyRowReader::ReadFamilyMarkers(CellBuffer* out) {
   }
 }
 
+void FamilyRowReader::OpenKeysColumn() {
+  column_prefix_.assign(key_.data(), key_.size() - kKeySuffixSize);
+  // Rows of one table mostly repeat the same column names: unescape only a new one.
+  const std::string_view escaped = std::string_view(column_prefix_).substr(row_prefix_.size());
+  if (escaped != escaped_qualifier_) {
+    escaped_qualifier_.assign(escaped);
+    UnescapeInto(escaped, &qualifier_);
+  }
+}
+
 bool FamilyRowReader::NextColumn() {
   if (spec_.max_results_per_family >= 0 &&
       family_cells_seen_ >= spec_.row_offset_per_family + spec_.max_results_per_family) {
@@ -268,18 +271,11 @@ bool FamilyRowReader::NextColumn() {
   }
   if (qualifiers_ == nullptr) {
     if (!InRow()) return false;
-    const rocksdb::Slice key = key_;
-    if (key.size() < row_prefix_.size() + 2 + kKeySuffixSize) {
+    if (key_.size() < row_prefix_.size() + 2 + kKeySuffixSize) {
       Fail(Status::Corruption("truncated cell key in family " + family_));
       return false;
     }
-    column_prefix_.assign(key.data(), key.size() - kKeySuffixSize);
-    // Rows of one table mostly repeat the same column names: unescape only a new one.
-    const std::string_view escaped = std::string_view(column_prefix_).substr(row_prefix_.size());
-    if (escaped != escaped_qualifier_) {
-      escaped_qualifier_.assign(escaped);
-      UnescapeInto(escaped, &qualifier_);
-    }
+    OpenKeysColumn();
   } else {
     while (true) {
       if (next_qualifier_ == qualifiers_->end() || !valid_) return false;

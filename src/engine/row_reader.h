@@ -115,6 +115,10 @@ class FamilyRowReader {
   // (for a read naming columns, a Put of the first column named). False says nothing; the full
   // rules then decide. A null `payload` leaves the value unread, and so unchecked.
   bool FirstKeyIsVisiblePut(int64_t* ts, std::string_view* payload);
+  // The rules' answer for the current key when no marker that could hide it comes before it:
+  // true (with the same outputs) when it is a Put the read returns; false when the full rules
+  // must decide.
+  bool UnmaskedKeyIsVisiblePut(int64_t* ts, std::string_view* payload);
   // Read's start when one version per column is read: emits the row's first cell and skips
   // its column's older versions if FirstKeyIsVisiblePut says so; else does nothing.
   void ReadFirstPut(CellBuffer* out);
@@ -125,6 +129,9 @@ class FamilyRowReader {
   void Step();
   void SeekTo(std::string_view target);
   void ReadFamilyMarkers(CellBuffer* out);
+  // Makes the current key's column the one being read (its key prefix and qualifier).
+  // REQUIRES: the key is a cell key of the row.
+  void OpenKeysColumn();
   // Positions on the next column to read; false when the row has no more selected columns.
   bool NextColumn();
   // Reads the current column until it ends or the budget is used; true when the column is done.
