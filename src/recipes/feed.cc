@@ -40,18 +40,16 @@ int64_t LongFromBytes(std::string_view b) {
 
 // The author and the time come from the post id (posts of before 2026-11-26 also repeat them in
 // p:a and p:s, which are not read any more).
-// `id`: the post id already decoded, when the caller has it (its author moves into the view).
-Result<PostView> ToPostView(const RowResult& row, std::string_view post_id,
-                            fl::PostId* id = nullptr) {
+// `id` is `post_id` decoded.
+Result<PostView> ToPostView(const RowResult& row, std::string_view post_id, fl::PostId id) {
   auto text = row.Value(fl::kPostFamily, "t");
   if (!text) return Status::Corruption("feed: post row without text");
-  fl::PostId decoded;
-  if (id == nullptr) {
-    BASALT_ASSIGN_OR_RETURN(decoded, fl::DecodePostId(post_id));
-    id = &decoded;
-  }
-  return PostView{std::string(post_id), std::move(id->author), id->timestamp_ms,
-                  std::string(*text)};
+  return PostView{std::string(post_id), std::move(id.author), id.timestamp_ms, std::string(*text)};
+}
+
+Result<PostView> ToPostView(const RowResult& row, std::string_view post_id) {
+  BASALT_ASSIGN_OR_RETURN(fl::PostId id, fl::DecodePostId(post_id));
+  return ToPostView(row, post_id, std::move(id));
 }
 
 // The home-timeline cursor: base64url of the phase ('i': in the inbox, 'p': pulled from the
@@ -756,7 +754,7 @@ Result<PostPage> Feed::HomeTimeline(std::string_view user, int32_t page_size,
           merged_set.contains(author) || (followed ? followed->all.contains(author)
                                                    : !reader_unfollowed || still_followed[author]);
       if (!follows) continue;  // unfollowed; Unfollow cleans the inbox
-      BASALT_ASSIGN_OR_RETURN(PostView view, ToPostView(rows[i], ids[i], &decoded[i]));
+      BASALT_ASSIGN_OR_RETURN(PostView view, ToPostView(rows[i], ids[i], std::move(decoded[i])));
       out.posts.push_back(std::move(view));
       last_returned = candidates[i];
     }
