@@ -20,6 +20,7 @@
 #include "basalt/paging.h"
 #include "basalt/table.h"
 #include "recipes/table_setup.h"
+#include "recipes/trim_hash.h"
 
 namespace basalt::recipes {
 namespace {
@@ -78,20 +79,15 @@ uint64_t RandomSequenceStart() {
 enum class TrimPass { kNone, kBounded, kWhole };
 constexpr uint64_t kWholeTrimEvery = 16;
 
-uint64_t Mix(uint64_t h) {  // splitmix64's finaliser
-  h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ull;
-  h = (h ^ (h >> 27)) * 0x94d049bb133111ebull;
-  return h ^ (h >> 31);
-}
-
 TrimPass TrimDue(std::string_view user, EventId id, int32_t trim_every) {
-  uint64_t h = 1469598103934665603ull;  // FNV-1a over the user, then mixed with the id
-  for (unsigned char c : user) h = (h ^ c) * 1099511628211ull;
   // The time and the sequence are mixed in one after the other: with their sum, events whose
   // times fall by 1 ms as their sequence rises by 1 (a history imported newest first) all
   // hashed alike, and either all trimmed or none did.
-  h = Mix(h ^ static_cast<uint64_t>(id.time_ms));
-  h = Mix(h ^ id.seq);
+  const uint64_t h = TrimHash()
+                         .AddBytes(user)
+                         .MixNumber(static_cast<uint64_t>(id.time_ms))
+                         .MixNumber(id.seq)
+                         .value();
   const uint64_t every = static_cast<uint64_t>(std::max(trim_every, 1));
   if (h % (every * kWholeTrimEvery) == 0) return TrimPass::kWhole;
   return h % every == 0 ? TrimPass::kBounded : TrimPass::kNone;

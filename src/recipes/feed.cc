@@ -19,6 +19,7 @@
 #include "basalt/paging.h"
 #include "recipes/feed_layout.h"
 #include "recipes/table_setup.h"
+#include "recipes/trim_hash.h"
 
 namespace basalt::recipes {
 namespace {
@@ -767,12 +768,7 @@ Feed::TrimPass Feed::TrimDue(std::string_view user, const std::vector<std::strin
   const auto every = static_cast<uint64_t>(options_.inbox_trim_every);
   TrimPass pass = TrimPass::kNone;
   for (const std::string& entry : entries) {
-    // FNV-1a over the inbox and the entry: stable across processes and retries.
-    uint64_t h = 1469598103934665603ull;
-    for (std::string_view part : {user, std::string_view(entry)}) {
-      for (unsigned char c : part) h = (h ^ c) * 1099511628211ull;
-      h = (h ^ 0xff) * 1099511628211ull;
-    }
+    const uint64_t h = TrimHash().AddBytes(user).EndField().AddBytes(entry).EndField().value();
     if (h % (every * kWholeTrimEvery) == 0) return TrimPass::kWhole;
     if (h % every == 0) pass = TrimPass::kBelowBound;
   }
