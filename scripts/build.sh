@@ -19,10 +19,11 @@ flags=(-G Ninja -DBASALT_WERROR="${BASALT_WERROR:-ON}"
 # The test suite's trees (check, asan, tsan) build in unity mode: each target's sources are
 # compiled eight at a time, so the heavy headers (gtest's, Thrift's, Boost's, RocksDB's) are
 # parsed once per batch. On 2 cores the ASan tree of scripts/test.sh builds in 418 s instead of
-# 639, the TSan tree in 199 s instead of 355, and the check tree (release flags, -Werror) in
-# about 380 s instead of about 800 (batches of 16 saved another 7% and brought more name
-# clashes). The release tree, the one developers rebuild a file at a time and `basalt` runs
-# from, compiles each source alone, so a missing include shows there. Sources that cannot share
+# 639, the TSan tree in 199 s instead of 355 (batches of 16 saved another 7% and brought more
+# name clashes). The check tree (release flags, -Werror) took 440 s of a fresh-clone .ci/run of
+# 1,674 s; compiled a file at a time, it was about 800 s of the 1,899 s run before it. The
+# release tree, the one developers rebuild a file at a time and `basalt` runs from, compiles
+# each source alone, so a missing include shows there. Sources that cannot share
 # a batch are marked SKIP_UNITY_BUILD_INCLUSION in their CMakeLists.
 # Debug information is -g1 (line tables and function names: enough for backtraces, sanitizer
 # reports and perf) in every mode but debug: full -g costs about a third more compile time,
