@@ -4,8 +4,8 @@
 #      build/check) and runs the tests with CTest, all labels but the four that step 2 runs
 #      (concurrency, recipes, crash, cli, http, shell, browser, install, package);
 #   2. builds the unit, api, model and thrift tests and the fuzzers with clang, ASan+UBSan, and
-#      runs them (there only: under the sanitizers they check more, and running them in the
-#      release tree too cost about 40 of .ci/run's 1,750 s on 2 cores);
+#      runs them (there only: under the sanitizers they check more, and running them in
+#      step 1's tree too cost about 40 of .ci/run's 1,750 s on 2 cores);
 #   3. builds the concurrency tests with TSan and runs them;
 #   4. runs each libFuzzer target (built in step 2's tree) for 10 seconds;
 #   5. checks that the tree is clang-formatted.
