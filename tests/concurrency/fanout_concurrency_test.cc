@@ -66,6 +66,11 @@ TEST(FanoutConcurrencyTest, CompetingPoolsDeliverEveryPostOnceWhileWritersPost) 
   ASSERT_EQ(ids.size(), static_cast<size_t>(kWriters * kPostsPerWriter));
   EXPECT_EQ(pool_a.stats().jobs_finished + pool_b.stats().jobs_finished,
             kWriters * kPostsPerWriter);
+  // No job ran twice: a claim is a CheckAndMutate on the lease as the worker read it, so a job
+  // another worker has claimed since is not run again (each follower page is written once).
+  const FanoutStats a = pool_a.stats(), b = pool_b.stats();
+  EXPECT_EQ(a.inbox_writes + a.skipped_inactive + b.inbox_writes + b.skipped_inactive,
+            kWriters * kPostsPerWriter * kFollowers);
 
   for (int f = 0; f < kFollowers; ++f) {
     std::vector<std::string> got;
