@@ -23,8 +23,8 @@ flags=(-G Ninja -DBASALT_WERROR="${BASALT_WERROR:-ON}"
 # name clashes). The check tree (release flags, -Werror) took 440 s of a fresh-clone .ci/run of
 # 1,674 s; compiled a file at a time, it was about 800 s of the 1,899 s run before it. The
 # release tree, the one developers rebuild a file at a time and `basalt` runs from, compiles
-# each source alone, so a missing include shows there. Sources that cannot share
-# a batch are marked SKIP_UNITY_BUILD_INCLUSION in their CMakeLists.
+# each source alone, so a missing include shows there (CI no longer builds it). Sources that
+# cannot share a batch are marked SKIP_UNITY_BUILD_INCLUSION in their CMakeLists.
 # Debug information is -g1 (line tables and function names: enough for backtraces, sanitizer
 # reports and perf) in every mode but debug: full -g costs about a third more compile time,
 # which CI's 30 minutes on 2 cores cannot spare.
