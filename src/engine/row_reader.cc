@@ -147,10 +147,7 @@ void FamilyRowReader::ReadFirstPut(CellBuffer* out) {
     escaped_qualifier_.clear();
     ++next_qualifier_;
   }
-  ++family_cells_seen_;
-  Emit(out, ts, CellType::kPut, payload);
-  stage_ = Stage::kNextColumn;
-  SkipColumn();  // may end the family: the last selected column is read
+  EmitNewestAndSkipColumn(out, ts, payload);
 }
 
 bool FamilyRowReader::FirstKeyIsVisiblePut(int64_t* ts, std::string_view* payload) {
@@ -207,11 +204,16 @@ bool FamilyRowReader::TakeColumnFirstPut(CellBuffer* out) {
   int64_t ts;
   std::string_view payload;
   if (!UnmaskedKeyIsVisiblePut(&ts, &payload)) return false;
+  EmitNewestAndSkipColumn(out, ts, payload);
+  return true;
+}
+
+void FamilyRowReader::EmitNewestAndSkipColumn(CellBuffer* out, int64_t ts,
+                                              std::string_view payload) {
   ++family_cells_seen_;
   Emit(out, ts, CellType::kPut, payload);
   stage_ = Stage::kNextColumn;
   SkipColumn();  // may end the family: the last selected column is read
-  return true;
 }
 
 void FamilyRowReader::ReadFamilyMarkers(CellBuffer* out) {

@@ -126,6 +126,9 @@ class FamilyRowReader {
   // column's first key and skips the column when that key is a Put the read returns; else does
   // nothing and returns false. REQUIRES: NextColumn has just opened the column.
   bool TakeColumnFirstPut(CellBuffer* out);
+  // The two shortcuts' end: emits the open column's newest version, a Put found visible, and
+  // skips the column's older versions (ReadColumn's outcome for a one-version read).
+  void EmitNewestAndSkipColumn(CellBuffer* out, int64_t ts, std::string_view payload);
   void Step();
   void SeekTo(std::string_view target);
   void ReadFamilyMarkers(CellBuffer* out);
