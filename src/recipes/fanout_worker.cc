@@ -1,6 +1,7 @@
 #include "basalt/recipes/fanout_worker.h"
 
 #include <algorithm>
+#include <optional>
 #include <random>
 #include <utility>
 
@@ -29,6 +30,64 @@ bool LeaseFree(const std::optional<std::string_view>& lease) {
     expiry = expiry * 10 + (c - '0');
   }
   return expiry < SystemWallMillis();
+}
+
+// Live job rows a look reads at most.
+constexpr int kLookRows = 64;
+
+// What a look at a range of job rows found.
+struct Look {
+  bool claimed = false;
+  RowResult job;      // the claimed job
+  std::string lease;  // the claim's lease value
+  int64_t rows = 0;   // live job rows read
+  std::string last_row;
+  // When the first job row read that is neither finished nor held by the looking pool was
+  // queued; queue rows only.
+  std::optional<int64_t> first_pinned_ms;
+};
+
+// Reads the job rows of `scan` (at most kLookRows) and claims the first whose lease is free. A
+// job `worker_id` already holds (left by an earlier call) counts as free for it.
+Result<Look> LookAndClaim(Table& posts, Scan scan, std::string_view worker_id,
+                          std::string_view pool_id, const FanoutWorkerOptions& options) {
+  const std::string family(fl::kJobFamily);
+  BASALT_ASSIGN_OR_RETURN(auto scanner,
+                          posts.GetScanner(scan.AddFamily(family).SetLimit(kLookRows)));
+  Look look;
+  RowResult row;
+  while (scanner->Next(&row)) {
+    // Every job row is written with a lease cell, so the claim is always an IfEquals, which
+    // fails once another worker has finished and deleted the job (an IfNotExists would pass on
+    // the deleted row and bring back a row holding only a lease).
+    auto current = row.Value(family, "l");
+    if (!current) continue;
+    ++look.rows;
+    look.last_row = row.row();
+    const std::string_view holder = current->substr(current->find('|') + 1);
+    const bool mine = holder == worker_id;
+    if (mine || LeaseFree(current)) {
+      look.lease = LeaseValue(worker_id, options.lease_ms);
+      BASALT_ASSIGN_OR_RETURN(
+          look.claimed,
+          posts.CheckAndMutate(CheckAndMutate(row.row())
+                                   .IfEquals(family, "l", std::string(*current))
+                                   .Then(basalt::Put(row.row()).Add(family, "l", look.lease))));
+      if (look.claimed) {
+        look.job = std::move(row);
+        break;
+      }
+    }
+    // Held by the pool: it is finished or its worker resumes it. Held by anyone else (another
+    // process's pool, or a Post still writing its post row): it must be looked at again.
+    const bool pools = !pool_id.empty() && holder.substr(0, pool_id.size()) == pool_id;
+    if (!pools && !look.first_pinned_ms) {
+      auto queued = fl::DecodeJobQueuedAt(row.row());
+      if (queued.ok()) look.first_pinned_ms = *queued;
+    }
+  }
+  BASALT_RETURN_IF_ERROR(scanner->status());
+  return look;
 }
 
 std::string RandomId() {
@@ -100,11 +159,19 @@ Status FanoutWorkerPool::last_error() const {
 }
 
 void FanoutWorkerPool::Loop(int index) {
-  const std::string worker_id = id_prefix_ + "-" + std::to_string(index);
-  std::string scan_from;
+  Looker looker{.pool_id = id_prefix_ + "-", .marks = &marks_};
+  const std::string worker_id = looker.pool_id + std::to_string(index);
   while (!stop_) {
     FanoutStats step;
-    Result<bool> ran = RunJob(feed_, options_, worker_id, INT_MAX, &step, &stop_, &scan_from);
+    Result<bool> ran = RunJob(feed_, options_, worker_id, INT_MAX, &step, &stop_, &looker);
+    if (!ran.ok() && !looker.after.empty()) {
+      // The job this worker held when it failed keeps its lease: the mark must not pass it.
+      const int64_t queued = fl::DecodeJobQueuedAt(looker.after).value_or(0);
+      int64_t current = marks_.low_water_ms.load();
+      while (current > queued && !marks_.low_water_ms.compare_exchange_weak(current, queued)) {
+      }
+      looker.after.clear();
+    }
     {
       std::lock_guard<std::mutex> lock(mu_);
       stats_.jobs_finished += step.jobs_finished;
@@ -131,43 +198,63 @@ Result<bool> FanoutWorkerPool::RunOnce(Feed& feed, const FanoutWorkerOptions& op
 
 Result<bool> FanoutWorkerPool::RunJob(Feed& feed, const FanoutWorkerOptions& options,
                                       std::string_view worker_id, int max_steps, FanoutStats* stats,
-                                      const std::atomic<bool>* stop, std::string* scan_from) {
+                                      const std::atomic<bool>* stop, Looker* looker) {
   Table& posts = *feed.posts_;
   const std::string family(fl::kJobFamily);
-  // Look at a few jobs and claim the first whose lease is free. A job this worker already
-  // holds (left by an earlier call) counts as free for it.
-  RowResult job;
-  std::string lease;
-  bool claimed = false;
-  const bool resume = scan_from != nullptr && !scan_from->empty();
-  for (int pass = resume ? 0 : 1; pass < 2 && !claimed; ++pass) {
-    // Oldest job first (post ids sort newest first): a backlog is delivered in the order it was
-    // posted, so its entries land before the inboxes' bounds, where trims that stop at the bound
-    // remove them, rather than past it, where only a whole trim does (Feed::kWholeTrimEvery).
-    Scan scan =
-        Scan().SetRowPrefix(fl::JobRowsPrefix()).SetReversed(true).AddFamily(family).SetLimit(64);
-    if (pass == 0) scan.WithStartRow(*scan_from, /*inclusive=*/false);
-    BASALT_ASSIGN_OR_RETURN(auto scanner, posts.GetScanner(scan));
-    RowResult row;
-    while (!claimed && scanner->Next(&row)) {
-      // Every job row is written with a lease cell, so the claim is always an IfEquals, which
-      // fails once another worker has finished and deleted the job (an IfNotExists would pass on
-      // the deleted row and bring back a row holding only a lease).
-      auto current = row.Value(family, "l");
-      if (!current) continue;
-      bool mine = current->substr(current->find('|') + 1) == worker_id;
-      if (!mine && !LeaseFree(current)) continue;
-      lease = LeaseValue(worker_id, options.lease_ms);
-      BASALT_ASSIGN_OR_RETURN(
-          claimed, posts.CheckAndMutate(CheckAndMutate(row.row())
-                                            .IfEquals(family, "l", std::string(*current))
-                                            .Then(basalt::Put(row.row()).Add(family, "l", lease))));
-      if (claimed) job = row;
-    }
-    BASALT_RETURN_IF_ERROR(scanner->status());
+  QueueMarks* marks = looker != nullptr ? looker->marks : nullptr;
+  const std::string_view pool_id = looker != nullptr ? std::string_view(looker->pool_id) : "";
+  const int64_t look_ms = SystemWallMillis();
+  Look look;
+  // Jobs of the layout before the queue, oldest first within an author, until none are left.
+  if (marks == nullptr || marks->old_jobs_left.load()) {
+    BASALT_ASSIGN_OR_RETURN(
+        look, LookAndClaim(posts, Scan().SetRowPrefix(fl::OldJobRowsPrefix()).SetReversed(true),
+                           worker_id, pool_id, options));
+    if (!look.claimed && look.rows == 0 && marks != nullptr) marks->old_jobs_left = false;
   }
-  if (!claimed) return false;
-  if (scan_from != nullptr) *scan_from = job.row();
+  if (!look.claimed && marks == nullptr) {
+    BASALT_ASSIGN_OR_RETURN(look, LookAndClaim(posts, Scan().SetRowPrefix(fl::JobRowsPrefix()),
+                                               worker_id, pool_id, options));
+  }
+  if (!look.claimed && marks != nullptr) {
+    const bool full = look_ms - marks->last_full_look_ms.load() >= kFullLookEveryMs;
+    const int64_t low_water = full ? 0 : marks->low_water_ms.load();
+    // On from the job claimed last, unless the low-water mark has passed it.
+    if (!full && !looker->after.empty() &&
+        fl::DecodeJobQueuedAt(looker->after).value_or(0) >= low_water) {
+      BASALT_ASSIGN_OR_RETURN(look,
+                              LookAndClaim(posts,
+                                           Scan()
+                                               .SetRowPrefix(fl::JobRowsPrefix())
+                                               .WithStartRow(looker->after, /*inclusive=*/false),
+                                           worker_id, pool_id, options));
+    }
+    if (!look.claimed) {
+      if (full) marks->last_full_look_ms = look_ms;
+      BASALT_ASSIGN_OR_RETURN(
+          look, LookAndClaim(posts,
+                             Scan()
+                                 .SetRowPrefix(fl::JobRowsPrefix())
+                                 .WithStartRow(fl::JobRowsFrom(low_water), /*inclusive=*/true),
+                             worker_id, pool_id, options));
+      // How far this look proved every job finished or held by the pool.
+      int64_t mark = look.claimed            ? fl::DecodeJobQueuedAt(look.job.row()).value_or(0)
+                     : look.rows < kLookRows ? look_ms - kLateJobMarginMs
+                                             : fl::DecodeJobQueuedAt(look.last_row).value_or(0);
+      if (look.first_pinned_ms) mark = std::min(mark, *look.first_pinned_ms);
+      if (full) {
+        marks->low_water_ms = mark;
+      } else {
+        int64_t current = marks->low_water_ms.load();
+        while (current < mark && !marks->low_water_ms.compare_exchange_weak(current, mark)) {
+        }
+      }
+    }
+    if (look.claimed) looker->after = look.job.row();
+  }
+  if (!look.claimed) return false;
+  RowResult job = std::move(look.job);
+  std::string lease = std::move(look.lease);
 
   const std::string job_row = job.row();
   const std::string author(job.Value(family, "a").value_or(""));
@@ -197,6 +284,18 @@ Result<bool> FanoutWorkerPool::RunJob(Feed& feed, const FanoutWorkerOptions& opt
         int64_t skipped = 0;
         BASALT_ASSIGN_OR_RETURN(std::vector<std::string> active,
                                 feed.ActiveReaders(page.users, &skipped));
+        if (page.cursor.empty()) {
+          // The last page and the job's end in one write: nothing is written if the lease was
+          // lost (the worker holding it now delivers the page).
+          BASALT_ASSIGN_OR_RETURN(bool ended,
+                                  feed.DeliverAndEndJob(active, {entry}, job_row, lease));
+          if (ended && stats != nullptr) {
+            stats->inbox_writes += static_cast<int64_t>(active.size());
+            stats->skipped_inactive += skipped;
+            ++stats->jobs_finished;
+          }
+          return true;
+        }
         BASALT_RETURN_IF_ERROR(feed.Deliver(active, {entry}));
         written = static_cast<int64_t>(active.size());
         if (stats != nullptr) stats->skipped_inactive += skipped;

@@ -247,7 +247,9 @@ Result<std::string> Feed::PostAt(std::string_view author, std::string_view text,
   }
   // p:o marks a post that was fanned out: only those need a retract job when deleted.
   post.Add(std::string(fl::kPostFamily), "o", "1");
-  const std::string job_row = fl::JobRow(post_id, fl::kFanoutJob);
+  // Queued at the wall clock, not at the post's time (an import may post in the past): the
+  // workers take the queue in order and do not read behind it (fanout_worker.h).
+  const std::string job_row = fl::JobRow(SystemWallMillis(), post_id, fl::kFanoutJob);
   const std::string job_family(fl::kJobFamily);
   auto job = [&](std::string_view lease) {
     return basalt::Put(job_row)
@@ -331,7 +333,7 @@ Status Feed::DeletePost(std::string_view requester, std::string_view post_id) {
     BASALT_RETURN_IF_ERROR(posts_->Batch(batch).status());
     return inbox_->Delete(own_entry);
   }
-  batch.emplace_back(basalt::Put(fl::JobRow(post_id, fl::kRetractJob))
+  batch.emplace_back(basalt::Put(fl::JobRow(SystemWallMillis(), post_id, fl::kRetractJob))
                          .Add(std::string(fl::kJobFamily), "a", post.author)
                          .Add(std::string(fl::kJobFamily), "p", std::string(post_id))
                          .Add(std::string(fl::kJobFamily), "l", std::string(fl::kUnclaimedLease)));
@@ -775,16 +777,53 @@ Feed::TrimPass Feed::TrimDue(std::string_view user, const std::vector<std::strin
   return pass;
 }
 
-Status Feed::Deliver(const std::vector<std::string>& users,
-                     const std::vector<std::string>& entries) {
-  if (users.empty() || entries.empty()) return Status::OK();
+namespace {
+
+std::vector<Mutation> InboxPuts(const std::vector<std::string>& users,
+                                const std::vector<std::string>& entries) {
   std::vector<Mutation> puts;
+  puts.reserve(users.size());
   for (const auto& u : users) {
     basalt::Put put(fl::InboxRow(u));
     for (const auto& e : entries) put.Add(std::string(fl::kInboxFamily), e, "");
     puts.emplace_back(std::move(put));
   }
-  BASALT_RETURN_IF_ERROR(inbox_->Batch(puts).status());
+  return puts;
+}
+
+}  // namespace
+
+Status Feed::Deliver(const std::vector<std::string>& users,
+                     const std::vector<std::string>& entries) {
+  if (users.empty() || entries.empty()) return Status::OK();
+  BASALT_RETURN_IF_ERROR(inbox_->Batch(InboxPuts(users, entries)).status());
+  return TrimDelivered(users, entries);
+}
+
+Result<bool> Feed::DeliverAndEndJob(const std::vector<std::string>& users,
+                                    const std::vector<std::string>& entries,
+                                    const std::string& job_row, const std::string& lease) {
+  const std::string job_family(fl::kJobFamily);
+  MultiRowMutation m;
+  m.IfEquals(posts_->name(), job_row, job_family, "l", lease);
+  if (!entries.empty()) {
+    for (Mutation& put : InboxPuts(users, entries)) m.Add(inbox_->name(), std::move(put));
+  }
+  m.Add(posts_->name(), basalt::Delete(job_row));
+  // NotSupported is answered locally, without a call to the store.
+  Result<bool> ended = conn_.MutateRows(m);
+  if (ended.status().IsNotSupported()) {
+    BASALT_RETURN_IF_ERROR(Deliver(users, entries));
+    return posts_->CheckAndMutate(
+        CheckAndMutate(job_row).IfEquals(job_family, "l", lease).Then(basalt::Delete(job_row)));
+  }
+  if (!ended.ok() || !*ended || users.empty() || entries.empty()) return ended;
+  BASALT_RETURN_IF_ERROR(TrimDelivered(users, entries));
+  return true;
+}
+
+Status Feed::TrimDelivered(const std::vector<std::string>& users,
+                           const std::vector<std::string>& entries) {
   // Trim the inboxes whose turn it is (FeedOptions::inbox_trim_every).
   std::vector<DueTrim> due;
   for (const auto& u : users) {
@@ -987,27 +1026,30 @@ Result<int64_t> Feed::PendingJobs() {
 }
 
 Result<Feed::Backlog> Feed::FanoutBacklog() {
-  Scan scan = Scan()
-                  .SetRowPrefix(fl::JobRowsPrefix())
-                  .AddFamily(std::string(fl::kJobFamily))
-                  .SetFilter(std::make_shared<KeyOnlyFilter>());
-  BASALT_ASSIGN_OR_RETURN(auto scanner, posts_->GetScanner(scan));
   Backlog backlog;
-  RowResult row;
-  while (scanner->Next(&row)) {
-    int64_t written = 0;
-    bool pending = false;
-    for (const Cell& c : row.cells()) {
-      written = std::max(written, c.timestamp);
-      pending = pending || c.qualifier == "p";
+  // Jobs of both layouts: a store made before the job queue may still hold old job rows.
+  for (const std::string& prefix : {fl::JobRowsPrefix(), fl::OldJobRowsPrefix()}) {
+    Scan scan = Scan()
+                    .SetRowPrefix(prefix)
+                    .AddFamily(std::string(fl::kJobFamily))
+                    .SetFilter(std::make_shared<KeyOnlyFilter>());
+    BASALT_ASSIGN_OR_RETURN(auto scanner, posts_->GetScanner(scan));
+    RowResult row;
+    while (scanner->Next(&row)) {
+      int64_t written = 0;
+      bool pending = false;
+      for (const Cell& c : row.cells()) {
+        written = std::max(written, c.timestamp);
+        pending = pending || c.qualifier == "p";
+      }
+      if (!pending) continue;
+      ++backlog.jobs;
+      if (backlog.oldest_job_ms == 0 || written < backlog.oldest_job_ms) {
+        backlog.oldest_job_ms = written;
+      }
     }
-    if (!pending) continue;
-    ++backlog.jobs;
-    if (backlog.oldest_job_ms == 0 || written < backlog.oldest_job_ms) {
-      backlog.oldest_job_ms = written;
-    }
+    BASALT_RETURN_IF_ERROR(scanner->status());
   }
-  BASALT_RETURN_IF_ERROR(scanner->status());
   return backlog;
 }
 

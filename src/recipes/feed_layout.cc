@@ -1,5 +1,7 @@
 #include "recipes/feed_layout.h"
 
+#include <algorithm>
+
 #include "basalt/keys.h"
 
 namespace basalt::recipes::feed_layout {
@@ -35,13 +37,42 @@ std::string AuthorPostsFrom(std::string_view author, int64_t timestamp_ms) {
   return KeyBuilder().AddUint8(kPostRow).AddBytes(author).AddReverseTimestamp(timestamp_ms).Build();
 }
 
-std::string JobRow(std::string_view post_id, char kind) {
-  return KeyBuilder().AddUint8(kJobRow).Build().append(post_id).append(
+std::string JobRow(int64_t queued_ms, std::string_view post_id, char kind) {
+  return JobRowsFrom(queued_ms).append(post_id).append(
       KeyBuilder().AddUint8(static_cast<uint8_t>(kind)).Build());
 }
 
 std::string JobRowsPrefix() {
   return KeyBuilder().AddUint8(kJobRow).Build();
+}
+
+std::string JobRowsFrom(int64_t queued_ms) {
+  return KeyBuilder()
+      .AddUint8(kJobRow)
+      .AddUint64(static_cast<uint64_t>(std::max<int64_t>(queued_ms, 0)))
+      .Build();
+}
+
+Result<int64_t> DecodeJobQueuedAt(std::string_view row) {
+  KeyParser parser(row);
+  uint8_t kind = 0;
+  uint64_t queued_ms = 0;
+  if (!parser.ReadUint8(&kind).ok() || kind != kJobRow || !parser.ReadUint64(&queued_ms).ok()) {
+    return Status::Corruption("feed: a job row that is not one");
+  }
+  return static_cast<int64_t>(queued_ms);
+}
+
+std::string OldJobRow(std::string_view post_id, char kind) {
+  return KeyBuilder()
+      .AddUint8(kOldJobRow)
+      .Build()
+      .append(post_id)
+      .append(KeyBuilder().AddUint8(static_cast<uint8_t>(kind)).Build());
+}
+
+std::string OldJobRowsPrefix() {
+  return KeyBuilder().AddUint8(kOldJobRow).Build();
 }
 
 std::string MarkRow(std::string_view author) {

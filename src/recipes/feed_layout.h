@@ -5,10 +5,13 @@
 //   post row       uint8 1 + post id            p:t text, p:o "1" when fanned out (the author and
 //                                               time are the post id's; rows written before
 //                                               2026-11-26 repeat them in p:a, p:s BE64 ms)
-//   job row        uint8 2 + post id + uint8 kind ('F' fan-out, 'R' retract)
+//   job row        uint8 5 + uint64 queued at (ms) + post id + uint8 kind ('F' fan-out,
+//                  'R' retract): the job queue, oldest first
 //                  j:a author, j:p post id, j:c follower cursor, j:l lease "<expiry ms>|<worker>"
 //                  (written as "0|" with the job, so a claim is always an IfEquals that fails
 //                  once the job row is deleted)
+//   old job row    uint8 2 + post id + uint8 kind, same cells: written before 2026-11-27, still
+//                  run; none are written now
 //   mark row       uint8 3 + bytes(author)      p:h "1": the author is a high-follower author
 //   meta row       uint8 4                      p:o BE64 time (ms) since which Post writes each
 //                  post into its author's own inbox too (0: since the tables were made); older
@@ -36,9 +39,10 @@
 namespace basalt::recipes::feed_layout {
 
 inline constexpr uint8_t kPostRow = 1;
-inline constexpr uint8_t kJobRow = 2;
+inline constexpr uint8_t kOldJobRow = 2;
 inline constexpr uint8_t kMarkRow = 3;
 inline constexpr uint8_t kMetaRow = 4;
+inline constexpr uint8_t kJobRow = 5;
 // The meta row's qualifier: since when own posts are in their author's inbox.
 inline constexpr std::string_view kOwnPostsInInboxSince = "o";
 inline constexpr char kFanoutJob = 'F';
@@ -77,8 +81,16 @@ std::string PostRow(std::string_view post_id);
 std::string AuthorPostsPrefix(std::string_view author);
 // The first post row of `author` at or after (older than or as old as) `timestamp_ms`.
 std::string AuthorPostsFrom(std::string_view author, int64_t timestamp_ms);
-std::string JobRow(std::string_view post_id, char kind);
+// The job row of `post_id` queued at `queued_ms` (wall clock).
+std::string JobRow(int64_t queued_ms, std::string_view post_id, char kind);
 std::string JobRowsPrefix();
+// The first job row queued at or after `queued_ms`.
+std::string JobRowsFrom(int64_t queued_ms);
+// The time a job row was queued at; Corruption when `row` is not a job row.
+Result<int64_t> DecodeJobQueuedAt(std::string_view row);
+// Rows of the layout before 2026-11-27 (tests write them to check they still run).
+std::string OldJobRow(std::string_view post_id, char kind);
+std::string OldJobRowsPrefix();
 std::string MarkRow(std::string_view author);
 // The prefix of every mark row, and the author of one (Corruption when it is not one).
 std::string MarkRowsPrefix();

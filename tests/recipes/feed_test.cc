@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <climits>
+#include <functional>
 #include <set>
 #include <string>
 #include <thread>
@@ -292,6 +293,75 @@ TEST_P(FeedTest, OwnPostsFromBeforeTheyWentIntoInboxesStayOnTheHomeTimeline) {
   auto row = (*inbox)->Get(basalt::Get(fl::InboxRow("alice")));
   ASSERT_OK(row);
   EXPECT_EQ(row->cells().size(), 2u);  // b1 (delivered) and the new own post
+}
+
+// Moves every queued job row of the feed's posts table to the row `row_of` names for it.
+void MoveJobRows(Table& posts, const std::function<std::string(const RowResult&)>& row_of) {
+  auto scanner = posts.GetScanner(Scan().SetRowPrefix(feed_layout::JobRowsPrefix()));
+  ASSERT_OK(scanner);
+  std::vector<RowResult> jobs;
+  RowResult job;
+  while ((*scanner)->Next(&job)) jobs.push_back(job);
+  ASSERT_OK((*scanner)->status());
+  for (const RowResult& j : jobs) {
+    basalt::Put moved(row_of(j));
+    for (const Cell& c : j.cells()) moved.Add(c.family, c.qualifier, c.value);
+    ASSERT_OK(posts.Put(moved));
+    ASSERT_OK(posts.Delete(basalt::Delete(j.row())));
+  }
+}
+
+// A store written before the job queue (2026-11-27) keeps its job rows in the old layout: they
+// are counted as pending and run, by RunOnce and by a pool.
+TEST_P(FeedTest, JobRowsOfTheLayoutBeforeTheQueueStillRun) {
+  namespace fl = feed_layout;
+  ASSERT_OK(feed_->Follow("bob", "alice"));
+  const std::string first = MustPost("alice", "one");
+  const std::string second = MustPost("alice", "two");
+  auto posts = store().conn().GetTable(TableName("default", "feed_posts"));
+  ASSERT_OK(posts);
+  MoveJobRows(**posts, [](const RowResult& job) {
+    return fl::OldJobRow(std::string(*job.Value("j", "p")), fl::kFanoutJob);
+  });
+  auto pending = feed_->PendingJobs();
+  ASSERT_OK(pending);
+  EXPECT_EQ(*pending, 2);
+  auto ran = FanoutWorkerPool::RunOnce(*feed_, {}, "w");
+  ASSERT_OK(ran);
+  EXPECT_TRUE(*ran);
+  DrainJobs();
+  EXPECT_EQ(HomeIds("bob"), (std::vector<std::string>{second, first}));
+  pending = feed_->PendingJobs();
+  ASSERT_OK(pending);
+  EXPECT_EQ(*pending, 0);
+}
+
+// A pool's workers look for jobs from its low-water mark on, which passes every job queued
+// before it once they are done; a job that becomes visible behind the mark (queued by a clock
+// behind this one, or written late) is found by the full look that comes every
+// kFullLookEveryMs.
+TEST_P(FeedTest, JobQueuedBehindTheLowWaterMarkIsFoundByAFullLook) {
+  if (GetParam() != testing::StoreKind::kMem) {
+    GTEST_SKIP() << "store-independent and waits for a full look: run on one store";
+  }
+  namespace fl = feed_layout;
+  ASSERT_OK(feed_->Follow("bob", "alice"));
+  FanoutWorkerPool pool(*feed_, {.threads = 1});
+  pool.Start();
+  const std::string first = MustPost("alice", "one");
+  ASSERT_OK(pool.Drain(std::chrono::seconds(20)));
+  pool.Stop();
+  const std::string late = MustPost("alice", "late");
+  auto posts = store().conn().GetTable(TableName("default", "feed_posts"));
+  ASSERT_OK(posts);
+  MoveJobRows(**posts, [](const RowResult& job) {
+    return fl::JobRow(1, std::string(*job.Value("j", "p")), fl::kFanoutJob);
+  });
+  pool.Start();
+  ASSERT_OK(pool.Drain(std::chrono::seconds(30)));
+  pool.Stop();
+  ASSERT_OK(pool.last_error());
+  EXPECT_EQ(HomeIds("bob"), (std::vector<std::string>{late, first}));
 }
 
 // Post compares the threshold with a copy of the follower count up to

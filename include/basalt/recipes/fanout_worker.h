@@ -1,13 +1,20 @@
 // FanoutWorkerPool: background threads that run a Feed's fan-out and retract jobs (feed.h).
 //
-// Job life cycle (docs/recipes.md, "Microblog feeds"): Feed::Post writes a job row beside the
-// post; a worker claims it with a CheckAndMutate lease that expires (lease_ms), reads the
-// author's followers one FollowGraph::Followers page (chunk_size users) at a time, delivers to
-// (or retracts from) their inboxes, and records the follower cursor in the job row, renewing the
-// lease, in one CheckAndMutate that fails if the lease was lost. When the last page is done the
-// job row is deleted. A worker that dies leaves its lease to expire; another worker then takes
-// the job over and resumes after the last recorded page. Delivery is idempotent (an inbox entry
-// is keyed by the post id), so a page redone after a crash never duplicates an entry.
+// Job life cycle (docs/recipes.md, "Microblog feeds"): Feed::Post queues a job row beside the
+// post (job rows sort by the time they were queued); a worker claims it with a CheckAndMutate lease
+// that expires (lease_ms), reads the author's followers one FollowGraph::Followers page (chunk_size
+// users) at a time, delivers to (or retracts from) their inboxes, and records the follower cursor
+// in the job row, renewing the lease, in one CheckAndMutate that fails if the lease was lost. When
+// the last page is done the job row is deleted. A worker that dies leaves its lease to expire;
+// another worker then takes the job over and resumes after the last recorded page. Delivery is
+// idempotent (an inbox entry is keyed by the post id), so a page redone after a crash never
+// duplicates an entry.
+//
+// Looking for a job: a worker reads the queue on from the job it last claimed, then from the
+// pool's low-water mark (before it, every job is finished or held by one of the pool's workers),
+// and every kFullLookEveryMs from the queue's start, for a job that became visible more than
+// kLateJobMarginMs after it was queued. Finished jobs are deleted rows, read by every scan that
+// passes them until a compaction drops them; the mark keeps the looks off them.
 //
 // Thread safety: Start, Stop and Drain may be called from any thread, not concurrently with
 // the destructor.
@@ -82,16 +89,38 @@ class FanoutWorkerPool {
 
  private:
   void Loop(int index);
-  // RunOnce, stopping between steps once `*stop` is set. Looks for jobs after `*scan_from`
-  // first (then from the start) and sets it to the claimed job's row, so that workers do not
-  // all rescan the finished jobs' delete markers at the head of the job rows.
+  // A full look from the queue's start at most this often, and the low-water mark this far
+  // behind a look that read to the queue's end.
+  static constexpr int64_t kFullLookEveryMs = 5000;
+  static constexpr int64_t kLateJobMarginMs = 1000;
+
+  // Where a pool's workers look for jobs; shared by them.
+  struct QueueMarks {
+    // Every job queued before this time (ms) is finished or held by one of the pool's workers,
+    // unless it became visible more than kLateJobMarginMs after it was queued.
+    std::atomic<int64_t> low_water_ms{0};
+    std::atomic<int64_t> last_full_look_ms{0};
+    // False once a look found no job row of the layout before the queue (2026-11-27): none are
+    // written any more.
+    std::atomic<bool> old_jobs_left{true};
+  };
+  // One worker's look: the pool's marks and the job row this worker claimed last.
+  struct Looker {
+    std::string pool_id;  // the pool's workers' ids start with it
+    QueueMarks* marks = nullptr;
+    std::string after;
+  };
+
+  // RunOnce, stopping between steps once `*stop` is set; with `looker`, looks for jobs as the
+  // pool's workers do (the file comment), else reads the whole queue.
   static Result<bool> RunJob(Feed& feed, const FanoutWorkerOptions& options,
                              std::string_view worker_id, int max_steps, FanoutStats* stats,
-                             const std::atomic<bool>* stop, std::string* scan_from);
+                             const std::atomic<bool>* stop, Looker* looker);
 
   Feed& feed_;
   FanoutWorkerOptions options_;
   std::string id_prefix_;
+  QueueMarks marks_;
   std::vector<std::thread> threads_;
   std::atomic<bool> stop_{false};
   mutable std::mutex mu_;

@@ -210,6 +210,15 @@ class Feed {
   // Writes `entries` (timeline keys, see feed_layout.h) into the inboxes of `users`, then
   // trims the inboxes whose turn it is to inbox_cap, moving their bounds up first.
   Status Deliver(const std::vector<std::string>& users, const std::vector<std::string>& entries);
+  // Deliver, and the end of the job in `job_row` (its row deleted) if `lease` still holds it:
+  // one atomic write where the store has one (nothing written when the lease was lost), else
+  // the delivery, then a CheckAndMutate of the delete. Returns whether the job was ended.
+  Result<bool> DeliverAndEndJob(const std::vector<std::string>& users,
+                                const std::vector<std::string>& entries, const std::string& job_row,
+                                const std::string& lease);
+  // The trims that delivering `entries` to `users` makes due (TrimDue).
+  Status TrimDelivered(const std::vector<std::string>& users,
+                       const std::vector<std::string>& entries);
   // How far a trim reads an inbox. Entries a trim removes are the oldest, so every earlier
   // trim's delete markers sort at or after the inbox's bound: kBelowBound reads only the entries
   // before it, and removes of those after it only the ones just delivered. kWhole reads past it
