@@ -1,7 +1,6 @@
 #include "basalt/recipes/fanout_worker.h"
 
 #include <algorithm>
-#include <optional>
 #include <random>
 #include <utility>
 
@@ -19,13 +18,13 @@ std::string LeaseValue(std::string_view worker_id, int64_t lease_ms) {
   return std::to_string(SystemWallMillis() + lease_ms) + "|" + std::string(worker_id);
 }
 
-// True when `lease` (a lease value, or nullopt) no longer holds anyone's claim.
-bool LeaseFree(const std::optional<std::string_view>& lease) {
-  if (!lease || lease->empty()) return true;
-  size_t bar = lease->find('|');
+// True when `lease` (a lease value, or empty) no longer holds anyone's claim.
+bool LeaseFree(std::string_view lease) {
+  if (lease.empty()) return true;
+  size_t bar = lease.find('|');
   if (bar == std::string_view::npos) return true;  // unreadable: treat as expired
   int64_t expiry = 0;
-  for (char c : lease->substr(0, bar)) {
+  for (char c : lease.substr(0, bar)) {
     if (c < '0' || c > '9') return true;
     expiry = expiry * 10 + (c - '0');
   }
@@ -35,59 +34,54 @@ bool LeaseFree(const std::optional<std::string_view>& lease) {
 // Live job rows a look reads at most.
 constexpr int kLookRows = 64;
 
-// What a look at a range of job rows found.
-struct Look {
-  bool claimed = false;
-  RowResult job;      // the claimed job
-  std::string lease;  // the claim's lease value
-  int64_t rows = 0;   // live job rows read
-  std::string last_row;
-  // When the first job row read that is neither finished nor held by the looking pool was
-  // queued; queue rows only.
-  std::optional<int64_t> first_pinned_ms;
-};
-
-// Reads the job rows of `scan` (at most kLookRows) and claims the first whose lease is free. A
-// job `worker_id` already holds (left by an earlier call) counts as free for it.
-Result<Look> LookAndClaim(Table& posts, Scan scan, std::string_view worker_id,
-                          std::string_view pool_id, const FanoutWorkerOptions& options) {
+// The live job rows (those with a lease cell; a finished job's row is deleted) of `scan`, at
+// most kLookRows.
+Result<std::vector<RowResult>> ReadJobs(Table& posts, Scan scan) {
   const std::string family(fl::kJobFamily);
   BASALT_ASSIGN_OR_RETURN(auto scanner,
                           posts.GetScanner(scan.AddFamily(family).SetLimit(kLookRows)));
-  Look look;
+  std::vector<RowResult> jobs;
   RowResult row;
   while (scanner->Next(&row)) {
-    // Every job row is written with a lease cell, so the claim is always an IfEquals, which
-    // fails once another worker has finished and deleted the job (an IfNotExists would pass on
-    // the deleted row and bring back a row holding only a lease).
-    auto current = row.Value(family, "l");
-    if (!current) continue;
-    ++look.rows;
-    look.last_row = row.row();
-    const std::string_view holder = current->substr(current->find('|') + 1);
-    const bool mine = holder == worker_id;
-    if (mine || LeaseFree(current)) {
-      look.lease = LeaseValue(worker_id, options.lease_ms);
-      BASALT_ASSIGN_OR_RETURN(
-          look.claimed,
-          posts.CheckAndMutate(CheckAndMutate(row.row())
-                                   .IfEquals(family, "l", std::string(*current))
-                                   .Then(basalt::Put(row.row()).Add(family, "l", look.lease))));
-      if (look.claimed) {
-        look.job = std::move(row);
-        break;
-      }
-    }
-    // Held by the pool: it is finished or its worker resumes it. Held by anyone else (another
-    // process's pool, or a Post still writing its post row): it must be looked at again.
-    const bool pools = !pool_id.empty() && holder.substr(0, pool_id.size()) == pool_id;
-    if (!pools && !look.first_pinned_ms) {
-      auto queued = fl::DecodeJobQueuedAt(row.row());
-      if (queued.ok()) look.first_pinned_ms = *queued;
-    }
+    if (row.Value(family, "l")) jobs.push_back(std::move(row));
   }
   BASALT_RETURN_IF_ERROR(scanner->status());
-  return look;
+  return jobs;
+}
+
+std::string_view LeaseOf(const RowResult& job) {
+  return job.Value(fl::kJobFamily, "l").value_or("");
+}
+
+std::string_view Holder(std::string_view lease) {
+  const size_t bar = lease.find('|');
+  return bar == std::string_view::npos ? std::string_view() : lease.substr(bar + 1);
+}
+
+// Claims the first job of `jobs` whose lease is free, or held by `worker_id` (left by an earlier
+// call), with a CheckAndMutate on the lease as read. Every job row is written with a lease cell,
+// so the claim is always an IfEquals, which fails once another worker has finished and deleted
+// the job (an IfNotExists would pass on the deleted row and bring back a row holding only a
+// lease). Sets `*job` and `*lease` to the claimed job and its new lease.
+Result<bool> ClaimFirstFree(Table& posts, std::vector<RowResult>& jobs, std::string_view worker_id,
+                            const FanoutWorkerOptions& options, RowResult* job,
+                            std::string* lease) {
+  const std::string family(fl::kJobFamily);
+  for (RowResult& row : jobs) {
+    const std::string current(LeaseOf(row));
+    if (Holder(current) != worker_id && !LeaseFree(current)) continue;
+    *lease = LeaseValue(worker_id, options.lease_ms);
+    BASALT_ASSIGN_OR_RETURN(
+        bool claimed,
+        posts.CheckAndMutate(CheckAndMutate(row.row())
+                                 .IfEquals(family, "l", current)
+                                 .Then(basalt::Put(row.row()).Add(family, "l", *lease))));
+    if (claimed) {
+      *job = std::move(row);
+      return true;
+    }
+  }
+  return false;
 }
 
 std::string RandomId() {
@@ -98,7 +92,9 @@ std::string RandomId() {
 }  // namespace
 
 FanoutWorkerPool::FanoutWorkerPool(Feed& feed, FanoutWorkerOptions options)
-    : feed_(feed), options_(std::move(options)), id_prefix_("w" + RandomId()) {}
+    : feed_(feed), options_(std::move(options)) {
+  view_.pool_id = "w" + RandomId() + "-";
+}
 
 FanoutWorkerPool::~FanoutWorkerPool() {
   Stop();
@@ -159,19 +155,10 @@ Status FanoutWorkerPool::last_error() const {
 }
 
 void FanoutWorkerPool::Loop(int index) {
-  Looker looker{.pool_id = id_prefix_ + "-", .marks = &marks_};
-  const std::string worker_id = looker.pool_id + std::to_string(index);
+  const std::string worker_id = view_.pool_id + std::to_string(index);
   while (!stop_) {
     FanoutStats step;
-    Result<bool> ran = RunJob(feed_, options_, worker_id, INT_MAX, &step, &stop_, &looker);
-    if (!ran.ok() && !looker.after.empty()) {
-      // The job this worker held when it failed keeps its lease: the mark must not pass it.
-      const int64_t queued = fl::DecodeJobQueuedAt(looker.after).value_or(0);
-      int64_t current = marks_.low_water_ms.load();
-      while (current > queued && !marks_.low_water_ms.compare_exchange_weak(current, queued)) {
-      }
-      looker.after.clear();
-    }
+    Result<bool> ran = RunJob(feed_, options_, worker_id, INT_MAX, &step, &stop_, &view_);
     {
       std::lock_guard<std::mutex> lock(mu_);
       stats_.jobs_finished += step.jobs_finished;
@@ -196,65 +183,118 @@ Result<bool> FanoutWorkerPool::RunOnce(Feed& feed, const FanoutWorkerOptions& op
   return RunJob(feed, options, worker_id, max_steps, stats, nullptr, nullptr);
 }
 
-Result<bool> FanoutWorkerPool::RunJob(Feed& feed, const FanoutWorkerOptions& options,
-                                      std::string_view worker_id, int max_steps, FanoutStats* stats,
-                                      const std::atomic<bool>* stop, Looker* looker) {
-  Table& posts = *feed.posts_;
-  const std::string family(fl::kJobFamily);
-  QueueMarks* marks = looker != nullptr ? looker->marks : nullptr;
-  const std::string_view pool_id = looker != nullptr ? std::string_view(looker->pool_id) : "";
+Status FanoutWorkerPool::Look(Table& posts, QueueView* view) {
   const int64_t look_ms = SystemWallMillis();
-  Look look;
-  // Jobs of the layout before the queue, oldest first within an author, until none are left.
-  if (marks == nullptr || marks->old_jobs_left.load()) {
-    BASALT_ASSIGN_OR_RETURN(
-        look, LookAndClaim(posts, Scan().SetRowPrefix(fl::OldJobRowsPrefix()).SetReversed(true),
-                           worker_id, pool_id, options));
-    if (!look.claimed && look.rows == 0 && marks != nullptr) marks->old_jobs_left = false;
-  }
-  if (!look.claimed && marks == nullptr) {
-    BASALT_ASSIGN_OR_RETURN(look, LookAndClaim(posts, Scan().SetRowPrefix(fl::JobRowsPrefix()),
-                                               worker_id, pool_id, options));
-  }
-  if (!look.claimed && marks != nullptr) {
-    const bool full = look_ms - marks->last_full_look_ms.load() >= kFullLookEveryMs;
-    const int64_t low_water = full ? 0 : marks->low_water_ms.load();
-    // On from the job claimed last, unless the low-water mark has passed it.
-    if (!full && !looker->after.empty() &&
-        fl::DecodeJobQueuedAt(looker->after).value_or(0) >= low_water) {
-      BASALT_ASSIGN_OR_RETURN(look,
-                              LookAndClaim(posts,
-                                           Scan()
-                                               .SetRowPrefix(fl::JobRowsPrefix())
-                                               .WithStartRow(looker->after, /*inclusive=*/false),
-                                           worker_id, pool_id, options));
-    }
-    if (!look.claimed) {
-      if (full) marks->last_full_look_ms = look_ms;
-      BASALT_ASSIGN_OR_RETURN(
-          look, LookAndClaim(posts,
-                             Scan()
-                                 .SetRowPrefix(fl::JobRowsPrefix())
-                                 .WithStartRow(fl::JobRowsFrom(low_water), /*inclusive=*/true),
-                             worker_id, pool_id, options));
-      // How far this look proved every job finished or held by the pool.
-      int64_t mark = look.claimed            ? fl::DecodeJobQueuedAt(look.job.row()).value_or(0)
-                     : look.rows < kLookRows ? look_ms - kLateJobMarginMs
-                                             : fl::DecodeJobQueuedAt(look.last_row).value_or(0);
-      if (look.first_pinned_ms) mark = std::min(mark, *look.first_pinned_ms);
-      if (full) {
-        marks->low_water_ms = mark;
-      } else {
-        int64_t current = marks->low_water_ms.load();
-        while (current < mark && !marks->low_water_ms.compare_exchange_weak(current, mark)) {
-        }
+  // Takes the jobs of `jobs` with a free lease that no worker of the pool runs.
+  auto take_free = [view](std::vector<RowResult>& jobs) {
+    for (RowResult& job : jobs) {
+      if (LeaseFree(LeaseOf(job)) && !view->running.contains(job.row())) {
+        view->seen.push_back(std::move(job));
       }
     }
-    if (look.claimed) looker->after = look.job.row();
+  };
+  // Jobs of the layout before the queue, oldest first within an author, until none are left.
+  if (view->old_jobs_left) {
+    BASALT_ASSIGN_OR_RETURN(
+        auto jobs, ReadJobs(posts, Scan().SetRowPrefix(fl::OldJobRowsPrefix()).SetReversed(true)));
+    view->old_jobs_left = !jobs.empty();
+    take_free(jobs);
+    if (!view->seen.empty()) return Status::OK();
   }
-  if (!look.claimed) return false;
-  RowResult job = std::move(look.job);
-  std::string lease = std::move(look.lease);
+  const bool full = look_ms - view->last_full_look_ms >= kFullLookEveryMs;
+  // On from the last job row a look read, unless the low-water mark has passed it.
+  if (!full && !view->after.empty() &&
+      fl::DecodeJobQueuedAt(view->after).value_or(0) >= view->low_water_ms) {
+    BASALT_ASSIGN_OR_RETURN(
+        auto jobs,
+        ReadJobs(posts, Scan().SetRowPrefix(fl::JobRowsPrefix()).WithStartRow(view->after, false)));
+    if (!jobs.empty()) view->after = jobs.back().row();
+    take_free(jobs);
+    if (!view->seen.empty()) return Status::OK();
+  }
+  // From the low-water mark (or the queue's head), moving the mark up to the first job neither
+  // finished nor the pool's.
+  if (full) view->last_full_look_ms = look_ms;
+  BASALT_ASSIGN_OR_RETURN(
+      auto jobs, ReadJobs(posts, Scan()
+                                     .SetRowPrefix(fl::JobRowsPrefix())
+                                     .WithStartRow(fl::JobRowsFrom(full ? 0 : view->low_water_ms),
+                                                   /*inclusive=*/true)));
+  int64_t mark = jobs.size() < static_cast<size_t>(kLookRows)
+                     ? look_ms - kLateJobMarginMs
+                     : fl::DecodeJobQueuedAt(jobs.back().row()).value_or(0);
+  for (const RowResult& job : jobs) {
+    const std::string_view lease = LeaseOf(job);
+    const std::string_view holder = Holder(lease);
+    const bool pools = LeaseFree(lease) || holder.substr(0, view->pool_id.size()) == view->pool_id;
+    if (!pools) {
+      mark = std::min(mark, fl::DecodeJobQueuedAt(job.row()).value_or(0));
+      break;
+    }
+  }
+  view->low_water_ms = full ? mark : std::max(view->low_water_ms, mark);
+  if (!jobs.empty()) view->after = jobs.back().row();
+  take_free(jobs);
+  return Status::OK();
+}
+
+Result<bool> FanoutWorkerPool::TakeJob(Table& posts, QueueView* view, RowResult* job) {
+  std::lock_guard<std::mutex> lock(view->mu);
+  if (view->seen.empty()) BASALT_RETURN_IF_ERROR(Look(posts, view));
+  if (view->seen.empty()) return false;
+  *job = std::move(view->seen.front());
+  view->seen.pop_front();
+  view->running.insert(job->row());
+  return true;
+}
+
+Result<bool> FanoutWorkerPool::RunJob(Feed& feed, const FanoutWorkerOptions& options,
+                                      std::string_view worker_id, int max_steps, FanoutStats* stats,
+                                      const std::atomic<bool>* stop, QueueView* view) {
+  Table& posts = *feed.posts_;
+  const std::string family(fl::kJobFamily);
+  RowResult job;
+  // The lease value the job row holds as far as this worker knows, and whether it is this
+  // worker's: a job taken from the pool's looks is claimed only before a write that is not its
+  // end (a job of one follower page is delivered and ended in one write conditioned on the lease
+  // it was read with).
+  std::string lease;
+  bool claimed = false;
+  if (view != nullptr) {
+    BASALT_ASSIGN_OR_RETURN(bool taken, TakeJob(posts, view, &job));
+    if (!taken) return false;
+    lease = std::string(LeaseOf(job));
+  } else {
+    for (const std::string& prefix : {fl::OldJobRowsPrefix(), fl::JobRowsPrefix()}) {
+      Scan scan = Scan().SetRowPrefix(prefix).SetReversed(prefix == fl::OldJobRowsPrefix());
+      BASALT_ASSIGN_OR_RETURN(auto jobs, ReadJobs(posts, scan));
+      BASALT_ASSIGN_OR_RETURN(claimed,
+                              ClaimFirstFree(posts, jobs, worker_id, options, &job, &lease));
+      if (claimed) break;
+    }
+    if (!claimed) return false;
+  }
+  // The job leaves the pool's running set however this call ends.
+  struct Release {
+    QueueView* view;
+    std::string row;
+    ~Release() {
+      if (view == nullptr) return;
+      std::lock_guard<std::mutex> lock(view->mu);
+      view->running.erase(row);
+    }
+  } release{view, job.row()};
+  // Claims the job before a write that does not end it; false when another worker has it.
+  auto claim = [&]() -> Result<bool> {
+    if (claimed) return true;
+    std::string mine = LeaseValue(worker_id, options.lease_ms);
+    BASALT_ASSIGN_OR_RETURN(
+        claimed, posts.CheckAndMutate(CheckAndMutate(job.row())
+                                          .IfEquals(family, "l", lease)
+                                          .Then(basalt::Put(job.row()).Add(family, "l", mine))));
+    if (claimed) lease = std::move(mine);
+    return claimed;
+  };
 
   const std::string job_row = job.row();
   const std::string author(job.Value(family, "a").value_or(""));
@@ -285,6 +325,12 @@ Result<bool> FanoutWorkerPool::RunJob(Feed& feed, const FanoutWorkerOptions& opt
         BASALT_ASSIGN_OR_RETURN(std::vector<std::string> active,
                                 feed.ActiveReaders(page.users, &skipped));
         if (page.cursor.empty()) {
+          // Without an atomic MutateRows the delivery is written before the end is checked: a
+          // job must then be claimed first, so that no two workers deliver it.
+          if (!feed.rows_atomic_) {
+            BASALT_ASSIGN_OR_RETURN(bool mine, claim());
+            if (!mine) return true;
+          }
           // The last page and the job's end in one write: nothing is written if the lease was
           // lost (the worker holding it now delivers the page).
           BASALT_ASSIGN_OR_RETURN(bool ended,
@@ -296,10 +342,14 @@ Result<bool> FanoutWorkerPool::RunJob(Feed& feed, const FanoutWorkerOptions& opt
           }
           return true;
         }
+        BASALT_ASSIGN_OR_RETURN(bool mine, claim());
+        if (!mine) return true;
         BASALT_RETURN_IF_ERROR(feed.Deliver(active, {entry}));
         written = static_cast<int64_t>(active.size());
         if (stats != nullptr) stats->skipped_inactive += skipped;
       } else {
+        BASALT_ASSIGN_OR_RETURN(bool mine, claim());
+        if (!mine) return true;
         BASALT_RETURN_IF_ERROR(feed.Retract(page.users, entry));
       }
       if (stats != nullptr) stats->inbox_writes += written;

@@ -298,7 +298,10 @@ Result<bool> Feed::WritePostAtomically(const basalt::Put& post, const basalt::Pu
   m.Add(posts_->name(), post).Add(posts_->name(), job).Add(inbox_->name(), own_entry);
   // NotSupported is answered locally, without a call to the store.
   Result<bool> applied = conn_.MutateRows(m);
-  if (applied.status().IsNotSupported()) return false;
+  if (applied.status().IsNotSupported()) {
+    rows_atomic_ = false;
+    return false;
+  }
   return applied;  // no conditions: true once written
 }
 
@@ -813,6 +816,7 @@ Result<bool> Feed::DeliverAndEndJob(const std::vector<std::string>& users,
   // NotSupported is answered locally, without a call to the store.
   Result<bool> ended = conn_.MutateRows(m);
   if (ended.status().IsNotSupported()) {
+    rows_atomic_ = false;
     BASALT_RETURN_IF_ERROR(Deliver(users, entries));
     return posts_->CheckAndMutate(
         CheckAndMutate(job_row).IfEquals(job_family, "l", lease).Then(basalt::Delete(job_row)));

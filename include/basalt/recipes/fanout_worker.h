@@ -1,18 +1,22 @@
 // FanoutWorkerPool: background threads that run a Feed's fan-out and retract jobs (feed.h).
 //
 // Job life cycle (docs/recipes.md, "Microblog feeds"): Feed::Post queues a job row beside the
-// post (job rows sort by the time they were queued); a worker claims it with a CheckAndMutate lease
-// that expires (lease_ms), reads the author's followers one FollowGraph::Followers page (chunk_size
-// users) at a time, delivers to (or retracts from) their inboxes, and records the follower cursor
-// in the job row, renewing the lease, in one CheckAndMutate that fails if the lease was lost. When
-// the last page is done the job row is deleted. A worker that dies leaves its lease to expire;
-// another worker then takes the job over and resumes after the last recorded page. Delivery is
-// idempotent (an inbox entry is keyed by the post id), so a page redone after a crash never
-// duplicates an entry.
+// post (job rows sort by the time they were queued). A worker takes a job with a free lease, reads
+// the author's followers one FollowGraph::Followers page (chunk_size users) at a time and delivers
+// to (or retracts from) their inboxes. A job whose followers fit in one page is delivered and
+// ended (its row deleted) in one write conditioned on the lease as the worker read it, so it
+// takes no lease: if another worker claimed or ended it meanwhile, nothing is written. Any other
+// job is claimed with a CheckAndMutate lease that expires (lease_ms) before its first write;
+// after each page the follower cursor is recorded and the lease renewed in one CheckAndMutate
+// that fails if the lease was lost, and the last page ends the job as above. A worker that dies
+// leaves its lease to expire; another worker then takes the job over and resumes after the last
+// recorded page. Delivery is idempotent (an inbox entry is keyed by the post id), so a page
+// redone after a crash never duplicates an entry.
 //
-// Looking for a job: a worker reads the queue on from the job it last claimed, then from the
-// pool's low-water mark (before it, every job is finished or held by one of the pool's workers),
-// and every kFullLookEveryMs from the queue's start, for a job that became visible more than
+// Looking for jobs: a pool's look reads up to 64 job rows into a list its workers take from, so
+// that no two of them take the same job. It reads the queue on from the last row a look read,
+// then from the pool's low-water mark (before it, every job is finished or the pool's), and every
+// kFullLookEveryMs from the queue's start, for a job that became visible more than
 // kLateJobMarginMs after it was queued. Finished jobs are deleted rows, read by every scan that
 // passes them until a compaction drops them; the mark keeps the looks off them.
 //
@@ -27,7 +31,9 @@
 #include <climits>
 #include <condition_variable>
 #include <cstdint>
+#include <deque>
 #include <mutex>
+#include <set>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -94,33 +100,41 @@ class FanoutWorkerPool {
   static constexpr int64_t kFullLookEveryMs = 5000;
   static constexpr int64_t kLateJobMarginMs = 1000;
 
-  // Where a pool's workers look for jobs; shared by them.
-  struct QueueMarks {
-    // Every job queued before this time (ms) is finished or held by one of the pool's workers,
-    // unless it became visible more than kLateJobMarginMs after it was queued.
-    std::atomic<int64_t> low_water_ms{0};
-    std::atomic<int64_t> last_full_look_ms{0};
-    // False once a look found no job row of the layout before the queue (2026-11-27): none are
-    // written any more.
-    std::atomic<bool> old_jobs_left{true};
-  };
-  // One worker's look: the pool's marks and the job row this worker claimed last.
-  struct Looker {
+  // The pool's view of the job queue, shared by its workers (the file comment).
+  struct QueueView {
+    std::mutex mu;
     std::string pool_id;  // the pool's workers' ids start with it
-    QueueMarks* marks = nullptr;
+    // Jobs with a free lease that a look read, not yet taken by a worker. guarded by mu
+    std::deque<RowResult> seen;
+    // The job rows workers took from `seen` and run. guarded by mu
+    std::set<std::string> running;
+    // The last job row a look read. guarded by mu
     std::string after;
+    // Every job queued before this time (ms) is finished or the pool's (in `seen`, running, or
+    // held by a worker's lease), unless it became visible more than kLateJobMarginMs after it
+    // was queued. guarded by mu
+    int64_t low_water_ms = 0;
+    int64_t last_full_look_ms = 0;  // guarded by mu
+    // False once a look found no job row of the layout before the queue (2026-11-27): none are
+    // written any more. guarded by mu
+    bool old_jobs_left = true;
   };
 
-  // RunOnce, stopping between steps once `*stop` is set; with `looker`, looks for jobs as the
-  // pool's workers do (the file comment), else reads the whole queue.
+  // RunOnce, stopping between steps once `*stop` is set. With `view`, takes a job the pool's
+  // looks read (claimed only when it has more than one follower page), else claims the first
+  // free job of the whole queue.
   static Result<bool> RunJob(Feed& feed, const FanoutWorkerOptions& options,
                              std::string_view worker_id, int max_steps, FanoutStats* stats,
-                             const std::atomic<bool>* stop, Looker* looker);
+                             const std::atomic<bool>* stop, QueueView* view);
+  // Moves the next job of `view->seen` to `view->running` and into `*job`, looking at the queue
+  // first when `seen` is empty. False when there is none.
+  static Result<bool> TakeJob(Table& posts, QueueView* view, RowResult* job);
+  // Reads jobs into `view->seen` (the file comment); `view->mu` held.
+  static Status Look(Table& posts, QueueView* view);
 
   Feed& feed_;
   FanoutWorkerOptions options_;
-  std::string id_prefix_;
-  QueueMarks marks_;
+  QueueView view_;
   std::vector<std::thread> threads_;
   std::atomic<bool> stop_{false};
   mutable std::mutex mu_;

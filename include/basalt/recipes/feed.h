@@ -284,6 +284,9 @@ class Feed {
   std::unique_ptr<Table> posts_;
   std::unique_ptr<Table> inbox_;
   std::atomic<uint32_t> sequence_;
+  // False once Connection::MutateRows answered NotSupported (thrift://): DeliverAndEndJob is
+  // then two writes, and a fan-out worker claims a job before its last page.
+  std::atomic<bool> rows_atomic_{true};
   const int64_t own_posts_in_inbox_since_ms_;
   std::mutex marks_mu_;
   std::shared_ptr<const std::set<std::string>> marks_;  // guarded by marks_mu_; null: read again
