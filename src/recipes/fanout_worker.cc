@@ -318,53 +318,52 @@ Result<bool> FanoutWorkerPool::RunJob(Feed& feed, const FanoutWorkerOptions& opt
     if (!done) {
       BASALT_ASSIGN_OR_RETURN(UserPage page,
                               feed.graph_.Followers(author, options.chunk_size, cursor));
-      int64_t written = static_cast<int64_t>(page.users.size());
       if (kind == fl::kFanoutJob) {
         // Inactive readers are skipped: their next read rebuilds their inbox.
         int64_t skipped = 0;
         BASALT_ASSIGN_OR_RETURN(std::vector<std::string> active,
                                 feed.ActiveReaders(page.users, &skipped));
-        if (page.cursor.empty()) {
-          // Without an atomic MutateRows the delivery is written before the end is checked: a
-          // job must then be claimed first, so that no two workers deliver it.
-          if (!feed.rows_atomic_) {
-            BASALT_ASSIGN_OR_RETURN(bool mine, claim());
-            if (!mine) return true;
-          }
-          // The last page and the job's end in one write: nothing is written if the lease was
-          // lost (the worker holding it now delivers the page).
-          BASALT_ASSIGN_OR_RETURN(bool ended,
-                                  feed.DeliverAndEndJob(active, {entry}, job_row, lease));
-          if (ended && stats != nullptr) {
-            stats->inbox_writes += static_cast<int64_t>(active.size());
-            stats->skipped_inactive += skipped;
-            ++stats->jobs_finished;
-          }
-          return true;
+        // Without an atomic MutateRows a page is written before the lease is checked: the job
+        // must then be claimed first, so that no two workers deliver it.
+        if (!feed.rows_atomic_) {
+          BASALT_ASSIGN_OR_RETURN(bool mine, claim());
+          if (!mine) return true;
         }
-        BASALT_ASSIGN_OR_RETURN(bool mine, claim());
-        if (!mine) return true;
-        BASALT_RETURN_IF_ERROR(feed.Deliver(active, {entry}));
-        written = static_cast<int64_t>(active.size());
-        if (stats != nullptr) stats->skipped_inactive += skipped;
-      } else {
-        BASALT_ASSIGN_OR_RETURN(bool mine, claim());
-        if (!mine) return true;
-        BASALT_RETURN_IF_ERROR(feed.Retract(page.users, entry));
+        // The page and the job's end (or its cursor and a renewed lease) in one write, nothing
+        // written if the lease changed (the worker holding it now delivers the page). A job of
+        // one page thus takes no lease; a longer one takes it with its first page.
+        Feed::JobAdvance next{.end = page.cursor.empty(), .cursor = page.cursor};
+        if (!next.end) next.lease = LeaseValue(worker_id, options.lease_ms);
+        BASALT_ASSIGN_OR_RETURN(bool written,
+                                feed.DeliverJobPage(active, {entry}, job_row, lease, next));
+        if (!written) return true;
+        if (stats != nullptr) {
+          stats->inbox_writes += static_cast<int64_t>(active.size());
+          stats->skipped_inactive += skipped;
+          if (next.end) ++stats->jobs_finished;
+        }
+        if (next.end) return true;
+        lease = std::move(next.lease);
+        claimed = true;
+        cursor = std::move(page.cursor);
+        continue;
       }
-      if (stats != nullptr) stats->inbox_writes += written;
+      BASALT_ASSIGN_OR_RETURN(bool mine, claim());
+      if (!mine) return true;
+      BASALT_RETURN_IF_ERROR(feed.Retract(page.users, entry));
+      if (stats != nullptr) stats->inbox_writes += static_cast<int64_t>(page.users.size());
       cursor = std::move(page.cursor);
       done = cursor.empty();
     }
     if (done) {
       BASALT_ASSIGN_OR_RETURN(
-          bool deleted,
-          posts.CheckAndMutate(
-              CheckAndMutate(job_row).IfEquals(family, "l", lease).Then(basalt::Delete(job_row))));
+          bool deleted, posts.CheckAndMutate(CheckAndMutate(job_row)
+                                                 .IfEquals(family, "l", lease)
+                                                 .Then(basalt::Delete(job_row).AddFamily(family))));
       if (deleted && stats != nullptr) ++stats->jobs_finished;
       return true;
     }
-    // Record the progress and renew the lease, unless another worker took the job over.
+    // A retract job's progress and renewed lease, unless another worker took the job over.
     std::string renewed = LeaseValue(worker_id, options.lease_ms);
     BASALT_ASSIGN_OR_RETURN(
         bool kept,

@@ -803,25 +803,31 @@ Status Feed::Deliver(const std::vector<std::string>& users,
   return TrimDelivered(users, entries);
 }
 
-Result<bool> Feed::DeliverAndEndJob(const std::vector<std::string>& users,
-                                    const std::vector<std::string>& entries,
-                                    const std::string& job_row, const std::string& lease) {
+Result<bool> Feed::DeliverJobPage(const std::vector<std::string>& users,
+                                  const std::vector<std::string>& entries,
+                                  const std::string& job_row, const std::string& lease,
+                                  const JobAdvance& next) {
   const std::string job_family(fl::kJobFamily);
+  // The job family only: a row delete writes a marker into every family of the table.
+  auto advance = [&]() -> CheckAndMutate::Action {
+    if (next.end) return basalt::Delete(job_row).AddFamily(job_family);
+    return basalt::Put(job_row).Add(job_family, "c", next.cursor).Add(job_family, "l", next.lease);
+  };
   MultiRowMutation m;
   m.IfEquals(posts_->name(), job_row, job_family, "l", lease);
   if (!entries.empty()) {
     for (Mutation& put : InboxPuts(users, entries)) m.Add(inbox_->name(), std::move(put));
   }
-  m.Add(posts_->name(), basalt::Delete(job_row));
+  std::visit([&](auto&& action) { m.Add(posts_->name(), std::move(action)); }, advance());
   // NotSupported is answered locally, without a call to the store.
-  Result<bool> ended = conn_.MutateRows(m);
-  if (ended.status().IsNotSupported()) {
+  Result<bool> applied = conn_.MutateRows(m);
+  if (applied.status().IsNotSupported()) {
     rows_atomic_ = false;
     BASALT_RETURN_IF_ERROR(Deliver(users, entries));
     return posts_->CheckAndMutate(
-        CheckAndMutate(job_row).IfEquals(job_family, "l", lease).Then(basalt::Delete(job_row)));
+        CheckAndMutate(job_row).IfEquals(job_family, "l", lease).Then(advance()));
   }
-  if (!ended.ok() || !*ended || users.empty() || entries.empty()) return ended;
+  if (!applied.ok() || !*applied || users.empty() || entries.empty()) return applied;
   BASALT_RETURN_IF_ERROR(TrimDelivered(users, entries));
   return true;
 }

@@ -3,15 +3,16 @@
 // Job life cycle (docs/recipes.md, "Microblog feeds"): Feed::Post queues a job row beside the
 // post (job rows sort by the time they were queued). A worker takes a job with a free lease, reads
 // the author's followers one FollowGraph::Followers page (chunk_size users) at a time and delivers
-// to (or retracts from) their inboxes. A job whose followers fit in one page is delivered and
-// ended (its row deleted) in one write conditioned on the lease as the worker read it, so it
-// takes no lease: if another worker claimed or ended it meanwhile, nothing is written. Any other
-// job is claimed with a CheckAndMutate lease that expires (lease_ms) before its first write;
-// after each page the follower cursor is recorded and the lease renewed in one CheckAndMutate
-// that fails if the lease was lost, and the last page ends the job as above. A worker that dies
-// leaves its lease to expire; another worker then takes the job over and resumes after the last
-// recorded page. Delivery is idempotent (an inbox entry is keyed by the post id), so a page
-// redone after a crash never duplicates an entry.
+// to their inboxes. Each page is one write with the job's progress, conditioned on the lease the
+// worker knows (as read, for the first page): the page's entries and either the follower cursor
+// with the worker's lease (expiring after lease_ms), or, after the last page, the job row's
+// delete. If another worker claimed or ended the job meanwhile, nothing is written and this one
+// lets go; a job of one page takes no lease at all. A retract job (and any job where
+// MutateRows is NotSupported) is claimed with a CheckAndMutate before its first write, and its
+// progress recorded by a CheckAndMutate after each page. A worker that dies leaves its lease to
+// expire; another worker then takes the job over and resumes after the last recorded page.
+// Delivery is idempotent (an inbox entry is keyed by the post id), so a page redone after a crash
+// never duplicates an entry.
 //
 // Looking for jobs: a pool's look reads up to 64 job rows into a list its workers take from, so
 // that no two of them take the same job. It reads the queue on from the last row a look read,

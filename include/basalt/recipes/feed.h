@@ -210,12 +210,19 @@ class Feed {
   // Writes `entries` (timeline keys, see feed_layout.h) into the inboxes of `users`, then
   // trims the inboxes whose turn it is to inbox_cap, moving their bounds up first.
   Status Deliver(const std::vector<std::string>& users, const std::vector<std::string>& entries);
-  // Deliver, and the end of the job in `job_row` (its row deleted) if `lease` still holds it:
-  // one atomic write where the store has one (nothing written when the lease was lost), else
-  // the delivery, then a CheckAndMutate of the delete. Returns whether the job was ended.
-  Result<bool> DeliverAndEndJob(const std::vector<std::string>& users,
-                                const std::vector<std::string>& entries, const std::string& job_row,
-                                const std::string& lease);
+  // What a fan-out job's page does to its job row: ends the job (deletes the row), or records
+  // the follower cursor the next page starts at and a renewed lease.
+  struct JobAdvance {
+    bool end = true;
+    std::string cursor;
+    std::string lease;
+  };
+  // Deliver, and `next` applied to the job in `job_row`, if its lease is still `lease`: one
+  // atomic write where the store has one (nothing written when the lease changed), else the
+  // delivery, then a CheckAndMutate of the job row. Returns whether the job row was written.
+  Result<bool> DeliverJobPage(const std::vector<std::string>& users,
+                              const std::vector<std::string>& entries, const std::string& job_row,
+                              const std::string& lease, const JobAdvance& next);
   // The trims that delivering `entries` to `users` makes due (TrimDue).
   Status TrimDelivered(const std::vector<std::string>& users,
                        const std::vector<std::string>& entries);
@@ -284,8 +291,8 @@ class Feed {
   std::unique_ptr<Table> posts_;
   std::unique_ptr<Table> inbox_;
   std::atomic<uint32_t> sequence_;
-  // False once Connection::MutateRows answered NotSupported (thrift://): DeliverAndEndJob is
-  // then two writes, and a fan-out worker claims a job before its last page.
+  // False once Connection::MutateRows answered NotSupported (thrift://): DeliverJobPage is then
+  // two writes, and a fan-out worker claims a job before its first page.
   std::atomic<bool> rows_atomic_{true};
   const int64_t own_posts_in_inbox_since_ms_;
   std::mutex marks_mu_;
