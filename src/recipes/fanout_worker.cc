@@ -226,7 +226,7 @@ Status FanoutWorkerPool::Look(Table& posts, QueueView* view) {
   for (const RowResult& job : jobs) {
     const std::string_view lease = LeaseOf(job);
     const std::string_view holder = Holder(lease);
-    const bool pools = LeaseFree(lease) || holder.substr(0, view->pool_id.size()) == view->pool_id;
+    const bool pools = LeaseFree(lease) || holder.starts_with(view->pool_id);
     if (!pools) {
       mark = std::min(mark, fl::DecodeJobQueuedAt(job.row()).value_or(0));
       break;
@@ -356,23 +356,16 @@ Result<bool> FanoutWorkerPool::RunJob(Feed& feed, const FanoutWorkerOptions& opt
       done = cursor.empty();
     }
     if (done) {
-      BASALT_ASSIGN_OR_RETURN(
-          bool deleted, posts.CheckAndMutate(CheckAndMutate(job_row)
-                                                 .IfEquals(family, "l", lease)
-                                                 .Then(basalt::Delete(job_row).AddFamily(family))));
-      if (deleted && stats != nullptr) ++stats->jobs_finished;
+      BASALT_ASSIGN_OR_RETURN(bool ended, feed.AdvanceJob(job_row, lease, {.end = true}));
+      if (ended && stats != nullptr) ++stats->jobs_finished;
       return true;
     }
     // A retract job's progress and renewed lease, unless another worker took the job over.
-    std::string renewed = LeaseValue(worker_id, options.lease_ms);
-    BASALT_ASSIGN_OR_RETURN(
-        bool kept,
-        posts.CheckAndMutate(
-            CheckAndMutate(job_row)
-                .IfEquals(family, "l", lease)
-                .Then(basalt::Put(job_row).Add(family, "c", cursor).Add(family, "l", renewed))));
+    Feed::JobAdvance next{
+        .end = false, .cursor = cursor, .lease = LeaseValue(worker_id, options.lease_ms)};
+    BASALT_ASSIGN_OR_RETURN(bool kept, feed.AdvanceJob(job_row, lease, next));
     if (!kept) return true;
-    lease = std::move(renewed);
+    lease = std::move(next.lease);
   }
   return true;
 }

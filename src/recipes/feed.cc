@@ -807,29 +807,37 @@ Result<bool> Feed::DeliverJobPage(const std::vector<std::string>& users,
                                   const std::vector<std::string>& entries,
                                   const std::string& job_row, const std::string& lease,
                                   const JobAdvance& next) {
-  const std::string job_family(fl::kJobFamily);
-  // The job family only: a row delete writes a marker into every family of the table.
-  auto advance = [&]() -> CheckAndMutate::Action {
-    if (next.end) return basalt::Delete(job_row).AddFamily(job_family);
-    return basalt::Put(job_row).Add(job_family, "c", next.cursor).Add(job_family, "l", next.lease);
-  };
   MultiRowMutation m;
-  m.IfEquals(posts_->name(), job_row, job_family, "l", lease);
+  m.IfEquals(posts_->name(), job_row, std::string(fl::kJobFamily), "l", lease);
   if (!entries.empty()) {
     for (Mutation& put : InboxPuts(users, entries)) m.Add(inbox_->name(), std::move(put));
   }
-  std::visit([&](auto&& action) { m.Add(posts_->name(), std::move(action)); }, advance());
+  std::visit([&](auto&& action) { m.Add(posts_->name(), std::move(action)); },
+             JobAdvanceAction(job_row, next));
   // NotSupported is answered locally, without a call to the store.
   Result<bool> applied = conn_.MutateRows(m);
   if (applied.status().IsNotSupported()) {
     rows_atomic_ = false;
     BASALT_RETURN_IF_ERROR(Deliver(users, entries));
-    return posts_->CheckAndMutate(
-        CheckAndMutate(job_row).IfEquals(job_family, "l", lease).Then(advance()));
+    return AdvanceJob(job_row, lease, next);
   }
   if (!applied.ok() || !*applied || users.empty() || entries.empty()) return applied;
   BASALT_RETURN_IF_ERROR(TrimDelivered(users, entries));
   return true;
+}
+
+CheckAndMutate::Action Feed::JobAdvanceAction(const std::string& job_row, const JobAdvance& next) {
+  const std::string job_family(fl::kJobFamily);
+  // The job family only: a row delete writes a marker into every family of the table.
+  if (next.end) return basalt::Delete(job_row).AddFamily(job_family);
+  return basalt::Put(job_row).Add(job_family, "c", next.cursor).Add(job_family, "l", next.lease);
+}
+
+Result<bool> Feed::AdvanceJob(const std::string& job_row, const std::string& lease,
+                              const JobAdvance& next) {
+  return posts_->CheckAndMutate(CheckAndMutate(job_row)
+                                    .IfEquals(std::string(fl::kJobFamily), "l", lease)
+                                    .Then(JobAdvanceAction(job_row, next)));
 }
 
 Status Feed::TrimDelivered(const std::vector<std::string>& users,

@@ -39,6 +39,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "basalt/check_and_mutate.h"
 #include "basalt/connection.h"
 #include "basalt/recipes/follow_graph.h"
 #include "basalt/schema.h"
@@ -223,6 +224,13 @@ class Feed {
   Result<bool> DeliverJobPage(const std::vector<std::string>& users,
                               const std::vector<std::string>& entries, const std::string& job_row,
                               const std::string& lease, const JobAdvance& next);
+  // `next` applied to the job in `job_row` if its lease is still `lease` (a CheckAndMutate);
+  // returns whether it was.
+  Result<bool> AdvanceJob(const std::string& job_row, const std::string& lease,
+                          const JobAdvance& next);
+  // The write that applies `next` to the job row.
+  static CheckAndMutate::Action JobAdvanceAction(const std::string& job_row,
+                                                 const JobAdvance& next);
   // The trims that delivering `entries` to `users` makes due (TrimDue).
   Status TrimDelivered(const std::vector<std::string>& users,
                        const std::vector<std::string>& entries);
