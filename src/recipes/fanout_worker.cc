@@ -301,13 +301,18 @@ Result<bool> FanoutWorkerPool::RunJob(Feed& feed, const FanoutWorkerOptions& opt
   const std::string post_id(job.Value(family, "p").value_or(""));
   std::string cursor(job.Value(family, "c").value_or(""));
   const char kind = job_row.back();
+  // A job written with its post lives no longer than the post: each page's write, conditioned on
+  // the job's lease, fails once DeletePost has deleted the job row. Any other job (written
+  // without a cross-row atomic write, whose post may never have been written, or whose lease a
+  // worker has replaced since) reads the post before each page.
+  const bool post_lives_with_job = LeaseOf(job) == fl::kUnclaimedLeaseWithPost;
   BASALT_ASSIGN_OR_RETURN(fl::PostId id, fl::DecodePostId(post_id));
   const std::string entry = fl::TimelineKey(post_id, id.timestamp_ms);
 
   for (int step = 0; step < max_steps; ++step) {
     if (stop != nullptr && step > 0 && stop->load()) return true;
     bool done = false;
-    if (kind == fl::kFanoutJob) {
+    if (kind == fl::kFanoutJob && !post_lives_with_job) {
       // A post deleted before its fan-out finished is not delivered any further.
       BASALT_ASSIGN_OR_RETURN(
           bool exists,

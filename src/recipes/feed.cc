@@ -245,11 +245,13 @@ Result<std::string> Feed::PostAt(std::string_view author, std::string_view text,
     BASALT_RETURN_IF_ERROR(trim_own_inbox());
     return post_id;
   }
-  // p:o marks a post that was fanned out: only those need a retract job when deleted.
-  post.Add(std::string(fl::kPostFamily), "o", "1");
   // Queued at the wall clock, not at the post's time (an import may post in the past): the
   // workers take the queue in order and do not read behind it (fanout_worker.h).
-  const std::string job_row = fl::JobRow(SystemWallMillis(), post_id, fl::kFanoutJob);
+  const int64_t queued_ms = SystemWallMillis();
+  const std::string job_row = fl::JobRow(queued_ms, post_id, fl::kFanoutJob);
+  // p:o marks a post that was fanned out (only those need a retract job when deleted) and names
+  // its job row, which DeletePost deletes.
+  post.Add(std::string(fl::kPostFamily), "o", fl::FanoutQueuedMark(queued_ms));
   const std::string job_family(fl::kJobFamily);
   auto job = [&](std::string_view lease) {
     return basalt::Put(job_row)
@@ -258,9 +260,9 @@ Result<std::string> Feed::PostAt(std::string_view author, std::string_view text,
         .Add(job_family, "l", std::string(lease));
   };
   // Where the store writes several rows atomically, the post and its job, handed to the workers
-  // at once, are one write: no worker can see the job without the post.
+  // at once, are one write: no worker can see the job without the post, which its lease says.
   BASALT_ASSIGN_OR_RETURN(bool written,
-                          WritePostAtomically(post, job(fl::kUnclaimedLease), own_entry));
+                          WritePostAtomically(post, job(fl::kUnclaimedLeaseWithPost), own_entry));
   if (written) {
     BASALT_RETURN_IF_ERROR(trim_own_inbox());
     return post_id;
@@ -325,6 +327,13 @@ Status Feed::DeletePost(std::string_view requester, std::string_view post_id) {
     return Status::FailedPrecondition("feed: only the author of a post may delete it");
   }
   std::vector<Mutation> batch;
+  // The fan-out job first, if it may still run: its worker, trusting a job written with its
+  // post, delivers pages only while the job row holds the lease it knows (Feed::DeliverJobPage).
+  const std::optional<std::string_view> fanned_out = row.Value(fl::kPostFamily, "o");
+  if (const auto queued_ms = fl::DecodeFanoutQueuedMark(fanned_out.value_or(""))) {
+    batch.emplace_back(basalt::Delete(fl::JobRow(*queued_ms, post_id, fl::kFanoutJob))
+                           .AddFamily(std::string(fl::kJobFamily)));
+  }
   batch.emplace_back(basalt::Delete(fl::PostRow(post_id)));
   // The author's own entry after the post: if this stops in between, reads skip the entry.
   const basalt::Delete own_entry =
@@ -332,7 +341,7 @@ Status Feed::DeletePost(std::string_view requester, std::string_view post_id) {
           .AddColumns(std::string(fl::kInboxFamily), fl::TimelineKey(post_id, post.timestamp_ms));
   // A post that was never fanned out (its author was a high-follower author) is in no other
   // inbox.
-  if (!row.Value(fl::kPostFamily, "o")) {
+  if (!fanned_out) {
     BASALT_RETURN_IF_ERROR(posts_->Batch(batch).status());
     return inbox_->Delete(own_entry);
   }

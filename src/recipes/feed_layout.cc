@@ -63,6 +63,17 @@ Result<int64_t> DecodeJobQueuedAt(std::string_view row) {
   return static_cast<int64_t>(queued_ms);
 }
 
+std::string FanoutQueuedMark(int64_t queued_ms) {
+  return KeyBuilder().AddUint64(static_cast<uint64_t>(std::max<int64_t>(queued_ms, 0))).Build();
+}
+
+std::optional<int64_t> DecodeFanoutQueuedMark(std::string_view mark) {
+  KeyParser parser(mark);
+  uint64_t queued_ms = 0;
+  if (mark.size() != sizeof(uint64_t) || !parser.ReadUint64(&queued_ms).ok()) return std::nullopt;
+  return static_cast<int64_t>(queued_ms);
+}
+
 std::string OldJobRow(std::string_view post_id, char kind) {
   return KeyBuilder()
       .AddUint8(kOldJobRow)

@@ -31,6 +31,7 @@
 #define BASALT_RECIPES_FEED_LAYOUT_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -49,6 +50,10 @@ inline constexpr char kFanoutJob = 'F';
 inline constexpr char kRetractJob = 'R';
 // The lease of a job nobody has claimed yet: expired since the epoch.
 inline constexpr std::string_view kUnclaimedLease = "0|";
+// The same, of a fan-out job written in one atomic write with its post. While such a job row
+// lives its post does (DeletePost deletes the job row with the post, and a post without one
+// never had it), so its worker does not read the post before each page.
+inline constexpr std::string_view kUnclaimedLeaseWithPost = "0|with-post";
 
 inline constexpr std::string_view kPostFamily = "p";
 inline constexpr std::string_view kJobFamily = "j";
@@ -88,6 +93,10 @@ std::string JobRowsPrefix();
 std::string JobRowsFrom(int64_t queued_ms);
 // The time a job row was queued at; Corruption when `row` is not a job row.
 Result<int64_t> DecodeJobQueuedAt(std::string_view row);
+// p:o of a post that was fanned out: when its fan-out job was queued, so that DeletePost can
+// delete the job row. Posts written before 2026-11-28 hold "1" (nullopt).
+std::string FanoutQueuedMark(int64_t queued_ms);
+std::optional<int64_t> DecodeFanoutQueuedMark(std::string_view mark);
 // Rows of the layout before 2026-11-27 (tests write them to check they still run).
 std::string OldJobRow(std::string_view post_id, char kind);
 std::string OldJobRowsPrefix();

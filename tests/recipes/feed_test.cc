@@ -815,6 +815,65 @@ TEST_P(FeedTest, DeletedPostDisappearsFromEveryHomeTimeline) {
   }
 }
 
+// A post deleted before its fan-out ran takes its fan-out job with it: only the retract job is
+// left, and no follower's inbox ever holds the post.
+TEST_P(FeedTest, APostDeletedBeforeItsFanOutTakesTheJobWithIt) {
+  for (std::string f : {"f1", "f2", "f3"}) ASSERT_OK(feed_->Follow(f, "alice"));
+  const std::string gone = MustPost("alice", "gone");
+  auto pending = feed_->PendingJobs();
+  ASSERT_OK(pending);
+  EXPECT_EQ(*pending, 1);
+  ASSERT_OK(feed_->DeletePost("alice", gone));
+  pending = feed_->PendingJobs();
+  ASSERT_OK(pending);
+  EXPECT_EQ(*pending, 1);  // the retract job
+  FanoutStats stats;
+  auto ran = FanoutWorkerPool::RunOnce(*feed_, {}, "w", 100, &stats);
+  ASSERT_OK(ran);
+  EXPECT_TRUE(*ran);
+  EXPECT_EQ(stats.jobs_finished, 1);
+  pending = feed_->PendingJobs();
+  ASSERT_OK(pending);
+  EXPECT_EQ(*pending, 0);
+  auto inbox = store().conn().GetTable("feed_inbox");
+  ASSERT_OK(inbox);
+  for (std::string f : {"f1", "f2", "f3"}) {
+    auto row = (*inbox)->Get(Get(KeyBuilder().AddBytes(f).Build()));
+    ASSERT_OK(row);
+    EXPECT_TRUE(row->empty()) << f;
+  }
+}
+
+// A job that was not written with its post (here: its post row removed behind the feed's back,
+// as a crash between the single-row writes of a post without cross-row atomicity leaves it, or
+// a lease replaced by a worker that stopped) reads the post first and delivers nothing.
+TEST_P(FeedTest, AJobWhosePostIsMissingIsDroppedUnlessWrittenWithItsPost) {
+  namespace fl = feed_layout;
+  for (std::string f : {"f1", "f2"}) ASSERT_OK(feed_->Follow(f, "alice"));
+  const std::string id = MustPost("alice", "vanishing");
+  auto posts = store().conn().GetTable(TableName("default", "feed_posts"));
+  ASSERT_OK(posts);
+  ASSERT_OK((*posts)->Delete(basalt::Delete(fl::PostRow(id))));
+  auto scanner = (*posts)->GetScanner(Scan().SetRowPrefix(fl::JobRowsPrefix()));
+  ASSERT_OK(scanner);
+  RowResult job;
+  ASSERT_TRUE((*scanner)->Next(&job));
+  ASSERT_OK((*posts)->Put(basalt::Put(job.row()).Add("j", "l", std::string(fl::kUnclaimedLease))));
+  FanoutStats stats;
+  auto ran = FanoutWorkerPool::RunOnce(*feed_, {}, "w", 100, &stats);
+  ASSERT_OK(ran);
+  EXPECT_TRUE(*ran);
+  EXPECT_EQ(stats.inbox_writes, 0);
+  EXPECT_EQ(stats.jobs_finished, 1);
+  auto inbox = store().conn().GetTable("feed_inbox");
+  ASSERT_OK(inbox);
+  for (std::string f : {"f1", "f2"}) {
+    auto row = (*inbox)->Get(Get(fl::InboxRow(f)));
+    ASSERT_OK(row);
+    EXPECT_TRUE(row->empty()) << f;
+  }
+}
+
 TEST_P(FeedTest, AbandonedJobIsTakenOverAfterRestartAndDeliversEachFollowerOnce) {
   std::vector<std::string> followers;
   for (int i = 0; i < 25; ++i) {
