@@ -740,7 +740,8 @@ Result<PostPage> Feed::HomeTimeline(std::string_view user, int32_t page_size,
     gets.reserve(candidates.size());
     for (size_t i = 0; i < candidates.size(); ++i) {
       BASALT_ASSIGN_OR_RETURN(decoded[i], fl::DecodeTimelineKey(candidates[i], &ids[i]));
-      gets.push_back(basalt::Get(fl::PostRow(ids[i])).AddFamily(std::string(fl::kPostFamily)));
+      // The text alone: a fanned-out post's mark (p:o, before it) is read past, not copied.
+      gets.push_back(basalt::Get(fl::PostRow(ids[i])).AddColumn(std::string(fl::kPostFamily), "t"));
     }
     BASALT_ASSIGN_OR_RETURN(auto rows, posts_->Get(gets));
     // Inbox entries come from fan-out to followers, backfills of follows and rebuilds from the
