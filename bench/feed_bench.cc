@@ -6,7 +6,9 @@
 //   posts      100,000 x scale, authors drawn uniformly
 //   fan-out    posts are written with their jobs (workers stopped), then `--threads` workers
 //              drain the jobs: posts/s, and inbox inserts/s for the fan-out
-//   home       `--reads` first pages of 20 hydrated posts of random users: QPS, p50, p99
+//   home       `--reads` first pages of 20 hydrated posts of random users: QPS, p50, p99; the
+//              sides' reads run in turns, 50 reads each, on stores all open after their fan-out
+//              (the basalt store idle while the raw side writes)
 //
 // basalt: FollowGraph (tall layout) + Feed + FanoutWorkerPool through the public API on an
 // embedded store; follow edges one Follow each (one atomic MutateRows: both edges and both
@@ -56,6 +58,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <memory>
 #include <random>
 #include <set>
@@ -197,8 +200,9 @@ double CallsPer(const basalt::bench::ThriftCallCounter& counter, int64_t* mark, 
 }
 
 // basalt embedded, or over thrift:// when `remote` (calls counted by `counter` if enabled).
+// Leaves the stack open in `*open` for the home reads.
 Figures RunBasalt(const Config& c, const Workload& w, bool remote,
-                  const basalt::bench::ThriftCallCounter& counter) {
+                  const basalt::bench::ThriftCallCounter& counter, FeedStack* open) {
   basalt::recipes::FeedOptions options;
   options.fanout_threshold = c.threshold;
   FeedStack stack = OpenFeedStack(c, "basalt", options, remote);
@@ -265,24 +269,7 @@ Figures RunBasalt(const Config& c, const Workload& w, bool remote,
     if (counter.enabled()) f.insert_calls = static_cast<double>(mark - before) / f.inbox_inserts;
   }
 
-  std::vector<double> us;
-  int64_t shown = 0;
-  auto t4 = Clock::now();
-  for (int reader : w.readers) {
-    auto a = Clock::now();
-    auto page = stack.feed->HomeTimeline(UserName(reader), 20);
-    Check(page.status(), "home timeline");
-    us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - a).count());
-    shown += static_cast<int64_t>(page->posts.size());
-  }
-  auto t5 = Clock::now();
-  f.read_calls = CallsPer(counter, &mark, static_cast<double>(w.readers.size()));
-  f.read_qps = w.readers.size() / Seconds(t4, t5);
-  f.posts_per_page = static_cast<double>(shown) / w.readers.size();
-  Latencies(us, &f);
-  stack.feed.reset();
-  stack.graph.reset();
-  Check(stack.conn->Close(), "closing basalt");
+  *open = std::move(stack);  // the home reads come later, with the other sides' (HomeReads)
   return f;
 }
 
@@ -450,7 +437,8 @@ class CounterAdd : public rocksdb::AssociativeMergeOperator {
   const char* Name() const override { return "feed_bench.CounterAdd"; }
 };
 
-Figures RunRaw(const Config& c, const Workload& w) {
+// Leaves the store open in `*open` for the home reads.
+Figures RunRaw(const Config& c, const Workload& w, std::unique_ptr<rocksdb::DB>* open) {
   // One compression for all: the recipes give the graph's, the posts' and the inbox's tables the
   // same one by default.
   std::unique_ptr<rocksdb::DB> db = basalt::bench::OpenRawRocksDb(
@@ -582,11 +570,24 @@ Figures RunRaw(const Config& c, const Workload& w) {
   f.inbox_inserts = static_cast<double>(inserts.load());
   f.inbox_inserts_per_s = f.inbox_inserts / Seconds(t2, t3);
 
-  std::vector<double> us;
-  int64_t shown = 0;
-  auto t4 = Clock::now();
-  for (int reader : w.readers) {
-    auto a = Clock::now();
+  *open = std::move(db);  // the home reads come later, with basalt's (HomeReads)
+  return f;
+}
+
+// One side's home read of `reader`'s first page; returns the posts on it.
+using HomeRead = std::function<size_t(int reader)>;
+
+HomeRead BasaltHomeRead(FeedStack* stack) {
+  return [stack](int reader) {
+    auto page = stack->feed->HomeTimeline(UserName(reader), 20);
+    Check(page.status(), "home timeline");
+    return page->posts.size();
+  };
+}
+
+// The inbox's first 20 keys with one prefix seek, then their posts with one MultiGet.
+HomeRead RawHomeRead(rocksdb::DB* db) {
+  return [db](int reader) {
     const std::string ip = UserKey('I', reader);
     std::vector<std::string> keys;
     std::unique_ptr<rocksdb::Iterator> in(db->NewIterator(rocksdb::ReadOptions()));
@@ -595,15 +596,39 @@ Figures RunRaw(const Config& c, const Workload& w) {
     }
     std::vector<rocksdb::Slice> slices(keys.begin(), keys.end());
     std::vector<std::string> values;
-    auto statuses = db->MultiGet(rocksdb::ReadOptions(), slices, &values);
-    for (const auto& s : statuses) shown += s.ok() ? 1 : 0;
-    us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - a).count());
+    size_t shown = 0;
+    for (const auto& st : db->MultiGet(rocksdb::ReadOptions(), slices, &values)) shown += st.ok();
+    return shown;
+  };
+}
+
+// Reads per side per slice of HomeReads.
+constexpr size_t kReadSlice = 50;
+
+// Every side's home reads of `w.readers`, in alternating slices of kReadSlice reads: this
+// machine's speed moves by a third within seconds, and in turns every side meets the same moves.
+void HomeReads(const Workload& w, const std::vector<HomeRead>& sides,
+               const std::vector<Figures*>& figures) {
+  std::vector<std::vector<double>> us(sides.size());
+  std::vector<double> seconds(sides.size(), 0);
+  std::vector<int64_t> shown(sides.size(), 0);
+  for (size_t start = 0; start < w.readers.size(); start += kReadSlice) {
+    const size_t end = std::min(w.readers.size(), start + kReadSlice);
+    for (size_t s = 0; s < sides.size(); ++s) {
+      const auto t0 = Clock::now();
+      for (size_t i = start; i < end; ++i) {
+        const auto a = Clock::now();
+        shown[s] += static_cast<int64_t>(sides[s](w.readers[i]));
+        us[s].push_back(std::chrono::duration<double, std::micro>(Clock::now() - a).count());
+      }
+      seconds[s] += Seconds(t0, Clock::now());
+    }
   }
-  auto t5 = Clock::now();
-  f.read_qps = w.readers.size() / Seconds(t4, t5);
-  f.posts_per_page = static_cast<double>(shown) / w.readers.size();
-  Latencies(us, &f);
-  return f;
+  for (size_t s = 0; s < sides.size(); ++s) {
+    figures[s]->read_qps = static_cast<double>(w.readers.size()) / seconds[s];
+    figures[s]->posts_per_page = static_cast<double>(shown[s]) / w.readers.size();
+    Latencies(std::move(us[s]), figures[s]);
+  }
 }
 
 std::string Table(const Config& c, const Figures& b, const Figures& r) {
@@ -750,14 +775,35 @@ int main(int argc, char** argv) {
     return 0;
   }
   const basalt::bench::ThriftCallCounter no_counter("");
-  Figures b = RunBasalt(c, w, false, no_counter);
+  const basalt::bench::ThriftCallCounter counter(c.metrics);
+  FeedStack embedded, remote;
+  std::unique_ptr<rocksdb::DB> raw;
+  Figures b = RunBasalt(c, w, false, no_counter, &embedded);
   Figures t;
   if (!c.url.empty()) {
     std::printf("basalt embedded done; now over %s\n", c.url.c_str());
     std::fflush(stdout);
-    t = RunBasalt(c, w, true, basalt::bench::ThriftCallCounter(c.metrics));
+    t = RunBasalt(c, w, true, counter, &remote);
   }
-  Figures r = RunRaw(c, w);
+  Figures r = RunRaw(c, w, &raw);
+  if (!c.follow_only) {
+    std::vector<HomeRead> sides = {BasaltHomeRead(&embedded), RawHomeRead(raw.get())};
+    std::vector<Figures*> figures = {&b, &r};
+    if (!c.url.empty()) {
+      sides.push_back(BasaltHomeRead(&remote));
+      figures.push_back(&t);
+    }
+    // Only the thrift:// side calls the server.
+    int64_t mark = counter.Calls();
+    HomeReads(w, sides, figures);
+    t.read_calls = CallsPer(counter, &mark, static_cast<double>(w.readers.size()));
+  }
+  for (FeedStack* stack : {&embedded, &remote}) {
+    stack->feed.reset();
+    stack->graph.reset();
+    if (stack->conn != nullptr) Check(stack->conn->Close(), "closing basalt");
+  }
+  raw.reset();
   std::string out = c.url.empty() ? Table(c, b, r) : RemoteTable(c, b, t, r);
   std::fputs(out.c_str(), stdout);
   if (!c.markdown.empty()) std::ofstream(c.markdown) << out;
