@@ -672,11 +672,11 @@ Result<PostPage> Feed::HomeTimeline(std::string_view user, int32_t page_size,
       // The reader row (activity, bound) and the inbox's next keys after `position`, in one call.
       basalt::Get get = basalt::Get(fl::InboxRow(user)).AddFamily(std::string(fl::kInboxFamily));
       get.SetMaxResultsPerColumnFamily(fetch);
-      FilterPtr range = position.empty()
-                            ? nullptr
-                            : std::make_shared<ColumnRangeFilter>(position, false, "", false);
-      get.SetFilter(range ? FilterPtr(FilterList::And({range, std::make_shared<KeyOnlyFilter>()}))
-                          : FilterPtr(std::make_shared<KeyOnlyFilter>()));
+      // No KeyOnlyFilter: entries hold empty values, and a first page without a filter is read
+      // by the engine's shortest path (a column's first key, emitted as it is).
+      if (!position.empty()) {
+        get.SetFilter(std::make_shared<ColumnRangeFilter>(position, false, "", false));
+      }
       BASALT_ASSIGN_OR_RETURN(auto rows,
                               inbox_->Get(std::vector<basalt::Get>{ReaderGet(user), get}));
       const ReaderState reader = ParseReader(rows[0]);
