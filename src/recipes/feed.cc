@@ -186,13 +186,13 @@ Result<int64_t> Feed::OwnPostsInInboxSince(Table& posts, bool tables_existed) {
   return Status::Busy("feed: the meta row kept changing");
 }
 
-bool Feed::OwnPostsMayBeMissing(const std::set<std::string>& keys, int32_t fetch) const {
+bool Feed::OwnPostsMayBeMissing(const std::vector<std::string>& keys, int32_t fetch) const {
   if (own_posts_in_inbox_since_ms_ <= 0) return false;
   if (static_cast<int32_t>(keys.size()) < fetch) return true;
   // The page is the first `fetch` keys of the merge. An own post missing from the inbox is from
   // before own posts were delivered, so it sorts after every newer key: it can be on the page
   // only when the page's last inbox key is from that time or older.
-  return *std::next(keys.begin(), fetch - 1) >= fl::TimelineKeysFrom(own_posts_in_inbox_since_ms_);
+  return keys[fetch - 1] >= fl::TimelineKeysFrom(own_posts_in_inbox_since_ms_);
 }
 
 Result<std::string> Feed::Post(std::string_view author, std::string_view text) {
@@ -699,18 +699,23 @@ Result<PostPage> Feed::HomeTimeline(std::string_view user, int32_t page_size,
         }
       }
       const std::string& bound = reader.bound;
-      std::set<std::string> keys;
-      for (const Cell& c : rows[1].cells()) {
-        if (c.qualifier < bound) keys.insert(c.qualifier);
+      // The merge of the inbox's keys and the pulled ones, in order, each once. The inbox's come
+      // in order (a row's columns), moved out of its row.
+      std::vector<std::string>& keys = candidates;
+      for (Cell& c : rows[1].mutable_cells()) {
+        if (c.qualifier < bound) keys.push_back(std::move(c.qualifier));
       }
       std::vector<std::string> pull = merged;
       if (OwnPostsMayBeMissing(keys, fetch)) pull.emplace_back(user);
       BASALT_ASSIGN_OR_RETURN(std::vector<std::string> own, PullKeys(pull, position, fetch));
-      for (auto& k : own) {
-        if (k < bound) keys.insert(std::move(k));
+      if (!own.empty()) {
+        for (auto& k : own) {
+          if (k < bound) keys.push_back(std::move(k));
+        }
+        std::sort(keys.begin(), keys.end());
+        keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
       }
       // Every source gave fewer than `fetch` keys before the bound exactly when the merge did.
-      candidates.assign(keys.begin(), keys.end());
       if (static_cast<int32_t>(candidates.size()) < fetch) {
         // Past here the inbox may lack posts (trimmed, skipped while the reader was inactive,
         // backfilled only in part): the walk goes on pulled. With no bound it holds them all.

@@ -204,9 +204,9 @@ class Feed {
   // current time when they hold posts of a basalt that did not.
   static Result<int64_t> OwnPostsInInboxSince(Table& posts, bool tables_existed);
   // Whether an inbox page of `keys` (the inbox's first keys after the position, before its
-  // bound; `fetch` asked for) can lack own posts of the reader: when it reaches back to the time
-  // own posts were first written into inboxes.
-  bool OwnPostsMayBeMissing(const std::set<std::string>& keys, int32_t fetch) const;
+  // bound, in order; `fetch` asked for) can lack own posts of the reader: when it reaches back to
+  // the time own posts were first written into inboxes.
+  bool OwnPostsMayBeMissing(const std::vector<std::string>& keys, int32_t fetch) const;
 
   // Writes `entries` (timeline keys, see feed_layout.h) into the inboxes of `users`, then
   // trims the inboxes whose turn it is to inbox_cap, moving their bounds up first.
