@@ -48,6 +48,17 @@ Result<PostView> ToPostView(const RowResult& row, std::string_view post_id, fl::
   return PostView{std::string(post_id), std::move(id.author), id.timestamp_ms, std::string(*text)};
 }
 
+// The same, taking the text out of `row` and the id from `post_id` (a home page's hydration).
+Result<PostView> TakePostView(RowResult& row, std::string&& post_id, fl::PostId id) {
+  for (Cell& cell : row.mutable_cells()) {
+    if (cell.family == fl::kPostFamily && cell.qualifier == "t") {
+      return PostView{std::move(post_id), std::move(id.author), id.timestamp_ms,
+                      std::move(cell.value)};
+    }
+  }
+  return Status::Corruption("feed: post row without text");
+}
+
 Result<PostView> ToPostView(const RowResult& row, std::string_view post_id) {
   BASALT_ASSIGN_OR_RETURN(fl::PostId id, fl::DecodePostId(post_id));
   return ToPostView(row, post_id, std::move(id));
@@ -775,7 +786,8 @@ Result<PostPage> Feed::HomeTimeline(std::string_view user, int32_t page_size,
           merged_set.contains(author) || (followed ? followed->all.contains(author)
                                                    : !reader_unfollowed || still_followed[author]);
       if (!follows) continue;  // unfollowed; Unfollow cleans the inbox
-      BASALT_ASSIGN_OR_RETURN(PostView view, ToPostView(rows[i], ids[i], std::move(decoded[i])));
+      BASALT_ASSIGN_OR_RETURN(PostView view,
+                              TakePostView(rows[i], std::move(ids[i]), std::move(decoded[i])));
       out.posts.push_back(std::move(view));
       last_returned = candidates[i];
     }
