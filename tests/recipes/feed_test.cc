@@ -847,7 +847,7 @@ TEST_P(FeedTest, APostDeletedBeforeItsFanOutTakesTheJobWithIt) {
 // A job that was not written with its post (here: its post row removed behind the feed's back,
 // as a crash between the single-row writes of a post without cross-row atomicity leaves it, or
 // a lease replaced by a worker that stopped) reads the post first and delivers nothing.
-TEST_P(FeedTest, AJobWhosePostIsMissingIsDroppedUnlessWrittenWithItsPost) {
+TEST_P(FeedTest, AJobNotWrittenWithItsPostIsDroppedWhenItsPostIsMissing) {
   namespace fl = feed_layout;
   for (std::string f : {"f1", "f2"}) ASSERT_OK(feed_->Follow(f, "alice"));
   const std::string id = MustPost("alice", "vanishing");
