@@ -7,9 +7,11 @@
 //       in DIR, into Redis and into PostgreSQL; writes each load's seconds to FILE.
 //   basalt_served_bench run --thrift HOST:PORT --embedded DIR --redis HOST:PORT --pg CONNINFO
 //                           --scale F [--seconds S] [--rounds N] [--clients N] --json FILE
+//                           [--second-thrift HOST:PORT --second-name NAME]
 //       checks that every system answers alike, then measures each workload on each system at
 //       1 client and at N clients (in process: 1 and 2 threads), the systems taking turns in
-//       rounds; writes throughput and p50 / p99 to FILE.
+//       rounds; writes throughput and p50 / p99 to FILE. A second server, when given, is one
+//       more system (the same store served with other flags).
 //   basalt_served_bench calls --thrift HOST:PORT --scale F --op OP --ops N
 //       makes N operations of OP through one Thrift2 client (the driver counts the calls).
 //
@@ -89,6 +91,8 @@ constexpr char kBenchTable[] = "bench";
 struct Config {
   std::string mode;
   std::string basalt_dir, embedded_dir, thrift, redis, pg, json;
+  // A second basalt server to compare with the first (run only), and its name in the results.
+  std::string second_thrift, second_name;
   double scale = 1.0;
   double seconds = 2.0;
   double warmup = 1.0;
@@ -816,6 +820,11 @@ int Run(const Config& cfg) {
       {std::make_unique<BasaltSystem>("basalt in process", cfg.embedded_dir), {1, 2}});
   entries.push_back({std::make_unique<BasaltSystem>("basalt Thrift2", "thrift://" + cfg.thrift),
                      {1, cfg.clients}});
+  if (!cfg.second_thrift.empty()) {
+    entries.push_back(
+        {std::make_unique<BasaltSystem>(cfg.second_name, "thrift://" + cfg.second_thrift),
+         {1, cfg.clients}});
+  }
   entries.push_back({std::make_unique<RedisSystem>(cfg.redis), {1, cfg.clients}});
   entries.push_back({std::make_unique<PostgresSystem>(cfg.pg), {1, cfg.clients}});
   std::vector<System*> systems;
@@ -957,6 +966,10 @@ Config ParseArgs(int argc, char** argv) {
       c.embedded_dir = value();
     } else if (a == "--thrift") {
       c.thrift = value();
+    } else if (a == "--second-thrift") {
+      c.second_thrift = value();
+    } else if (a == "--second-name") {
+      c.second_name = value();
     } else if (a == "--redis") {
       c.redis = value();
     } else if (a == "--pg") {
@@ -982,6 +995,7 @@ Config ParseArgs(int argc, char** argv) {
     }
   }
   if (c.scale <= 0 || c.seconds <= 0 || c.rounds < 1 || c.clients < 1) Die("bad arguments");
+  if (!c.second_thrift.empty() && c.second_name.empty()) Die("--second-thrift needs --second-name");
   if (c.mode == "calls") {
     if (c.thrift.empty() || c.op.empty()) Die("calls needs --thrift and --op");
   } else if (c.json.empty() || c.redis.empty() || c.pg.empty()) {

@@ -14,7 +14,9 @@ Never a test. One command, on this machine, in one run:
      process, before any server runs), Redis and PostgreSQL;
   4. copies the store (the in-process side opens the copy: one store has one owner) and starts
      `basalt serve` on the original (Thrift2 and REST on free loopback ports, Thrift1 off, access
-     log to /dev/null);
+     log to /dev/null); with --second-server FLAGS, also a second `basalt serve` with those
+     flags on another copy, measured as one more system (e.g. a server setting on and off in
+     one run);
   5. `basalt_served_bench run`: every workload on every system at 1 client and at --clients
      clients (in process: 1 and 2 threads), the systems taking turns in --rounds rounds of
      --seconds; then REST's single-cell GET under wrk (1 connection, then --clients connections,
@@ -28,6 +30,7 @@ no RDB snapshots, no AOF rewrites during the run); PostgreSQL with synchronous_c
 stays on for checkpoints).
 
     bench/served_bench.py [--scale 1.0] [--seconds 1] [--rounds 9] [--clients 16]
+                          [--second-server "FLAGS"]
                           [--markdown FILE] [--no-build] [--keep]
 """
 
@@ -38,6 +41,7 @@ import os
 import platform
 import pwd
 import re
+import shlex
 import shutil
 import signal
 import socket
@@ -172,13 +176,13 @@ class Postgres:
 
 
 class BasaltServer:
-    def __init__(self, binary, data, log_path):
+    def __init__(self, binary, data, log_path, flags=()):
         # stderr to a file: a pipe nobody reads would stall the server once full.
         self.log_path = log_path
         with open(log_path, "w") as err:
             self.proc = subprocess.Popen(
                 [binary, "serve", "--data", data, "--port", "0", "--thrift-port", "0",
-                 "--no-thrift1", "--access-log", os.devnull],
+                 "--no-thrift1", "--access-log", os.devnull, *flags],
                 stdout=subprocess.PIPE, stderr=err, text=True)
         self.thrift = None
         for line in self.proc.stdout:
@@ -309,6 +313,10 @@ def fmt_us(x):
     return f"{x:,.0f}" if x >= 100 else f"{x:.1f}"
 
 
+def second_name(args):
+    return f"basalt Thrift2 ({args.second_server})"
+
+
 def report(args, info, load, figures, rest):
     """The markdown report."""
     n = args.clients
@@ -332,8 +340,11 @@ def report(args, info, load, figures, rest):
         "| p99 µs |",
         "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
+    systems = list(SYSTEMS)
+    if args.second_server:
+        systems.insert(2, second_name(args))
     for op in OPS:
-        for system in SYSTEMS:
+        for system in systems:
             one, many = figures[(system, op, 0)], figures[(system, op, 1)]
             label = system if system != "basalt in process" else \
                 f"basalt in process (1 / {many['clients']} threads)"
@@ -360,13 +371,14 @@ def report(args, info, load, figures, rest):
               "2 threads |",
               "| --- | ---: | ---: | ---: | ---: | ---: |"]
     for op in OPS:
-        t = "basalt Thrift2"
-        lines.append(
-            f"| {op} | {f(t, op, 0, 'p50_us') / f('Redis', op, 0, 'p50_us'):.2f}x | "
-            f"{f(t, op, 0, 'p50_us') / f('PostgreSQL', op, 0, 'p50_us'):.2f}x | "
-            f"{f(t, op, 1, 'ops_per_s') / f('Redis', op, 1, 'ops_per_s'):.2f}x | "
-            f"{f(t, op, 1, 'ops_per_s') / f('PostgreSQL', op, 1, 'ops_per_s'):.2f}x | "
-            f"{f(t, op, 1, 'ops_per_s') / f('basalt in process', op, 1, 'ops_per_s'):.2f}x |")
+        for t in ["basalt Thrift2"] + ([second_name(args)] if args.second_server else []):
+            label = op if t == "basalt Thrift2" else f"{op}, {t}"
+            lines.append(
+                f"| {label} | {f(t, op, 0, 'p50_us') / f('Redis', op, 0, 'p50_us'):.2f}x | "
+                f"{f(t, op, 0, 'p50_us') / f('PostgreSQL', op, 0, 'p50_us'):.2f}x | "
+                f"{f(t, op, 1, 'ops_per_s') / f('Redis', op, 1, 'ops_per_s'):.2f}x | "
+                f"{f(t, op, 1, 'ops_per_s') / f('PostgreSQL', op, 1, 'ops_per_s'):.2f}x | "
+                f"{f(t, op, 1, 'ops_per_s') / f('basalt in process', op, 1, 'ops_per_s'):.2f}x |")
     lines.append(
         f"| get over REST (wrk) | {rest[0]['p50_us'] / f('Redis', 'get', 0, 'p50_us'):.2f}x | "
         f"{rest[0]['p50_us'] / f('PostgreSQL', 'get', 0, 'p50_us'):.2f}x | "
@@ -424,6 +436,9 @@ def main():
     p.add_argument("--markdown", help="also write the report to this file")
     p.add_argument("--no-build", action="store_true")
     p.add_argument("--keep", action="store_true", help="keep the temporary directory")
+    p.add_argument("--second-server", metavar="FLAGS", default="",
+                   help="also measure a second `basalt serve` of a copy of the store, started "
+                        "with these extra flags (e.g. \"--thrift-spin-us 0\")")
     p.add_argument("--workdir", default=None, help="parent of the temporary directory")
     args = p.parse_args()
     basalt = os.path.join(ROOT, "build/release/basalt")
@@ -462,14 +477,23 @@ def main():
         info["size_postgres"] = pg.size()
         embedded = os.path.join(tmp, "basalt-in-process")
         shutil.copytree(store, embedded)
+        second = []
+        if args.second_server:
+            second_store = os.path.join(tmp, "basalt-second")
+            shutil.copytree(store, second_store)
         server = BasaltServer(basalt, store, os.path.join(tmp, "serve.log"))
         started.append(server)
+        if args.second_server:
+            other = BasaltServer(basalt, second_store, os.path.join(tmp, "serve-second.log"),
+                                 shlex.split(args.second_server))
+            started.append(other)
+            second = ["--second-thrift", other.thrift, "--second-name", second_name(args)]
         info["load_run"] = loadavg()
         log(f"measuring (load average {info['load_run']})")
         subprocess.run([bench, "run", "--thrift", server.thrift, "--embedded", embedded,
                         "--seconds", str(args.seconds), "--rounds", str(args.rounds),
                         "--clients", str(args.clients), "--json", os.path.join(tmp, "run.json"),
-                        *common], check=True)
+                        *second, *common], check=True)
         with open(os.path.join(tmp, "run.json")) as f:
             figures = {}
             for r in json.load(f):

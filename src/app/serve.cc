@@ -91,6 +91,7 @@ struct ThriftServers {
       o.framed = framed;
       o.compact = compact;
       o.reserved_namespaces = {app_namespace};
+      o.arrival_spin = std::chrono::microseconds(config.thrift_spin_us);
     };
     if (config.thrift) {
       server::Thrift2ServerOptions o;

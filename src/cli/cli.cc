@@ -702,6 +702,12 @@ int Main(int argc, char** argv) {
                   "Thrift1 over a framed transport (HBase -f)");
   serve->add_flag("--thrift1-compact", serve_thrift1_compact,
                   "Thrift1 with the compact protocol (HBase -c)");
+  std::optional<uint32_t> serve_thrift_spin_us;
+  serve
+      ->add_option("--thrift-spin-us", serve_thrift_spin_us,
+                   "microseconds a Thrift connection polls for its next request before sleeping, "
+                   "while no other connection is calling (default 50; 0: never)")
+      ->check(CLI::Range(0u, server::http::kMaxThriftSpinUs));
   std::optional<std::string> serve_admin_token;
   std::optional<uint32_t> serve_session_ttl;
   bool serve_fast_hash = false;
@@ -756,6 +762,7 @@ int Main(int argc, char** argv) {
     if (serve_no_thrift1) serve_config.server.thrift1 = false;
     if (serve_thrift1_framed) serve_config.server.thrift1_framed = true;
     if (serve_thrift1_compact) serve_config.server.thrift1_compact = true;
+    if (serve_thrift_spin_us) serve_config.server.thrift_spin_us = *serve_thrift_spin_us;
     // The token: the flag, else the environment, else the config file.
     if (const char* env_token = std::getenv("BASALT_ADMIN_TOKEN");
         env_token != nullptr && *env_token != '\0') {

@@ -139,13 +139,18 @@ def test_one_config_file_holds_the_servers_and_the_apps_keys(binary):
                           ('{"session_ttl_seconds": 0}', "session_ttl_seconds"),
                           ('{"password_hash_cost": "none"}', "password_hash_cost"),
                           ('{"feed_inbox_cap": 0}', "feed_inbox_cap"),
-                          ('{"feed_inbox_trim_every": -1}', "feed_inbox_trim_every")):
+                          ('{"feed_inbox_trim_every": -1}', "feed_inbox_trim_every"),
+                          ('{"thrift_spin_us": 5000}', "thrift_spin_us")):
             cfg = os.path.join(tmp, "bad.json")
             with open(cfg, "w") as f:
                 f.write(bad)
             p = subprocess.run([binary, "serve", "--data", os.path.join(tmp, "d2"), "--config",
                                 cfg], capture_output=True, text=True, timeout=30)
             assert p.returncode == 1 and word in p.stderr, (bad, p.stderr)
+        p = subprocess.run([binary, "serve", "--data", os.path.join(tmp, "d2"),
+                            "--thrift-spin-us", "5000"], capture_output=True, text=True,
+                           timeout=30)
+        assert p.returncode != 0 and "--thrift-spin-us" in p.stderr, p.stderr
 
 
 def test_sigterm_with_requests_in_flight_exits_0_and_keeps_data(binary):

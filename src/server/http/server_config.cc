@@ -129,6 +129,14 @@ std::optional<Status> ReadServerConfigKey(const std::string& key, const nlohmann
   if (key == "thrift1_port") return ReadConfigValue(v, key, &config->thrift1_port);
   if (key == "thrift1_framed") return ReadConfigValue(v, key, &config->thrift1_framed);
   if (key == "thrift1_compact") return ReadConfigValue(v, key, &config->thrift1_compact);
+  if (key == "thrift_spin_us") {
+    Status s = ReadConfigValue(v, key, &config->thrift_spin_us);
+    if (s.ok() && config->thrift_spin_us > kMaxThriftSpinUs) {
+      s = Status::InvalidArgument("config key 'thrift_spin_us' must be at most " +
+                                  std::to_string(kMaxThriftSpinUs));
+    }
+    return s;
+  }
   if (key == "admin_token") return ReadConfigValue(v, key, &config->admin_token);
   if (key == "allowed_hosts") return ReadConfigValue(v, key, &config->allowed_hosts);
   if (key == "insecure_no_auth") return ReadConfigValue(v, key, &config->insecure_no_auth);

@@ -17,6 +17,10 @@
 
 namespace basalt::server::http {
 
+// The longest thrift_spin_us accepted: past a millisecond a wait is a client's think time, which
+// a sleeping thread costs nothing to wait out.
+inline constexpr uint32_t kMaxThriftSpinUs = 1000;
+
 struct ServerConfig {
   std::string data;  // data directory (required)
   std::string bind = "127.0.0.1";
@@ -45,6 +49,10 @@ struct ServerConfig {
   uint16_t thrift1_port = 9091;  // 0: any free port (the ready line says which)
   bool thrift1_framed = false;   // TFramedTransport instead of a buffered socket (HBase -f)
   bool thrift1_compact = false;  // TCompactProtocol instead of TBinaryProtocol (HBase -c)
+  // Both Thrift servers: how long a connection that has answered polls for the next request
+  // before it sleeps, while no other connection is calling (ThriftServerOptions::arrival_spin).
+  // 0: never.
+  uint32_t thrift_spin_us = 50;
   // When set, the REST API's writes and schema changes (and the admin routes of whatever runs on
   // the server) need this token (`Authorization: Bearer T` or `X-Basalt-Admin: T`). A secret:
   // never logged.

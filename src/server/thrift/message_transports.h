@@ -15,8 +15,11 @@
 
 #include <thrift/TConfiguration.h>
 #include <thrift/transport/TBufferTransports.h>
+#include <thrift/transport/TSocket.h>
 
 #include <memory>
+
+#include "server/thrift/arrival_spin.h"
 
 namespace basalt::server {
 
@@ -25,30 +28,65 @@ namespace basalt::server {
 // in 512 bytes per recv(). A request and its answer now fit one buffer each, up to this size.
 inline constexpr uint32_t kSocketBufferBytes = 64 * 1024;
 
+// The socket's descriptor under a transport, or -1 when it is not a socket.
+inline int SocketFd(const std::shared_ptr<apache::thrift::transport::TTransport>& transport) {
+  auto socket = std::dynamic_pointer_cast<apache::thrift::transport::TSocket>(transport);
+  return socket ? static_cast<int>(socket->getSocketFD()) : -1;
+}
+
+// Both transports wait for a request through an ArrivalSpin (arrival_spin.h) when `spin` is not
+// null; it must outlive them.
 class MessageBufferedTransport : public apache::thrift::transport::TBufferedTransport {
  public:
   MessageBufferedTransport(std::shared_ptr<apache::thrift::transport::TTransport> transport,
-                           std::shared_ptr<apache::thrift::TConfiguration> config)
-      : TBufferedTransport(std::move(transport), kSocketBufferBytes, kSocketBufferBytes, config) {}
+                           std::shared_ptr<apache::thrift::TConfiguration> config,
+                           ArrivalSpin* spin = nullptr)
+      : TBufferedTransport(transport, kSocketBufferBytes, kSocketBufferBytes, config),
+        spin_(spin, SocketFd(transport)) {}
+
+  uint32_t readSlow(uint8_t* buf, uint32_t len) override {
+    // Only an empty buffer makes the base read the socket.
+    if (rBase_ != rBound_) return TBufferedTransport::readSlow(buf, len);
+    spin_.BeforeBlockingRead();
+    uint32_t got = TBufferedTransport::readSlow(buf, len);
+    if (got > 0) spin_.AfterRead();
+    return got;
+  }
 
   uint32_t readEnd() override {
     uint32_t bytes = TBufferedTransport::readEnd();
     resetConsumedMessageSize();
     return bytes;
   }
+
+ private:
+  ConnectionSpin spin_;
 };
 
 class MessageFramedTransport : public apache::thrift::transport::TFramedTransport {
  public:
   MessageFramedTransport(std::shared_ptr<apache::thrift::transport::TTransport> transport,
-                         std::shared_ptr<apache::thrift::TConfiguration> config)
-      : TFramedTransport(std::move(transport), config) {}
+                         std::shared_ptr<apache::thrift::TConfiguration> config,
+                         ArrivalSpin* spin = nullptr)
+      : TFramedTransport(transport, config), spin_(spin, SocketFd(transport)) {}
 
+ protected:
+  bool readFrame() override {
+    spin_.BeforeBlockingRead();
+    bool got = TFramedTransport::readFrame();
+    if (got) spin_.AfterRead();
+    return got;
+  }
+
+ public:
   uint32_t readEnd() override {
     uint32_t bytes = TFramedTransport::readEnd();
     resetConsumedMessageSize();
     return bytes;
   }
+
+ private:
+  ConnectionSpin spin_;
 };
 
 }  // namespace basalt::server

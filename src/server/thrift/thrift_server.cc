@@ -31,17 +31,18 @@ using apache::thrift::transport::TTransportFactory;
 // per message (message_transports.h).
 class LimitedTransportFactory : public TTransportFactory {
  public:
-  LimitedTransportFactory(bool framed, std::shared_ptr<TConfiguration> config)
-      : framed_(framed), config_(std::move(config)) {}
+  LimitedTransportFactory(bool framed, std::shared_ptr<TConfiguration> config, ArrivalSpin* spin)
+      : framed_(framed), config_(std::move(config)), spin_(spin) {}
 
   std::shared_ptr<TTransport> getTransport(std::shared_ptr<TTransport> trans) override {
-    if (framed_) return std::make_shared<MessageFramedTransport>(trans, config_);
-    return std::make_shared<MessageBufferedTransport>(trans, config_);
+    if (framed_) return std::make_shared<MessageFramedTransport>(trans, config_, spin_);
+    return std::make_shared<MessageBufferedTransport>(trans, config_, spin_);
   }
 
  private:
   bool framed_;
   std::shared_ptr<TConfiguration> config_;
+  ArrivalSpin* spin_;
 };
 
 // Counts every call a processor reads: Thrift's generated processors ask their event handler for
@@ -123,6 +124,7 @@ class ThriftServer::Impl {
         options_(options),
         scanners_(options.scanner_idle_timeout, options.max_scanners,
                   options.max_scanners_per_client),
+        spin_(options.arrival_spin),
         context_{conn, scanners_,
                  options.bind_address == "0.0.0.0" ? "localhost" : options.bind_address, &port_,
                  options.reserved_namespaces} {}
@@ -145,8 +147,8 @@ class ThriftServer::Impl {
     server_ = std::make_shared<apache::thrift::server::TThreadPoolServer>(
         std::make_shared<CountingProcessorFactory>(make_processor_factory(context_),
                                                    std::move(calls)),
-        socket_, std::make_shared<LimitedTransportFactory>(options_.framed, config), protocol,
-        threads_);
+        socket_, std::make_shared<LimitedTransportFactory>(options_.framed, config, &spin_),
+        protocol, threads_);
     // Accept no more connections than there are threads to serve them; the rest wait in the
     // listen backlog instead of in the thread pool's unbounded queue.
     server_->setConcurrentClientLimit(std::max(options_.worker_threads, 1));
@@ -210,6 +212,8 @@ class ThriftServer::Impl {
   const std::string name_;
   const ThriftServerOptions options_;
   ScannerRegistry scanners_;
+  // Outlives the connections' transports: serve() returns after every connection ended.
+  ArrivalSpin spin_;
   // Region locations report the bound port, known once the socket listens.
   std::atomic<int> port_{0};
   // Declared before server_, which holds the handlers that refer to it.

@@ -70,6 +70,11 @@ struct ThriftServerOptions {
   // (basalt's thrift:// pool drops connections idle for half this long before reuse).
   // Default: 60 s (hbase.thrift.server.socket.read.timeout).
   std::chrono::milliseconds read_timeout{60000};
+  // How long a connection that has answered polls its socket for the next request before it
+  // sleeps in a blocking read, while no other connection is in a call (arrival_spin.h): saves the
+  // wake-up of a sleeping core per call at the price of up to this much CPU after each answer.
+  // Zero turns it off. Default: 50 µs.
+  std::chrono::microseconds arrival_spin{50};
   // A scanner unused for this long is closed (hbase.client.scanner.timeout.period). Default: 60 s.
   std::chrono::milliseconds scanner_idle_timeout{60000};
   // Namespaces no method may name, tables or the namespace itself: an IOError saying permission
