@@ -2,9 +2,10 @@
 //
 // A thread blocked in recv() is woken by the kernel when the request arrives: on this kind of
 // machine (a VM) that wake-up of a sleeping core costs microseconds at each end of every call: a
-// quarter of a served point get's time (docs/benchmarks.md). A connection thread that has just answered will
-// usually see the client's next call within microseconds, so it first polls the socket without
-// blocking for a short while, and sleeps in the transport's blocking read only if nothing came.
+// quarter of a served point get's time (docs/benchmarks.md). A connection thread that has just
+// answered will usually see the client's next call within microseconds, so it first polls the
+// socket without blocking for a short while, and sleeps in the transport's blocking read only if
+// nothing came.
 //
 // Spinning only pays while a core would otherwise idle: a server lets one connection spin at a
 // time, and only while no other connection has read a request lately. With several clients
@@ -59,16 +60,16 @@ class ArrivalSpin {
 // What one connection's transport keeps to use an ArrivalSpin.
 class ConnectionSpin {
  public:
-  // `spin` may be null (no spinning); it must outlive this. `fd` is the connection's socket, or
-  // -1 when the transport is not a socket.
-  ConnectionSpin(ArrivalSpin* spin, int fd) : spin_(fd >= 0 ? spin : nullptr), fd_(fd) {}
+  // `spin` may be null (no spinning); it must outlive this.
+  explicit ConnectionSpin(ArrivalSpin* spin) : spin_(spin) {}
 
   ConnectionSpin(const ConnectionSpin&) = delete;
   ConnectionSpin& operator=(const ConnectionSpin&) = delete;
 
-  // Before a read that would block.
-  void BeforeBlockingRead() {
-    if (spin_ != nullptr) spin_->AwaitData(fd_, this);
+  // Before a read of the connection's socket `fd` that would block; -1 (a closed socket) does
+  // not wait.
+  void BeforeBlockingRead(int fd) {
+    if (spin_ != nullptr && fd >= 0) spin_->AwaitData(fd, this);
   }
   // After a read returned data.
   void AfterRead() {
@@ -77,7 +78,6 @@ class ConnectionSpin {
 
  private:
   ArrivalSpin* const spin_;
-  const int fd_;
 };
 
 }  // namespace basalt::server

@@ -105,9 +105,8 @@ TEST(ArrivalSpinTest, OnlyOneConnectionSpinsAtATime) {
   ArrivalSpin spin(kLongSpin, kLongLately);
   SocketPair first, second;
   int a = 0, b = 0;
-  std::future<bool> spinner = std::async(std::launch::async, [&] {
-    return spin.AwaitData(first.server, &a);
-  });
+  std::future<bool> spinner =
+      std::async(std::launch::async, [&] { return spin.AwaitData(first.server, &a); });
   WaitUntilSpinning(spin);
   second.Send();
   // Data is waiting for the second, but it may not spin: its blocking read will take it.

@@ -28,11 +28,16 @@ namespace basalt::server {
 // in 512 bytes per recv(). A request and its answer now fit one buffer each, up to this size.
 inline constexpr uint32_t kSocketBufferBytes = 64 * 1024;
 
-// The socket's descriptor under a transport, or -1 when it is not a socket.
-inline int SocketFd(const std::shared_ptr<apache::thrift::transport::TTransport>& transport) {
-  auto socket = std::dynamic_pointer_cast<apache::thrift::transport::TSocket>(transport);
-  return socket ? static_cast<int>(socket->getSocketFD()) : -1;
-}
+// The socket under a transport: its descriptor, -1 once closed or when it is not a socket.
+class SocketOf {
+ public:
+  explicit SocketOf(const std::shared_ptr<apache::thrift::transport::TTransport>& transport)
+      : socket_(std::dynamic_pointer_cast<apache::thrift::transport::TSocket>(transport)) {}
+  int fd() const { return socket_ ? static_cast<int>(socket_->getSocketFD()) : -1; }
+
+ private:
+  std::shared_ptr<apache::thrift::transport::TSocket> socket_;
+};
 
 // Both transports wait for a request through an ArrivalSpin (arrival_spin.h) when `spin` is not
 // null; it must outlive them.
@@ -42,12 +47,13 @@ class MessageBufferedTransport : public apache::thrift::transport::TBufferedTran
                            std::shared_ptr<apache::thrift::TConfiguration> config,
                            ArrivalSpin* spin = nullptr)
       : TBufferedTransport(transport, kSocketBufferBytes, kSocketBufferBytes, config),
-        spin_(spin, SocketFd(transport)) {}
+        socket_(transport),
+        spin_(spin) {}
 
   uint32_t readSlow(uint8_t* buf, uint32_t len) override {
     // Only an empty buffer makes the base read the socket.
     if (rBase_ != rBound_) return TBufferedTransport::readSlow(buf, len);
-    spin_.BeforeBlockingRead();
+    spin_.BeforeBlockingRead(socket_.fd());
     uint32_t got = TBufferedTransport::readSlow(buf, len);
     if (got > 0) spin_.AfterRead();
     return got;
@@ -60,6 +66,7 @@ class MessageBufferedTransport : public apache::thrift::transport::TBufferedTran
   }
 
  private:
+  SocketOf socket_;
   ConnectionSpin spin_;
 };
 
@@ -68,11 +75,11 @@ class MessageFramedTransport : public apache::thrift::transport::TFramedTranspor
   MessageFramedTransport(std::shared_ptr<apache::thrift::transport::TTransport> transport,
                          std::shared_ptr<apache::thrift::TConfiguration> config,
                          ArrivalSpin* spin = nullptr)
-      : TFramedTransport(transport, config), spin_(spin, SocketFd(transport)) {}
+      : TFramedTransport(transport, config), socket_(transport), spin_(spin) {}
 
  protected:
   bool readFrame() override {
-    spin_.BeforeBlockingRead();
+    spin_.BeforeBlockingRead(socket_.fd());
     bool got = TFramedTransport::readFrame();
     if (got) spin_.AfterRead();
     return got;
@@ -86,6 +93,7 @@ class MessageFramedTransport : public apache::thrift::transport::TFramedTranspor
   }
 
  private:
+  SocketOf socket_;
   ConnectionSpin spin_;
 };
 
