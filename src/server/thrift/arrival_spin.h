@@ -18,6 +18,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 
 namespace basalt::server {
 
@@ -48,12 +49,15 @@ class ArrivalSpin {
  private:
   bool OtherCalledLately(const void* caller, int64_t now_ns) const;
 
+  // Long before any call: no call is recent, however short the clock's time since boot.
+  static constexpr int64_t kNever = std::numeric_limits<int64_t>::min() / 2;
+
   const std::chrono::microseconds limit_;
   const int64_t lately_ns_;
-  std::atomic<int64_t> last_call_ns_{0};
+  std::atomic<int64_t> last_call_ns_{kNever};
   std::atomic<const void*> last_caller_{nullptr};
   // The latest call of the caller before last_caller_.
-  std::atomic<int64_t> previous_call_ns_{0};
+  std::atomic<int64_t> previous_call_ns_{kNever};
   std::atomic<bool> spinning_{false};
 };
 
