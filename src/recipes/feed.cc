@@ -40,16 +40,9 @@ int64_t LongFromBytes(std::string_view b) {
 }
 
 // The author and the time come from the post id (posts of before 2026-11-26 also repeat them in
-// p:a and p:s, which are not read any more).
-// `id` is `post_id` decoded.
-Result<PostView> ToPostView(const RowResult& row, std::string_view post_id, fl::PostId id) {
-  auto text = row.Value(fl::kPostFamily, "t");
-  if (!text) return Status::Corruption("feed: post row without text");
-  return PostView{std::string(post_id), std::move(id.author), id.timestamp_ms, std::string(*text)};
-}
-
-// The same, taking the text out of `row` and the id from `post_id` (a home page's hydration).
-Result<PostView> TakePostView(RowResult& row, std::string&& post_id, fl::PostId id) {
+// p:a and p:s, which are not read any more); the text is taken out of `row`, the rest of the row
+// stays. `id` is `post_id` decoded.
+Result<PostView> TakePostView(RowResult& row, std::string post_id, fl::PostId id) {
   for (Cell& cell : row.mutable_cells()) {
     if (cell.family == fl::kPostFamily && cell.qualifier == "t") {
       return PostView{std::move(post_id), std::move(id.author), id.timestamp_ms,
@@ -59,9 +52,9 @@ Result<PostView> TakePostView(RowResult& row, std::string&& post_id, fl::PostId 
   return Status::Corruption("feed: post row without text");
 }
 
-Result<PostView> ToPostView(const RowResult& row, std::string_view post_id) {
+Result<PostView> TakePostView(RowResult& row, std::string_view post_id) {
   BASALT_ASSIGN_OR_RETURN(fl::PostId id, fl::DecodePostId(post_id));
-  return ToPostView(row, post_id, std::move(id));
+  return TakePostView(row, std::string(post_id), std::move(id));
 }
 
 // The home-timeline cursor: base64url of the phase ('i': in the inbox, 'p': pulled from the
@@ -324,7 +317,7 @@ Result<PostView> Feed::GetPost(std::string_view post_id) {
       RowResult row,
       posts_->Get(basalt::Get(fl::PostRow(post_id)).AddFamily(std::string(fl::kPostFamily))));
   if (row.empty()) return Status::NotFound("feed: no such post");
-  return ToPostView(row, post_id);
+  return TakePostView(row, post_id);
 }
 
 Status Feed::DeletePost(std::string_view requester, std::string_view post_id) {
@@ -333,7 +326,7 @@ Status Feed::DeletePost(std::string_view requester, std::string_view post_id) {
       RowResult row,
       posts_->Get(basalt::Get(fl::PostRow(post_id)).AddFamily(std::string(fl::kPostFamily))));
   if (row.empty()) return Status::NotFound("feed: no such post");
-  BASALT_ASSIGN_OR_RETURN(PostView post, ToPostView(row, post_id));
+  BASALT_ASSIGN_OR_RETURN(PostView post, TakePostView(row, post_id));
   if (post.author != requester) {
     return Status::FailedPrecondition("feed: only the author of a post may delete it");
   }
@@ -371,9 +364,9 @@ Result<PostPage> Feed::UserTimeline(std::string_view author, int32_t page_size,
   BASALT_ASSIGN_OR_RETURN(Page page, ReadPage(*posts_, scan, page_size, cursor));
   PostPage out;
   out.cursor = std::move(page.cursor);
-  for (const RowResult& row : page.rows) {
+  for (RowResult& row : page.rows) {
     std::string_view post_id = std::string_view(row.row()).substr(1);
-    BASALT_ASSIGN_OR_RETURN(PostView view, ToPostView(row, post_id));
+    BASALT_ASSIGN_OR_RETURN(PostView view, TakePostView(row, post_id));
     out.posts.push_back(std::move(view));
   }
   return out;
