@@ -48,6 +48,12 @@ class CellBuffer {
     size_ = 0;
   }
 
+  // Room for `n` cells without reallocating: a read that knows its bound (a per-family limit)
+  // grows the vector once instead of moving every cell at each doubling.
+  void Reserve(size_t n) {
+    if (cells_.capacity() < n) cells_.reserve(n);
+  }
+
   // Takes back the last cell appended; it becomes a spare.
   void PopBack() { --size_; }
 

@@ -1,6 +1,7 @@
 // The read path for Get and the construction of scanners. Visibility rules are in
 // row_reader.h.
 
+#include <algorithm>
 #include <set>
 #include <string>
 #include <vector>
@@ -85,6 +86,9 @@ int64_t ReadTime(const std::vector<const FamilyHandle*>& families) {
   return 0;
 }
 
+// A Get's limit per family may be far above what its row holds: a bound reserves no more.
+constexpr size_t kMostCellsReservedPerGet = 256;
+
 // Leaves *out as a Get that found nothing leaves it: no row, no cells.
 Status NothingFound(RowResult* out) {
   *out = RowResult();
@@ -166,6 +170,11 @@ Status Engine::ReadRowLocked(const TableState& table, const basalt::Get& get, Ro
   // The caller is done with the row in *out: the read overwrites its cells.
   CellBuffer cells;
   cells.TakeSpares(&out->mutable_cells());
+  if (spec.max_results_per_family > 0) {
+    cells.Reserve(
+        std::min<size_t>(static_cast<size_t>(spec.max_results_per_family) * families.size(),
+                         kMostCellsReservedPerGet));
+  }
   auto read_family = [&](rocksdb::Iterator* it, size_t i) {
     const FamilyHandle& family = *families[i];
     it->Seek(row_prefix);

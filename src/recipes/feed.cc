@@ -681,8 +681,12 @@ Result<PostPage> Feed::HomeTimeline(std::string_view user, int32_t page_size,
       if (!position.empty()) {
         get.SetFilter(std::make_shared<ColumnRangeFilter>(position, false, "", false));
       }
-      BASALT_ASSIGN_OR_RETURN(auto rows,
-                              inbox_->Get(std::vector<basalt::Get>{ReaderGet(user), get}));
+      // Moved in: an initializer list would copy both Gets, their column maps and the filter.
+      std::vector<basalt::Get> reads;
+      reads.reserve(2);
+      reads.push_back(ReaderGet(user));
+      reads.push_back(std::move(get));
+      BASALT_ASSIGN_OR_RETURN(auto rows, inbox_->Get(reads));
       const ReaderState reader = ParseReader(rows[0]);
       reader_unfollowed = reader_unfollowed || reader.unfollowed;
       if (!checked_reader) {

@@ -1,6 +1,10 @@
 // Increment, Append, CheckAndMutate, RowMutations, Batch, Exists, multi-Get and durability,
 // through the public API on every store configuration.
 
+#include <memory>
+#include <type_traits>
+#include <vector>
+
 #include <gtest/gtest.h>
 
 #include "support/test_store.h"
@@ -132,6 +136,27 @@ TEST_P(MutationTest, MultiGetReadsEachGetsOwnFamiliesAndVersions) {
   EXPECT_EQ((*r)[3].cells()[0].value, "f2");
   ASSERT_EQ((*r)[4].cells().size(), 1u);
   EXPECT_EQ((*r)[4].cells()[0].value, "gb");
+}
+
+// A temporary's builders hand it on as an rvalue, so a Get built in place and pushed into a
+// multi-get's vector is moved there, its column selection and filter with it (a copy would
+// allocate the selection anew); a named Get's builders return it by reference.
+TEST_P(MutationTest, GetBuiltOnATemporaryIsMovedIntoAMultiGet) {
+  static_assert(std::is_same_v<decltype(Get("r").AddColumn("f", "q")), Get&&>);
+  static_assert(std::is_same_v<decltype(Get("r").SetFilter(nullptr).ReadVersions(2)), Get&&>);
+  Get named("r");
+  static_assert(std::is_same_v<decltype(named.AddColumn("f", "q")), Get&>);
+  ASSERT_OK(t().Put(Put("a").Add("f", "q", "1").Add("f", "z", "2")));
+  std::vector<Get> gets;
+  gets.push_back(
+      Get("a").AddFamily("f").SetFilter(std::make_shared<ColumnPrefixFilter>("q")).ReadVersions(1));
+  gets.push_back(Get("a").AddColumn("f", "z"));
+  auto r = t().Get(gets);
+  ASSERT_OK(r);
+  ASSERT_EQ((*r)[0].cells().size(), 1u);
+  EXPECT_EQ((*r)[0].cells()[0].qualifier, "q");
+  ASSERT_EQ((*r)[1].cells().size(), 1u);
+  EXPECT_EQ((*r)[1].cells()[0].value, "2");
 }
 
 TEST_P(MutationTest, MultiGetWithABadGetFailsWithItsReason) {
