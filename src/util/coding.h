@@ -4,6 +4,7 @@
 #ifndef BASALT_UTIL_CODING_H_
 #define BASALT_UTIL_CODING_H_
 
+#include <bit>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -11,12 +12,21 @@
 
 namespace basalt::util {
 
+// Host order to big-endian and back. GCC does not turn the byte-at-a-time loop into a byte swap
+// at -O2, and key timestamps are encoded and decoded on every cell a read or write touches.
+inline uint64_t BigEndian64(uint64_t v) {
+  if constexpr (std::endian::native == std::endian::little) return __builtin_bswap64(v);
+  return v;
+}
+inline uint32_t BigEndian32(uint32_t v) {
+  if constexpr (std::endian::native == std::endian::little) return __builtin_bswap32(v);
+  return v;
+}
+
 // REQUIRES: p points at 8 writable bytes.
 inline void EncodeFixed64BE(char* p, uint64_t v) {
-  for (int i = 7; i >= 0; --i) {
-    p[i] = static_cast<char>(v & 0xff);
-    v >>= 8;
-  }
+  v = BigEndian64(v);
+  std::memcpy(p, &v, 8);
 }
 
 inline void PutFixed64BE(std::string* dst, uint64_t v) {
@@ -28,23 +38,21 @@ inline void PutFixed64BE(std::string* dst, uint64_t v) {
 // REQUIRES: p points at 8 readable bytes.
 inline uint64_t DecodeFixed64BE(const char* p) {
   uint64_t v = 0;
-  for (int i = 0; i < 8; ++i) v = (v << 8) | static_cast<uint8_t>(p[i]);
-  return v;
+  std::memcpy(&v, p, 8);
+  return BigEndian64(v);
 }
 
 inline void PutFixed32BE(std::string* dst, uint32_t v) {
   char buf[4];
-  for (int i = 3; i >= 0; --i) {
-    buf[i] = static_cast<char>(v & 0xff);
-    v >>= 8;
-  }
+  v = BigEndian32(v);
+  std::memcpy(buf, &v, 4);
   dst->append(buf, 4);
 }
 
 inline uint32_t DecodeFixed32BE(const char* p) {
   uint32_t v = 0;
-  for (int i = 0; i < 4; ++i) v = (v << 8) | static_cast<uint8_t>(p[i]);
-  return v;
+  std::memcpy(&v, p, 4);
+  return BigEndian32(v);
 }
 
 // LEB128: seven bits per byte, least significant first, the high bit set on every byte but the
