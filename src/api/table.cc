@@ -43,6 +43,26 @@ Status Table::GetInto(const basalt::Get& get, RowResult* out) {
   return Status::OK();
 }
 
+Result<std::vector<std::optional<std::string>>> Table::GetColumnValues(
+    std::string_view family, std::string_view qualifier, const std::vector<std::string>& rows) {
+  std::vector<basalt::Get> gets;
+  gets.reserve(rows.size());
+  for (const std::string& row : rows) {
+    gets.push_back(basalt::Get(row).AddColumn(std::string(family), std::string(qualifier)));
+  }
+  BASALT_ASSIGN_OR_RETURN(std::vector<RowResult> got, Get(gets));
+  std::vector<std::optional<std::string>> values(rows.size());
+  for (size_t i = 0; i < got.size() && i < values.size(); ++i) {
+    for (Cell& cell : got[i].mutable_cells()) {
+      if (cell.family == family && cell.qualifier == qualifier) {
+        values[i] = std::move(cell.value);
+        break;
+      }
+    }
+  }
+  return values;
+}
+
 Result<int64_t> Table::IncrementColumnValue(std::string row, std::string family,
                                             std::string qualifier, int64_t amount,
                                             Durability durability) {

@@ -140,6 +140,13 @@ class EmbeddedTable : public Table {
     return engine_->MultiGet(*state, gets);
   }
 
+  Result<std::vector<std::optional<std::string>>> GetColumnValues(
+      std::string_view family, std::string_view qualifier,
+      const std::vector<std::string>& rows) override {
+    BASALT_ASSIGN_OR_RETURN(auto state, State());
+    return engine_->GetColumnValues(*state, family, qualifier, rows);
+  }
+
   Result<bool> Exists(const basalt::Get& get) override {
     BASALT_ASSIGN_OR_RETURN(auto state, State());
     BASALT_ASSIGN_OR_RETURN(RowResult r, engine_->Get(*state, get));

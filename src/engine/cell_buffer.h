@@ -27,6 +27,8 @@ class CellBuffer {
 
   size_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
+  // The i-th cell appended. REQUIRES: i < size().
+  Cell& operator[](size_t i) { return cells_[i]; }
 
   // A cell after the others, whose fields hold stale data: the caller assigns every one.
   Cell& Append() {

@@ -16,9 +16,11 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <shared_mutex>
 #include <span>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -164,6 +166,10 @@ class Engine : public std::enable_shared_from_this<Engine> {
   Status GetInto(const TableState& table, const basalt::Get& get, RowResult* out);
   Result<std::vector<RowResult>> MultiGet(const TableState& table,
                                           const std::vector<basalt::Get>& gets);
+  // Table::GetColumnValues: one column's newest value in each row, through one iterator.
+  Result<std::vector<std::optional<std::string>>> GetColumnValues(
+      const TableState& table, std::string_view family, std::string_view qualifier,
+      const std::vector<std::string>& rows);
   Result<std::unique_ptr<ResultScanner>> NewScanner(std::shared_ptr<const TableState> table,
                                                     const basalt::Scan& scan);
 

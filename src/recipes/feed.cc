@@ -746,17 +746,19 @@ Result<PostPage> Feed::HomeTimeline(std::string_view user, int32_t page_size,
     if (inbox_ends) phase = kPulledPhase;
     if (candidates.empty()) continue;
 
-    // Hydrate with one multi-Get; drop deleted posts and authors no longer followed.
+    // Hydrate with one read of the posts' texts; drop deleted posts and authors no longer
+    // followed. The text alone: a fanned-out post's mark (p:o, before it) is read past, not
+    // copied.
     std::vector<std::string> ids(candidates.size());
     std::vector<fl::PostId> decoded(candidates.size());
-    std::vector<basalt::Get> gets;
-    gets.reserve(candidates.size());
+    std::vector<std::string> post_rows;
+    post_rows.reserve(candidates.size());
     for (size_t i = 0; i < candidates.size(); ++i) {
       BASALT_ASSIGN_OR_RETURN(decoded[i], fl::DecodeTimelineKey(candidates[i], &ids[i]));
-      // The text alone: a fanned-out post's mark (p:o, before it) is read past, not copied.
-      gets.push_back(basalt::Get(fl::PostRow(ids[i])).AddColumn(std::string(fl::kPostFamily), "t"));
+      post_rows.push_back(fl::PostRow(ids[i]));
     }
-    BASALT_ASSIGN_OR_RETURN(auto rows, posts_->Get(gets));
+    BASALT_ASSIGN_OR_RETURN(std::vector<std::optional<std::string>> texts,
+                            posts_->GetColumnValues(fl::kPostFamily, "t", post_rows));
     // Inbox entries come from fan-out to followers, backfills of follows and rebuilds from the
     // followees, so only a reader who has unfollowed someone can hold an entry of an author
     // they no longer follow; theirs are checked against the graph, one multi-Get a batch.
@@ -764,7 +766,7 @@ Result<PostPage> Feed::HomeTimeline(std::string_view user, int32_t page_size,
       std::vector<std::string> ask;
       for (size_t i = 0; i < candidates.size(); ++i) {
         const std::string& author = decoded[i].author;
-        if (rows[i].empty() || merged_set.contains(author) || still_followed.contains(author) ||
+        if (!texts[i] || merged_set.contains(author) || still_followed.contains(author) ||
             std::find(ask.begin(), ask.end(), author) != ask.end()) {
           continue;
         }
@@ -777,15 +779,14 @@ Result<PostPage> Feed::HomeTimeline(std::string_view user, int32_t page_size,
     }
     for (size_t i = 0; i < candidates.size(); ++i) {
       position = candidates[i];
-      if (rows[i].empty()) continue;  // deleted; the retract job cleans the inboxes
+      if (!texts[i]) continue;  // deleted; the retract job cleans the inboxes
       const std::string& author = decoded[i].author;
       const bool follows =
           merged_set.contains(author) || (followed ? followed->all.contains(author)
                                                    : !reader_unfollowed || still_followed[author]);
       if (!follows) continue;  // unfollowed; Unfollow cleans the inbox
-      BASALT_ASSIGN_OR_RETURN(PostView view,
-                              TakePostView(rows[i], std::move(ids[i]), std::move(decoded[i])));
-      out.posts.push_back(std::move(view));
+      out.posts.push_back(PostView{std::move(ids[i]), std::move(decoded[i].author),
+                                   decoded[i].timestamp_ms, std::move(*texts[i])});
       last_returned = candidates[i];
     }
   }

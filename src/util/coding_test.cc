@@ -18,7 +18,7 @@ TEST(CodingTest, FixedWidthIntegersAreBigEndian) {
 }
 
 TEST(CodingTest, FixedWidthIntegersSortAsTheirBytes) {
-  const uint64_t values[] = {0, 1, 0xFF, 0x100, 0x7FFFFFFFFFFFFFFFULL, 0x8000000000000000ULL,
+  const uint64_t values[] = {0,    1, 0xFF, 0x100, 0x7FFFFFFFFFFFFFFFULL, 0x8000000000000000ULL,
                              ~0ULL};
   for (uint64_t a : values) {
     for (uint64_t b : values) {

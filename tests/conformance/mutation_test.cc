@@ -2,6 +2,9 @@
 // through the public API on every store configuration.
 
 #include <memory>
+#include <optional>
+#include <random>
+#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -157,6 +160,69 @@ TEST_P(MutationTest, GetBuiltOnATemporaryIsMovedIntoAMultiGet) {
   EXPECT_EQ((*r)[0].cells()[0].qualifier, "q");
   ASSERT_EQ((*r)[1].cells().size(), 1u);
   EXPECT_EQ((*r)[1].cells()[0].value, "2");
+}
+
+TEST_P(MutationTest, GetColumnValuesReadsEachRowsNewestVisibleValueInOrder) {
+  ASSERT_OK(t().Put(Put("a").Add("f", "q", 1, "old").Add("f", "q", 2, "new").Add("g", "q", "g")));
+  ASSERT_OK(t().Put(Put("b").Add("f", "other", "x")));
+  ASSERT_OK(t().Put(Put("c").Add("f", "q", "gone").Add("f", "z", "kept")));
+  ASSERT_OK(t().Delete(Delete("c").AddColumns("f", "q")));
+  ASSERT_OK(t().Put(Put("d").Add("f", "q", 5, "five").Add("f", "q", 6, "six")));
+  ASSERT_OK(t().Delete(Delete("d").AddColumn("f", "q", 6)));  // the newest version only
+  auto values = t().GetColumnValues("f", "q", {"a", "missing", "b", "c", "d", "a"});
+  ASSERT_OK(values);
+  const std::vector<std::optional<std::string>> want = {"new",        std::nullopt, std::nullopt,
+                                                        std::nullopt, "five",       "new"};
+  EXPECT_EQ(*values, want);
+  auto none = t().GetColumnValues("f", "q", {});
+  ASSERT_OK(none);
+  EXPECT_TRUE(none->empty());
+}
+
+// Whatever writes and deletes a row has seen, the column's value is what a Get naming it reads.
+TEST_P(MutationTest, GetColumnValuesAgreesWithAGetOfTheColumnAfterRandomWritesAndDeletes) {
+  std::mt19937 rng(1234);
+  std::vector<std::string> rows;
+  for (int i = 0; i < 12; ++i) rows.push_back("row" + std::to_string(i));
+  for (int step = 0; step < 300; ++step) {
+    const std::string& row = rows[rng() % rows.size()];
+    const std::string qualifier = rng() % 2 ? "q" : "r";
+    const int64_t ts = 1 + static_cast<int64_t>(rng() % 8);
+    switch (rng() % 6) {
+      case 0:
+        ASSERT_OK(t().Delete(Delete(row).AddColumn("f", qualifier, ts)));
+        break;
+      case 1:
+        ASSERT_OK(t().Delete(Delete(row).AddColumns("f", qualifier, ts)));
+        break;
+      case 2:
+        ASSERT_OK(t().Delete(Delete(row).AddFamily("f", ts)));
+        break;
+      default:
+        ASSERT_OK(t().Put(Put(row).Add("f", qualifier, ts, "v" + std::to_string(step))));
+    }
+    if (step % 25 != 24) continue;
+    auto values = t().GetColumnValues("f", "q", rows);
+    ASSERT_OK(values);
+    for (size_t i = 0; i < rows.size(); ++i) {
+      auto got = t().Get(Get(rows[i]).AddColumn("f", "q"));
+      ASSERT_OK(got);
+      auto want = got->Value("f", "q");
+      EXPECT_EQ((*values)[i], want ? std::optional<std::string>(std::string(*want)) : std::nullopt)
+          << rows[i] << " after step " << step;
+    }
+  }
+}
+
+TEST_P(MutationTest, GetColumnValuesWithAnUnknownFamilyOrABadRowFailsWithItsReason) {
+  ASSERT_OK(t().Put(Put("a").Add("f", "q", "1")));
+  auto family = t().GetColumnValues("nope", "q", {"a"});
+  ASSERT_FALSE(family.ok());
+  EXPECT_NE(family.status().message().find("nope"), std::string::npos)
+      << family.status().ToString();
+  auto empty_row = t().GetColumnValues("f", "q", {"a", ""});
+  ASSERT_FALSE(empty_row.ok());
+  EXPECT_TRUE(empty_row.status().IsInvalidArgument()) << empty_row.status().ToString();
 }
 
 TEST_P(MutationTest, MultiGetWithABadGetFailsWithItsReason) {
