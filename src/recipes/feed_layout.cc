@@ -26,7 +26,11 @@ Result<PostId> DecodePostId(std::string_view bytes) {
 }
 
 std::string PostRow(std::string_view post_id) {
-  return KeyBuilder().AddUint8(kPostRow).Build().append(post_id);
+  // The kind's byte built once: a home page builds twenty post rows a read.
+  static const std::string kPrefix = KeyBuilder().AddUint8(kPostRow).Build();
+  std::string row;
+  row.reserve(kPrefix.size() + post_id.size());
+  return row.append(kPrefix).append(post_id);
 }
 
 std::string AuthorPostsPrefix(std::string_view author) {
@@ -125,7 +129,44 @@ std::string TimelineKey(std::string_view post_id, int64_t timestamp_ms) {
   return KeyBuilder().AddReverseTimestamp(timestamp_ms).Build().append(post_id);
 }
 
+namespace {
+
+uint64_t BigEndianAt(std::string_view bytes, size_t at, size_t width) {
+  uint64_t v = 0;
+  for (size_t i = 0; i < width; ++i) v = (v << 8) | static_cast<uint8_t>(bytes[at + i]);
+  return v;
+}
+
+// A home page decodes twenty of these a read, and KeyParser's general path was a few percent of
+// it. An author with no zero byte (no escapes) puts the post id's fields at fixed places after its
+// 00 01 terminator, decoded here as KeyParser would; any other key (an escaped author, a key that
+// does not decode) returns false and takes KeyParser's path, which words the errors.
+bool DecodeCommonTimelineKey(std::string_view key, std::string* post_id, PostId* id) {
+  constexpr size_t kTime = 8;
+  constexpr size_t kAfterAuthor = 2 + 8 + 4;  // terminator, reverse time, descending sequence
+  if (key.size() < kTime + kAfterAuthor) return false;
+  const std::string_view rest = key.substr(kTime);
+  const size_t author_size = rest.find('\0');
+  if (author_size == std::string_view::npos || author_size + kAfterAuthor != rest.size() ||
+      rest[author_size + 1] != '\x01') {
+    return false;
+  }
+  const int64_t key_time = TimestampFromReverse(static_cast<int64_t>(BigEndianAt(key, 0, 8)));
+  const int64_t id_time =
+      TimestampFromReverse(static_cast<int64_t>(BigEndianAt(rest, author_size + 2, 8)));
+  if (key_time != id_time) return false;
+  id->author.assign(rest.substr(0, author_size));
+  id->timestamp_ms = id_time;
+  id->sequence = static_cast<uint32_t>(~BigEndianAt(rest, author_size + 10, 4));
+  if (post_id != nullptr) post_id->assign(rest);
+  return true;
+}
+
+}  // namespace
+
 Result<PostId> DecodeTimelineKey(std::string_view key, std::string* post_id) {
+  PostId common;
+  if (DecodeCommonTimelineKey(key, post_id, &common)) return common;
   KeyParser parser(key);
   int64_t ts = 0;
   BASALT_RETURN_IF_ERROR(parser.ReadReverseTimestamp(&ts).WithContext("timeline key"));
