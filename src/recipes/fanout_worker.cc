@@ -58,6 +58,15 @@ std::string_view Holder(std::string_view lease) {
   return bar == std::string_view::npos ? std::string_view() : lease.substr(bar + 1);
 }
 
+// Replaces the lease of job `row` with `next` if it is still `current`: a worker's claim of a job.
+Result<bool> SwapLease(Table& posts, const std::string& row, const std::string& current,
+                       const std::string& next) {
+  const std::string family(fl::kJobFamily);
+  return posts.CheckAndMutate(CheckAndMutate(row)
+                                  .IfEquals(family, "l", current)
+                                  .Then(basalt::Put(row).Add(family, "l", next)));
+}
+
 // Claims the first job of `jobs` whose lease is free, or held by `worker_id` (left by an earlier
 // call), with a CheckAndMutate on the lease as read. Every job row is written with a lease cell,
 // so the claim is always an IfEquals, which fails once another worker has finished and deleted
@@ -66,16 +75,11 @@ std::string_view Holder(std::string_view lease) {
 Result<bool> ClaimFirstFree(Table& posts, std::vector<RowResult>& jobs, std::string_view worker_id,
                             const FanoutWorkerOptions& options, RowResult* job,
                             std::string* lease) {
-  const std::string family(fl::kJobFamily);
   for (RowResult& row : jobs) {
     const std::string current(LeaseOf(row));
     if (Holder(current) != worker_id && !LeaseFree(current)) continue;
     *lease = LeaseValue(worker_id, options.lease_ms);
-    BASALT_ASSIGN_OR_RETURN(
-        bool claimed,
-        posts.CheckAndMutate(CheckAndMutate(row.row())
-                                 .IfEquals(family, "l", current)
-                                 .Then(basalt::Put(row.row()).Add(family, "l", *lease))));
+    BASALT_ASSIGN_OR_RETURN(bool claimed, SwapLease(posts, row.row(), current, *lease));
     if (claimed) {
       *job = std::move(row);
       return true;
@@ -288,10 +292,7 @@ Result<bool> FanoutWorkerPool::RunJob(Feed& feed, const FanoutWorkerOptions& opt
   auto claim = [&]() -> Result<bool> {
     if (claimed) return true;
     std::string mine = LeaseValue(worker_id, options.lease_ms);
-    BASALT_ASSIGN_OR_RETURN(
-        claimed, posts.CheckAndMutate(CheckAndMutate(job.row())
-                                          .IfEquals(family, "l", lease)
-                                          .Then(basalt::Put(job.row()).Add(family, "l", mine))));
+    BASALT_ASSIGN_OR_RETURN(claimed, SwapLease(posts, job.row(), lease, mine));
     if (claimed) lease = std::move(mine);
     return claimed;
   };

@@ -28,7 +28,10 @@ Result<PostId> ParsedByKeyParser(std::string_view key, std::string* post_id) {
 
 TEST(FeedLayoutTest, TimelineKeysDecodeToThePostIdTheyWereMadeOfWhateverTheAuthorsBytes) {
   std::mt19937_64 rng(7);
-  const std::string alphabet("\0\1\xff\x7f" "abz", 7);
+  const std::string alphabet(
+      "\0\1\xff\x7f"
+      "abz",
+      7);
   for (int i = 0; i < 2000; ++i) {
     PostId id;
     const size_t author_size = 1 + rng() % 12;
