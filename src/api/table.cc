@@ -53,12 +53,7 @@ Result<std::vector<std::optional<std::string>>> Table::GetColumnValues(
   BASALT_ASSIGN_OR_RETURN(std::vector<RowResult> got, Get(gets));
   std::vector<std::optional<std::string>> values(rows.size());
   for (size_t i = 0; i < got.size() && i < values.size(); ++i) {
-    for (Cell& cell : got[i].mutable_cells()) {
-      if (cell.family == family && cell.qualifier == qualifier) {
-        values[i] = std::move(cell.value);
-        break;
-      }
-    }
+    if (auto value = got[i].Value(family, qualifier)) values[i] = std::string(*value);
   }
   return values;
 }

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <rocksdb/db.h>
@@ -36,6 +37,25 @@ Status CheckTimeRange(const TimeRange& r) {
   return Status::OK();
 }
 
+Status CheckRowKey(std::string_view row) {
+  if (row.empty()) return Status::InvalidArgument("row key must not be empty");
+  if (row.size() > kMaxRowKeyLength) {
+    return Status::InvalidArgument("row key is longer than " + std::to_string(kMaxRowKeyLength) +
+                                   " bytes");
+  }
+  return Status::OK();
+}
+
+// The family a read names, or why there is none.
+Result<const FamilyHandle*> FindReadFamily(const TableState& table, std::string_view family) {
+  const FamilyHandle* f = table.FindFamily(family);
+  if (f == nullptr) {
+    return Status::InvalidArgument("column family '" + std::string(family) +
+                                   "' does not exist in table '" + table.name().ToString() + "'");
+  }
+  return f;
+}
+
 // Fills `*out` with the families a read touches, in name order: the selected ones, or all.
 // With `qualifiers`, also each family's selected qualifiers (nullptr: all of them).
 Status SelectFamiliesInto(const TableState& table, const ColumnSelection& columns,
@@ -49,11 +69,7 @@ Status SelectFamiliesInto(const TableState& table, const ColumnSelection& column
     return Status::OK();
   }
   for (const auto& [family, selected] : columns) {
-    const FamilyHandle* f = table.FindFamily(family);
-    if (f == nullptr) {
-      return Status::InvalidArgument("column family '" + family + "' does not exist in table '" +
-                                     table.name().ToString() + "'");
-    }
+    BASALT_ASSIGN_OR_RETURN(const FamilyHandle* f, FindReadFamily(table, family));
     out->push_back(f);
     if (qualifiers != nullptr) qualifiers->push_back(&selected);
   }
@@ -84,6 +100,18 @@ int64_t ReadTime(const std::vector<const FamilyHandle*>& families) {
     if (f->settings.ttl_ms != INT64_MAX) return util::MonotonicWallMillis();
   }
   return 0;
+}
+
+// Appends to `*cells` what a read of `row` (escaped: `row_prefix`) in `family` returns, from
+// `it`, which it seeks to the row.
+Status ReadFamilyRow(rocksdb::Iterator* it, const FamilyHandle& family, const ReadSpec& spec,
+                     const std::set<std::string>* qualifiers, const std::string& row_prefix,
+                     const std::string& row, std::string* column_buffer, CellBuffer* cells) {
+  it->Seek(row_prefix);
+  FamilyRowReader reader(it, family.name(), family.settings, spec, qualifiers, column_buffer);
+  reader.StartRow(row_prefix, row);
+  reader.Read(cells, 0);
+  return reader.status();  // an iterator failure included
 }
 
 // A Get's limit per family may be far above what its row holds: a bound reserves no more.
@@ -131,11 +159,7 @@ Status Engine::ReadRowInto(const TableState& table, const basalt::Get& get, RowR
 Status Engine::ReadRowLocked(const TableState& table, const basalt::Get& get, RowResult* out,
                              HeldIterators* held) {
   BASALT_RETURN_IF_ERROR(CheckReadable(table));
-  if (get.row().empty()) return Status::InvalidArgument("row key must not be empty");
-  if (get.row().size() > kMaxRowKeyLength) {
-    return Status::InvalidArgument("row key is longer than " + std::to_string(kMaxRowKeyLength) +
-                                   " bytes");
-  }
+  BASALT_RETURN_IF_ERROR(CheckRowKey(get.row()));
   BASALT_RETURN_IF_ERROR(CheckReadVersions(get.max_versions()));
   BASALT_RETURN_IF_ERROR(CheckTimeRange(get.time_range()));
   GetScratch& scratch = t_get_scratch;
@@ -176,13 +200,8 @@ Status Engine::ReadRowLocked(const TableState& table, const basalt::Get& get, Ro
                          kMostCellsReservedPerGet));
   }
   auto read_family = [&](rocksdb::Iterator* it, size_t i) {
-    const FamilyHandle& family = *families[i];
-    it->Seek(row_prefix);
-    FamilyRowReader reader(it, family.name(), family.settings, spec, qualifiers[i],
-                           &scratch.column_buffer);
-    reader.StartRow(row_prefix, get.row());
-    reader.Read(&cells, 0);
-    return reader.status();  // an iterator failure included
+    return ReadFamilyRow(it, *families[i], spec, qualifiers[i], row_prefix, get.row(),
+                         &scratch.column_buffer, &cells);
   };
   if (families.size() == 1 && held != nullptr) {
     BASALT_ASSIGN_OR_RETURN(rocksdb::Iterator * it, held->Get(families[0]->cf, IteratorKind::kRow));
@@ -240,18 +259,8 @@ Result<std::vector<std::optional<std::string>>> Engine::GetColumnValues(
   std::shared_lock<std::shared_mutex> life(lifecycle_mu_);
   BASALT_RETURN_IF_ERROR(CheckOpen());
   BASALT_RETURN_IF_ERROR(CheckReadable(table));
-  const FamilyHandle* handle = table.FindFamily(family);
-  if (handle == nullptr) {
-    return Status::InvalidArgument("column family '" + std::string(family) +
-                                   "' does not exist in table '" + table.name().ToString() + "'");
-  }
-  for (const std::string& row : rows) {
-    if (row.empty()) return Status::InvalidArgument("row key must not be empty");
-    if (row.size() > kMaxRowKeyLength) {
-      return Status::InvalidArgument("row key is longer than " + std::to_string(kMaxRowKeyLength) +
-                                     " bytes");
-    }
-  }
+  BASALT_ASSIGN_OR_RETURN(const FamilyHandle* handle, FindReadFamily(table, family));
+  for (const std::string& row : rows) BASALT_RETURN_IF_ERROR(CheckRowKey(row));
   std::vector<std::optional<std::string>> values(rows.size());
   if (rows.empty()) return values;
   // What a Get naming the column reads: one version, the column alone. Each row is read as
@@ -268,13 +277,9 @@ Result<std::vector<std::optional<std::string>>> Engine::GetColumnValues(
   for (size_t i = 0; i < rows.size(); ++i) {
     row_prefix.clear();
     AppendEscaped(&row_prefix, rows[i]);
-    it->Seek(row_prefix);
-    FamilyRowReader reader(it.get(), handle->name(), handle->settings, spec, &qualifiers,
-                           &scratch.column_buffer);
-    reader.StartRow(row_prefix, rows[i]);
     cells.Clear();
-    reader.Read(&cells, 0);
-    BASALT_RETURN_IF_ERROR(reader.status());
+    BASALT_RETURN_IF_ERROR(ReadFamilyRow(it.get(), *handle, spec, &qualifiers, row_prefix, rows[i],
+                                         &scratch.column_buffer, &cells));
     if (!cells.empty()) values[i] = std::move(cells[0].value);
   }
   return values;

@@ -41,20 +41,16 @@ int64_t LongFromBytes(std::string_view b) {
 
 // The author and the time come from the post id (posts of before 2026-11-26 also repeat them in
 // p:a and p:s, which are not read any more); the text is taken out of `row`, the rest of the row
-// stays. `id` is `post_id` decoded.
-Result<PostView> TakePostView(RowResult& row, std::string post_id, fl::PostId id) {
+// stays.
+Result<PostView> TakePostView(RowResult& row, std::string_view post_id) {
+  BASALT_ASSIGN_OR_RETURN(fl::PostId id, fl::DecodePostId(post_id));
   for (Cell& cell : row.mutable_cells()) {
     if (cell.family == fl::kPostFamily && cell.qualifier == "t") {
-      return PostView{std::move(post_id), std::move(id.author), id.timestamp_ms,
+      return PostView{std::string(post_id), std::move(id.author), id.timestamp_ms,
                       std::move(cell.value)};
     }
   }
   return Status::Corruption("feed: post row without text");
-}
-
-Result<PostView> TakePostView(RowResult& row, std::string_view post_id) {
-  BASALT_ASSIGN_OR_RETURN(fl::PostId id, fl::DecodePostId(post_id));
-  return TakePostView(row, std::string(post_id), std::move(id));
 }
 
 // The home-timeline cursor: base64url of the phase ('i': in the inbox, 'p': pulled from the

@@ -16,7 +16,19 @@ namespace {
 
 constexpr int kRowThreads = 4;
 
-class RowAtomicityTest : public StoreTest {};
+class RowAtomicityTest : public StoreTest {
+ protected:
+  // A thread that flushes and compacts `table` until `stop`, replacing the files that readers'
+  // iterators pin.
+  std::thread CompactUntil(const std::string& table, const std::atomic<bool>& stop) {
+    return std::thread([this, table, &stop] {
+      while (!stop.load()) {
+        EXPECT_OK(store().Flush(TableName("default", table)));
+        EXPECT_OK(store().MajorCompact(TableName("default", table)));
+      }
+    });
+  }
+};
 
 TEST_P(RowAtomicityTest, ConcurrentIncrementsLoseNoUpdate) {
   Table& t = store().CreateTable("counters", {"c"});
@@ -150,12 +162,7 @@ TEST_P(RowAtomicityTest, ScansAndGetsDuringWritesAndCompactionsSeeWholeRows) {
   Table& t = store().CreateTable("busy", {"a", "b"});
   std::atomic<bool> stop{false};
   std::atomic<int> torn{0};
-  std::thread compactor([&] {
-    while (!stop.load()) {
-      EXPECT_OK(store().Flush(TableName("default", "busy")));
-      EXPECT_OK(store().MajorCompact(TableName("default", "busy")));
-    }
-  });
+  std::thread compactor = CompactUntil("busy", stop);
   auto whole = [](const RowResult& row) {
     std::set<std::string> v;
     for (const auto& c : row.cells()) v.insert(c.value);
@@ -199,12 +206,7 @@ TEST_P(RowAtomicityTest, ColumnValuesDuringWritesAndCompactionsNeverGoBack) {
   for (int i = 0; i < 50; ++i) rows.push_back("r" + std::to_string(i));
   std::atomic<bool> stop{false};
   std::atomic<int> wrong{0};
-  std::thread compactor([&] {
-    while (!stop.load()) {
-      EXPECT_OK(store().Flush(TableName("default", "counts")));
-      EXPECT_OK(store().MajorCompact(TableName("default", "counts")));
-    }
-  });
+  std::thread compactor = CompactUntil("counts", stop);
   auto reader = [&] {
     std::vector<int64_t> seen(rows.size(), -1);
     while (!stop.load()) {
