@@ -179,17 +179,22 @@ void UnescapeInto(std::string_view escaped, std::string* dst) {
     out.assign(escaped.data(), escaped.size() - 2);
     return;
   }
-  out.clear();
-  out.reserve(escaped.size());
+  // Written in place (the key is never shorter escaped) rather than appended piece by piece:
+  // rows built by basalt/keys.h end in that layer's own terminator, so every row of a tall
+  // recipe table takes this path.
+  out.resize(escaped.size());
+  char* w = out.data();
   size_t pos = 0;
   while (pos < escaped.size()) {
     const void* hit = std::memchr(escaped.data() + pos, 0, escaped.size() - pos);
     size_t zero = hit == nullptr ? escaped.size() : static_cast<const char*>(hit) - escaped.data();
-    out.append(escaped.data() + pos, zero - pos);
+    std::memcpy(w, escaped.data() + pos, zero - pos);
+    w += zero - pos;
     if (zero + 1 >= escaped.size() || escaped[zero + 1] == kTerminator) break;
-    out.push_back('\0');
+    *w++ = '\0';
     pos = zero + 2;
   }
+  out.resize(static_cast<size_t>(w - out.data()));
 }
 
 void AppendValueHeader(std::string* dst, uint64_t seq) {

@@ -398,11 +398,58 @@ void FamilyRowReader::SkipColumn() {
     stage_ = Stage::kDone;
     return;
   }
-  for (int i = 0; i < kSkipNexts; ++i) {
-    Step();
+  Step();
+  SkipRestOfColumn(1);
+}
+
+void FamilyRowReader::SkipRestOfColumn(int steps) {
+  for (; steps < kSkipNexts; ++steps) {
     if (!valid_ || !StartsWith(key_, column_prefix_)) return;
+    Step();
   }
-  SeekTo(ColumnEnd(column_prefix_));
+  if (valid_ && StartsWith(key_, column_prefix_)) SeekTo(ColumnEnd(column_prefix_));
+}
+
+bool FamilyRowReader::TakesFirstPuts() const {
+  return !spec_.raw && spec_.filter == nullptr && spec_.max_versions == 1 &&
+         spec_.row_offset_per_family == 0 && spec_.max_results_per_family != 0 &&
+         qualifiers_ == nullptr;
+}
+
+FamilyRowReader::FirstPut FamilyRowReader::TakeFirstPut(CellBuffer* out) {
+  // FirstKeyIsVisiblePut and ReadFirstPut for a key known to be in the row and a read known to
+  // take first puts, without what they check for other reads.
+  const size_t p = row_prefix_.size();
+  if (key_.size() < p + 2 + kKeySuffixSize || (key_[p] == 0 && key_[p + 1] == 0)) {
+    return FirstPut::kNotTaken;  // truncated, or a family marker: the full rules
+  }
+  int64_t ts;
+  std::string_view payload;
+  if (!UnmaskedKeyIsVisiblePut(&ts, out == nullptr ? nullptr : &payload)) {
+    return FirstPut::kNotTaken;
+  }
+  if (out != nullptr) {
+    // OpenKeysColumn's work without building the column's key prefix, which only a row that
+    // goes on needs.
+    const std::string_view escaped(key_.data() + p, key_.size() - p - kKeySuffixSize);
+    if (escaped != escaped_qualifier_) {
+      escaped_qualifier_.assign(escaped);
+      UnescapeInto(escaped, &qualifier_);
+    }
+    ++family_cells_seen_;
+    Emit(out, ts, CellType::kPut, payload);
+  }
+  Step();
+  if (!valid_ || !StartsWith(key_, row_prefix_)) {
+    stage_ = Stage::kDone;
+    return FirstPut::kRowRead;
+  }
+  if (out == nullptr) return FirstPut::kRowGoesOn;
+  column_prefix_.assign(row_prefix_);
+  column_prefix_.append(escaped_qualifier_);
+  stage_ = Stage::kNextColumn;
+  SkipRestOfColumn(1);  // one version per column is read
+  return FirstPut::kRowGoesOn;
 }
 
 void FamilyRowReader::SkipToRowEnd() {

@@ -93,6 +93,23 @@ class FamilyRowReader {
   // Leaves the iterator at the first key after the row (Read may stop early).
   void SkipToRowEnd();
 
+  // Whether the read is one a scanner may take row by row with TakeFirstPut: every column's
+  // newest version, of every column, with no filter and no per-family offset, not raw.
+  bool TakesFirstPuts() const;
+
+  enum class FirstPut {
+    kNotTaken,   // the first key alone does not decide the row: nothing moved, Read decides
+    kRowRead,    // the first key was the row's only key: the iterator is past the row
+    kRowGoesOn,  // the row has more keys: Read continues it after the first cell
+  };
+  // The scanner's shortcut for the common row of a table of one cell per row, taken when
+  // TakesFirstPuts(): when the row's first key is a Put the read returns, appends it to `out`
+  // and steps past it and its column's older versions; Read then returns the rest of the row.
+  // With a null `out` the key is only judged and its value is not read: on kRowGoesOn the row
+  // is visible and the caller skips the rest of it (SkipPast). REQUIRES: StartRow was just
+  // called, and the iterator's key starts with the row prefix.
+  FirstPut TakeFirstPut(CellBuffer* out);
+
   // Non-OK when a stored key or value did not decode, or the iterator failed.
   const Status& status() const { return status_; }
 
@@ -140,6 +157,8 @@ class FamilyRowReader {
   // Reads the current column until it ends or the budget is used; true when the column is done.
   bool ReadColumn(CellBuffer* out, size_t budget);
   void SkipColumn();
+  // SkipColumn's steps from a key at or after the open column's first, `steps` Nexts taken.
+  void SkipRestOfColumn(int steps);
   bool MaskedByFamily(int64_t ts, uint64_t seq) const;
   bool IgnoreMarker(int64_t marker_ts) const;
   // Counts a cell against the per-family offset and limit; false when it must not be emitted.

@@ -145,6 +145,8 @@ Status Scanner::Init() {
     c.reader->Sync();
     cursors_.push_back(std::move(c));
   }
+  simple_rows_ = cursors_.size() == 1 && filter_ == nullptr && !scan_.reversed() &&
+                 scan_.batch() <= 0 && cursors_[0].reader->TakesFirstPuts();
   return Status::OK();
 }
 
@@ -243,6 +245,97 @@ bool Scanner::StartNextRow(bool need_row) {
   }
 }
 
+bool Scanner::StartSimpleRow(bool need_row) {
+  Cursor& c = cursors_[0];
+  FamilyRowReader& reader = *c.reader;
+  c.in_row = false;
+  if (!reader.valid()) {
+    if (!c.it->status().ok()) return Fail(FromRocks(c.it->status()));
+    return false;
+  }
+  const rocksdb::Slice key = reader.key();
+  if (!bounds_.upper.empty() && key.compare(bounds_.upper) >= 0) return false;
+  const size_t len = RowPrefixLength({key.data(), key.size()});
+  if (len == 0) return Fail(Status::Corruption("undecodable key in family " + c.family->name()));
+  ++rows_scanned_;
+  row_prefix_.assign(key.data(), len);
+  if (need_row) UnescapeInto(row_prefix_, &row_);
+  c.in_row = true;
+  reader.StartRow(row_prefix_, row_);
+  in_row_ = true;
+  row_returned_ = false;
+  next_cursor_ = 0;
+  return true;
+}
+
+bool Scanner::NextSimpleRow(RowResult* out) {
+  Cursor& c = cursors_[0];
+  while (true) {
+    if (scan_.limit() > 0 && rows_returned_ >= scan_.limit()) {
+      done_ = true;
+      return false;
+    }
+    if (!StartSimpleRow(/*need_row=*/true)) {
+      done_ = true;
+      return false;
+    }
+    cells_.Clear();
+    if (c.reader->TakeFirstPut(&cells_) == FamilyRowReader::FirstPut::kRowRead) {
+      c.in_row = false;
+      in_row_ = false;
+    } else {
+      c.reader->Read(&cells_, 0);
+      if (!c.reader->status().ok()) return Fail(c.reader->status());
+      FinishRow();
+    }
+    if (cells_.empty()) continue;
+    row_returned_ = true;
+    ++rows_returned_;
+    std::vector<Cell> row_cells = std::move(cells_.Trim());
+    cells_.TakeSpares(&out->mutable_cells());
+    out->Assign(row_, std::move(row_cells));
+    return true;
+  }
+}
+
+int64_t Scanner::SkipSimpleRows(int64_t n) {
+  Cursor& c = cursors_[0];
+  int64_t skipped = 0;
+  while (skipped < n) {
+    if (scan_.limit() > 0 && rows_returned_ >= scan_.limit()) {
+      done_ = true;
+      break;
+    }
+    if (!StartSimpleRow(/*need_row=*/false)) {
+      done_ = true;
+      break;
+    }
+    bool visible = true;
+    switch (c.reader->TakeFirstPut(nullptr)) {
+      case FamilyRowReader::FirstPut::kRowRead:
+        c.in_row = false;
+        in_row_ = false;
+        break;
+      case FamilyRowReader::FirstPut::kRowGoesOn:
+        FinishRow();
+        break;
+      case FamilyRowReader::FirstPut::kNotTaken:
+        visible = c.reader->HasVisibleCell();
+        if (!c.reader->status().ok()) {
+          Fail(c.reader->status());
+          return skipped;
+        }
+        FinishRow();
+        break;
+    }
+    if (visible) {
+      ++skipped;
+      ++rows_returned_;
+    }
+  }
+  return skipped;
+}
+
 bool Scanner::SeekToHint(const filter::RowHint& hint) {
   if (!scan_.reversed()) {
     std::string target = hint.inclusive ? RowPrefix(hint.row) : RowEndKey(hint.row);
@@ -299,6 +392,7 @@ bool Scanner::Next(RowResult* out) {
   // atomic operations) was 3% of a short prefix scan, taken once per row.
   std::lock_guard<util::FutexMutex> l(mu_);
   if (done_) return false;
+  if (simple_rows_) return NextSimpleRow(out);
   const size_t budget = scan_.batch() > 0 ? static_cast<size_t>(scan_.batch()) : 0;
   while (true) {
     if (!in_row_) {
@@ -362,6 +456,7 @@ int64_t Scanner::SkipRows(int64_t n) {
     FinishRow();
     ++skipped;
   }
+  if (simple_rows_) return skipped + SkipSimpleRows(n - skipped);
   while (skipped < n) {
     if (scan_.limit() > 0 && rows_returned_ >= scan_.limit()) {
       done_ = true;

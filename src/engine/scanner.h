@@ -68,6 +68,12 @@ class Scanner : public ResultScanner {
   // Without `need_row` and without a filter, row_ is left stale: the caller only steps past the
   // row, and un-escaping its key would be wasted.
   bool StartNextRow(bool need_row = true);
+  // StartNextRow for a scan of simple rows (simple_rows_): the one cursor's next row.
+  bool StartSimpleRow(bool need_row);
+  // Next and SkipRows for a scan of simple rows: each row's first key is taken by
+  // FamilyRowReader::TakeFirstPut, which reads a row of one key in one step.
+  bool NextSimpleRow(RowResult* out);
+  int64_t SkipSimpleRows(int64_t n);
   // Moves the cursors that are on the current row past it (every key of it, in the scan's
   // direction).
   void FinishRow();
@@ -96,6 +102,9 @@ class Scanner : public ResultScanner {
   std::vector<const FamilyHandle*> families_;
   std::vector<Cursor> cursors_;
 
+  // One family read forward in whole rows, every column's newest version, no filter: the read
+  // of a tall table (a log, a timeline), whose rows are mostly a single key.
+  bool simple_rows_ = false;
   bool done_ = false;
   bool in_row_ = false;
   bool row_returned_ = false;

@@ -394,7 +394,15 @@ class SkipRowsTest : public StoreTest {
     return {
         Scan(),
         Scan().SetReversed(true),
+        // One family, whole rows, newest versions, no filter: the scanner reads each row from
+        // its first key when it can (a row of one cell in one step), and these rows have first
+        // keys of every kind: a marker, an older column's Put, a Put outside the time range, an
+        // expired Put.
         Scan().AddFamily("f"),
+        Scan().AddFamily("f").SetLimit(3),
+        Scan().AddFamily("f").SetTimeRange(1, 2),
+        Scan().AddFamily("f").SetMaxResultsPerColumnFamily(1),
+        Scan().AddFamily("t"),
         Scan().AddFamily("t").AddFamily("g"),
         Scan().AddColumn("f", "b"),
         Scan().ReadVersions(2),
