@@ -19,6 +19,7 @@
 #include "basalt/keys.h"
 #include "basalt/paging.h"
 #include "basalt/table.h"
+#include "recipes/big_endian.h"
 #include "recipes/table_setup.h"
 #include "recipes/trim_hash.h"
 
@@ -56,7 +57,36 @@ std::string EncodeValue(std::string_view name, std::string_view payload) {
   return KeyBuilder().AddBytes(name).AddBytes(payload).Build();
 }
 
+// A latest page decodes ten events a query, and KeyParser's general path was about a tenth of
+// it. The common event puts its id's two fields at fixed places (an event key of 16 bytes) and
+// has a name and payload with no zero byte (no escapes); they are read here as KeyParser would,
+// and anything else returns false and takes KeyParser's path, which words the errors.
+bool DecodeCommonEventKey(std::string_view key, EventId* id) {
+  if (key.size() != 16) return false;
+  id->time_ms = TimestampFromReverse(static_cast<int64_t>(BigEndianAt(key, 0, 8)));
+  id->seq = ~BigEndianAt(key, 8, 8);
+  return true;
+}
+
+bool DecodeCommonValue(std::string_view value, ActivityEvent* event) {
+  const size_t name_end = value.find('\0');
+  if (name_end == std::string_view::npos || name_end + 1 >= value.size() ||
+      value[name_end + 1] != '\x01') {
+    return false;
+  }
+  const std::string_view rest = value.substr(name_end + 2);
+  const size_t payload_end = rest.find('\0');
+  if (payload_end == std::string_view::npos || payload_end + 2 != rest.size() ||
+      rest[payload_end + 1] != '\x01') {
+    return false;
+  }
+  event->name.assign(value.substr(0, name_end));
+  event->payload.assign(rest.substr(0, payload_end));
+  return true;
+}
+
 Status DecodeValue(std::string_view value, ActivityEvent* event) {
+  if (DecodeCommonValue(value, event)) return Status::OK();
   KeyParser parser(value);
   BASALT_RETURN_IF_ERROR(parser.ReadBytes(&event->name));
   BASALT_RETURN_IF_ERROR(parser.ReadBytes(&event->payload));
@@ -329,8 +359,11 @@ class TallLog final : public LogBase {
     if (row.row().size() < user_key_size) {
       return Status::Corruption("activity log: event row shorter than its user key");
     }
-    KeyParser parser(std::string_view(row.row()).substr(user_key_size));
-    BASALT_RETURN_IF_ERROR(ReadEventKey(parser, &event->id));
+    const std::string_view event_key = std::string_view(row.row()).substr(user_key_size);
+    if (!DecodeCommonEventKey(event_key, &event->id)) {
+      KeyParser parser(event_key);
+      BASALT_RETURN_IF_ERROR(ReadEventKey(parser, &event->id));
+    }
     auto value = row.Value(kEventFamily, kTallQualifier);
     if (!value) return Status::Corruption("activity log: event row without its cell");
     return DecodeValue(*value, event);

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "basalt/keys.h"
+#include "recipes/big_endian.h"
 
 namespace basalt::recipes::feed_layout {
 
@@ -130,12 +131,6 @@ std::string TimelineKey(std::string_view post_id, int64_t timestamp_ms) {
 }
 
 namespace {
-
-uint64_t BigEndianAt(std::string_view bytes, size_t at, size_t width) {
-  uint64_t v = 0;
-  for (size_t i = 0; i < width; ++i) v = (v << 8) | static_cast<uint8_t>(bytes[at + i]);
-  return v;
-}
 
 // A home page decodes twenty of these a read, and KeyParser's general path was a few percent of
 // it. An author with no zero byte (no escapes) puts the post id's fields at fixed places after its
