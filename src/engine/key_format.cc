@@ -169,6 +169,11 @@ std::string Unescape(std::string_view escaped) {
 }
 
 void UnescapeInto(std::string_view escaped, std::string* dst) {
+  dst->clear();
+  UnescapeAppend(escaped, dst);
+}
+
+void UnescapeAppend(std::string_view escaped, std::string* dst) {
   std::string& out = *dst;
   const void* first_zero =
       escaped.empty() ? nullptr : std::memchr(escaped.data(), 0, escaped.size());
@@ -176,14 +181,15 @@ void UnescapeInto(std::string_view escaped, std::string* dst) {
       static_cast<const char*>(first_zero) + 2 == escaped.data() + escaped.size() &&
       escaped.back() == kTerminator) {
     // No escaped zero: the bytes before the terminator, in one copy (once per row of a scan).
-    out.assign(escaped.data(), escaped.size() - 2);
+    out.append(escaped.data(), escaped.size() - 2);
     return;
   }
   // Written in place (the key is never shorter escaped) rather than appended piece by piece:
   // rows built by basalt/keys.h end in that layer's own terminator, so every row of a tall
   // recipe table takes this path.
-  out.resize(escaped.size());
-  char* w = out.data();
+  const size_t start = out.size();
+  out.resize(start + escaped.size());
+  char* w = out.data() + start;
   size_t pos = 0;
   while (pos < escaped.size()) {
     const void* hit = std::memchr(escaped.data() + pos, 0, escaped.size() - pos);

@@ -108,6 +108,8 @@ size_t RowPrefixLength(std::string_view key);
 std::string Unescape(std::string_view escaped);
 // The same into `*dst`, reusing its buffer.
 void UnescapeInto(std::string_view escaped, std::string* dst);
+// Appends the un-escaped bytes to *dst instead.
+void UnescapeAppend(std::string_view escaped, std::string* dst);
 // The row of a row prefix, and the qualifier of a column prefix (given its row prefix length).
 inline std::string RowFromPrefix(std::string_view row_prefix) {
   return Unescape(row_prefix);

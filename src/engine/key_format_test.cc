@@ -130,6 +130,9 @@ TEST(KeyFormatTest, EscapeAndUnescapeRoundTripWithAndWithoutZeroBytes) {
     UnescapeInto(own, &reused);
     EXPECT_EQ(reused, in);
     EXPECT_EQ(Unescape(own), in);
+    std::string appended_to = "row ";
+    UnescapeAppend(own, &appended_to);
+    EXPECT_EQ(appended_to, "row " + in);
     // The write path's buffer form writes the same bytes, within the room it is promised.
     std::string buffer(2 * in.size() + 2, '?');
     char* end = WriteEscaped(buffer.data(), in);

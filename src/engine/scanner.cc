@@ -147,6 +147,12 @@ Status Scanner::Init() {
   }
   simple_rows_ = cursors_.size() == 1 && filter_ == nullptr && !scan_.reversed() &&
                  scan_.batch() <= 0 && cursors_[0].reader->TakesFirstPuts();
+  // The bounds keep a prefix scan's keys at or after E(prefix) 00 01 and before the successor
+  // of E(prefix), so every key the scan reads starts with E(prefix); E(prefix) ends at a whole
+  // escape (a byte or 00 FF), where a search for the row key's terminator can start.
+  if (simple_rows_ && !scan_.row_prefix().empty()) {
+    escaped_prefix_size_ = RowPrefix(scan_.row_prefix()).size() - 2;
+  }
   return Status::OK();
 }
 
@@ -255,11 +261,15 @@ bool Scanner::StartSimpleRow(bool need_row) {
   }
   const rocksdb::Slice key = reader.key();
   if (!bounds_.upper.empty() && key.compare(bounds_.upper) >= 0) return false;
-  const size_t len = RowPrefixLength({key.data(), key.size()});
-  if (len == 0) return Fail(Status::Corruption("undecodable key in family " + c.family->name()));
+  const size_t skip = escaped_prefix_size_;
+  const size_t rest = RowPrefixLength({key.data() + skip, key.size() - skip});
+  if (rest == 0) return Fail(Status::Corruption("undecodable key in family " + c.family->name()));
   ++rows_scanned_;
-  row_prefix_.assign(key.data(), len);
-  if (need_row) UnescapeInto(row_prefix_, &row_);
+  row_prefix_.assign(key.data(), skip + rest);
+  if (need_row) {
+    row_.assign(scan_.row_prefix());
+    UnescapeAppend(std::string_view(row_prefix_).substr(skip), &row_);
+  }
   c.in_row = true;
   reader.StartRow(row_prefix_, row_);
   in_row_ = true;

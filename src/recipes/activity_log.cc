@@ -341,7 +341,9 @@ class TallLog final : public LogBase {
 
  private:
   static Scan UserScan(std::string_view user) {
-    return Scan().SetRowPrefix(UserKey(user)).AddFamily(kEventFamily);
+    Scan scan;  // built in place: the builders return references, which a return would copy
+    scan.SetRowPrefix(UserKey(user)).AddFamily(kEventFamily);
+    return scan;
   }
 
   static Status DecodeRowInto(const RowResult& row, ActivityEvent* event) {

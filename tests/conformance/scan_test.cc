@@ -42,6 +42,35 @@ TEST_P(ScanTest, PrefixSelectsRowsStartingWithIt) {
   EXPECT_EQ(Rows(Scan().SetRowPrefix("r").WithStartRow("r3")), (Strings{"r3", "r4"}));
 }
 
+// Rows and prefixes with zero bytes (stored escaped) and a row that is the prefix itself: the
+// scanner searches each row key for its end, and un-escapes it, from the end of the escaped
+// prefix on.
+TEST_P(ScanTest, PrefixWithZeroBytesSelectsTheRowsStartingWithIt) {
+  TableDescriptor desc(TableName("default", "z"));
+  desc.AddFamily(FamilyDescriptor("f"));
+  Table& t = store().CreateTable(desc);
+  const std::string p("u\0", 2);
+  const Strings rows = {std::string("u", 1),         p,          p + std::string("\0", 1), p + "a",
+                        p + std::string("\0b\0", 3), p + "\xff", std::string("u\x01", 2)};
+  for (const std::string& row : rows) ASSERT_OK(t.Put(Put(row).Add("f", "", 1, row)));
+  ASSERT_OK(t.Put(Put(p + "a").Add("f", "older", 1, "second cell")));
+  const Strings want = {p, p + std::string("\0", 1), p + std::string("\0b\0", 3), p + "a",
+                        p + "\xff"};
+  EXPECT_EQ(ScanRows(t, Scan().SetRowPrefix(p).AddFamily("f")), want);
+  EXPECT_EQ(ScanRows(t, Scan().SetRowPrefix(p + std::string("\0", 1))),
+            (Strings{p + std::string("\0", 1), p + std::string("\0b\0", 3)}));
+  auto scanner = t.GetScanner(Scan().SetRowPrefix(p).AddFamily("f"));
+  ASSERT_OK(scanner);
+  EXPECT_EQ((*scanner)->SkipRows(2), 2);
+  RowResult row;
+  ASSERT_TRUE((*scanner)->Next(&row));
+  EXPECT_EQ(row.row(), p + std::string("\0b\0", 3));
+  EXPECT_EQ(row.Value("f", ""), p + std::string("\0b\0", 3));
+  ASSERT_TRUE((*scanner)->Next(&row));
+  EXPECT_EQ(row.row(), p + "a");
+  EXPECT_EQ(row.size(), 2u);
+}
+
 TEST_P(ScanTest, ReversedScanStartsAtStartRowAndGoesDown) {
   EXPECT_EQ(Rows(Scan().SetReversed(true)), (Strings{"s1", "r4", "r3", "r2", "r1"}));
   EXPECT_EQ(Rows(Scan().SetReversed(true).WithStartRow("r3").WithStopRow("r1")),
