@@ -173,7 +173,7 @@ bool FamilyRowReader::FirstKeyIsVisiblePut(int64_t* ts, std::string_view* payloa
   return UnmaskedKeyIsVisiblePut(ts, payload);
 }
 
-bool FamilyRowReader::UnmaskedKeyIsVisiblePut(int64_t* ts, std::string_view* payload) {
+inline bool FamilyRowReader::UnmaskedKeyIsVisiblePut(int64_t* ts, std::string_view* payload) {
   uint8_t type;
   DecodeSuffix(key_, ts, &type);
   // A Put with no marker before it ranks first among its column's Puts. Anything else (a
