@@ -16,7 +16,7 @@ namespace {
 constexpr int kSkipNexts = 4;
 
 bool StartsWith(const rocksdb::Slice& s, std::string_view prefix) {
-  return s.size() >= prefix.size() && std::memcmp(s.data(), prefix.data(), prefix.size()) == 0;
+  return s.size() >= prefix.size() && util::BytesEqual(s.data(), prefix.data(), prefix.size());
 }
 
 std::string_view View(const rocksdb::Slice& s) {

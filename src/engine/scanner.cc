@@ -151,7 +151,9 @@ Status Scanner::Init() {
   // of E(prefix), so every key the scan reads starts with E(prefix); E(prefix) ends at a whole
   // escape (a byte or 00 FF), where a search for the row key's terminator can start.
   if (simple_rows_ && !scan_.row_prefix().empty()) {
-    escaped_prefix_size_ = RowPrefix(scan_.row_prefix()).size() - 2;
+    escaped_prefix_ = RowPrefix(scan_.row_prefix());
+    escaped_prefix_.resize(escaped_prefix_.size() - 2);
+    prefix_ends_scan_ = bounds_.upper == util::PrefixSuccessor(escaped_prefix_);
   }
   return Status::OK();
 }
@@ -260,8 +262,17 @@ bool Scanner::StartSimpleRow(bool need_row) {
     return false;
   }
   const rocksdb::Slice key = reader.key();
-  if (!bounds_.upper.empty() && key.compare(bounds_.upper) >= 0) return false;
-  const size_t skip = escaped_prefix_size_;
+  if (prefix_ends_scan_) {
+    // The scan's keys start at E(prefix) 00 01: one that does not start with E(prefix) is at or
+    // after the prefix's successor, the scan's end.
+    if (key.size() < escaped_prefix_.size() ||
+        !util::BytesEqual(key.data(), escaped_prefix_.data(), escaped_prefix_.size())) {
+      return false;
+    }
+  } else if (!bounds_.upper.empty() && key.compare(bounds_.upper) >= 0) {
+    return false;
+  }
+  const size_t skip = escaped_prefix_.size();
   const size_t rest = RowPrefixLength({key.data() + skip, key.size() - skip});
   if (rest == 0) return Fail(Status::Corruption("undecodable key in family " + c.family->name()));
   ++rows_scanned_;

@@ -105,10 +105,13 @@ class Scanner : public ResultScanner {
   // One family read forward in whole rows, every column's newest version, no filter: the read
   // of a tall table (a log, a timeline), whose rows are mostly a single key.
   bool simple_rows_ = false;
-  // For a scan of simple rows with a row prefix: the length of the prefix escaped (without its
-  // terminator), which every key the scan reads starts with, so a row's key is searched for its
-  // end and un-escaped only after it. 0: no prefix.
-  size_t escaped_prefix_size_ = 0;
+  // For a scan of simple rows with a row prefix: the prefix escaped (without its terminator),
+  // which every key the scan reads starts with, so a row's key is searched for its end and
+  // un-escaped only after it. Empty: no prefix.
+  std::string escaped_prefix_;
+  // The scan ends where keys stop starting with escaped_prefix_ (no stop row before that): a
+  // key is checked against the scan's end by comparing its first bytes for equality.
+  bool prefix_ends_scan_ = false;
   bool done_ = false;
   bool in_row_ = false;
   bool row_returned_ = false;

@@ -31,5 +31,22 @@ TEST(CodingTest, FixedWidthIntegersSortAsTheirBytes) {
   }
 }
 
+// Every length up to a few words, with the one differing byte at every position: the word loop,
+// its overlapping last word and the short paths each see a difference wherever it is.
+TEST(CodingTest, BytesEqualFindsADifferenceAtEveryPosition) {
+  for (size_t n = 0; n <= 40; ++n) {
+    std::string a(n, '\0');
+    for (size_t i = 0; i < n; ++i) a[i] = static_cast<char>(i * 37 + 11);
+    EXPECT_TRUE(BytesEqual(a.data(), a.data(), n));
+    const std::string same = a;
+    EXPECT_TRUE(BytesEqual(a.data(), same.data(), n)) << n;
+    for (size_t at = 0; at < n; ++at) {
+      std::string b = a;
+      b[at] = static_cast<char>(b[at] ^ 0x80);
+      EXPECT_FALSE(BytesEqual(a.data(), b.data(), n)) << n << " " << at;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace basalt::util
