@@ -104,6 +104,19 @@ bool ParseKey(std::string_view key, ParsedKey* out);
 // The length of E(row) 00 01 at the start of `key`, or 0 when there is no terminator.
 size_t RowPrefixLength(std::string_view key);
 
+// RowPrefixLength for the common key of a tall table, read from its end: a cell of the empty
+// qualifier ends E(row) 00 01 00 01 and the suffix, and no other well-formed key ends so (inside
+// E(x) a 00 is followed by FF, and a family marker ends 00 01 00 00), so its row prefix is all
+// but its last 11 bytes. 0 for any other key: the caller then asks RowPrefixLength. It reads
+// only the key's last 13 bytes, so unlike RowPrefixLength it does not check the row's escapes.
+inline size_t EmptyQualifierRowPrefixLength(std::string_view key) {
+  constexpr size_t kTail = 4 + kKeySuffixSize;  // the row's terminator, the qualifier's
+  if (key.size() < kTail + 1) return 0;
+  const char* t = key.data() + key.size() - kTail;
+  if (t[0] != 0 || t[1] != 1 || t[2] != 0 || t[3] != 1) return 0;
+  return key.size() - 2 - kKeySuffixSize;
+}
+
 // Decodes E(x) 00 01 back to x. `escaped` must include the terminator.
 std::string Unescape(std::string_view escaped);
 // The same into `*dst`, reusing its buffer.

@@ -110,6 +110,35 @@ TEST(KeyFormatTest, ParseKeyRoundTrips) {
 
 // Rows and qualifiers without a zero byte take a one-copy path both ways; the others are
 // escaped byte by byte. Every shape must come back as it went in, into a reused buffer too.
+// The tail shortcut agrees with RowPrefixLength on every key it answers, and answers exactly the
+// cells of the empty qualifier: rows and qualifiers with zero bytes and 01 bytes where a tail
+// could be mistaken for two terminators, and family markers.
+TEST(KeyFormatTest, EmptyQualifierRowPrefixLengthAnswersOnlyEmptyQualifierCells) {
+  const std::vector<std::string> rows = {"r", std::string("\0", 1), std::string("r\0\x01", 3),
+                                         std::string("\x01\0", 2), std::string("\0\x01\0\x01", 4)};
+  const std::vector<std::string> qualifiers = {"",
+                                               "q",
+                                               std::string("\0", 1),
+                                               std::string("\x01", 1),
+                                               std::string("\0\x01", 2),
+                                               std::string("\x01\0\x01", 3)};
+  for (const auto& row : rows) {
+    for (const auto& qualifier : qualifiers) {
+      for (CellType type : {CellType::kPut, CellType::kDeleteColumn}) {
+        const std::string key = CellKey(row, qualifier, 1700000000000, type);
+        const size_t fast = EmptyQualifierRowPrefixLength(key);
+        if (qualifier.empty()) {
+          EXPECT_EQ(fast, RowPrefixLength(key));
+          EXPECT_EQ(fast, RowPrefix(row).size());
+        } else {
+          EXPECT_EQ(fast, 0u) << row.size() << " " << qualifier.size();
+        }
+      }
+    }
+    EXPECT_EQ(EmptyQualifierRowPrefixLength(FamilyMarkerKey(row, 5, CellType::kDeleteFamily)), 0u);
+  }
+}
+
 TEST(KeyFormatTest, EscapeAndUnescapeRoundTripWithAndWithoutZeroBytes) {
   const std::vector<std::string> inputs = {"",
                                            "plain",

@@ -273,10 +273,16 @@ bool Scanner::StartSimpleRow(bool need_row) {
     return false;
   }
   const size_t skip = escaped_prefix_.size();
-  const size_t rest = RowPrefixLength({key.data() + skip, key.size() - skip});
-  if (rest == 0) return Fail(Status::Corruption("undecodable key in family " + c.family->name()));
+  size_t len = EmptyQualifierRowPrefixLength({key.data(), key.size()});
+  if (len < skip + 2) {
+    const size_t rest = RowPrefixLength({key.data() + skip, key.size() - skip});
+    if (rest == 0) {
+      return Fail(Status::Corruption("undecodable key in family " + c.family->name()));
+    }
+    len = skip + rest;
+  }
   ++rows_scanned_;
-  row_prefix_.assign(key.data(), skip + rest);
+  row_prefix_.assign(key.data(), len);
   if (need_row) {
     row_.assign(scan_.row_prefix());
     UnescapeAppend(std::string_view(row_prefix_).substr(skip), &row_);
