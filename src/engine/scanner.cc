@@ -44,8 +44,8 @@ ScanBounds ComputeScanBounds(const Scan& scan) {
     std::string start = RowPrefix(scan.row_prefix());
     // Every row starting with the prefix has keys starting with E(prefix), the start without
     // its terminator.
-    std::string successor =
-        util::PrefixSuccessor(std::string_view(start).substr(0, start.size() - 2));
+    b.escaped_prefix.assign(start, 0, start.size() - 2);
+    std::string successor = util::PrefixSuccessor(b.escaped_prefix);
     Raise(&b.lower, std::move(start));
     if (!successor.empty()) Lower(&b.upper, std::move(successor));
   }
@@ -150,10 +150,9 @@ Status Scanner::Init() {
   // The bounds keep a prefix scan's keys at or after E(prefix) 00 01 and before the successor
   // of E(prefix), so every key the scan reads starts with E(prefix); E(prefix) ends at a whole
   // escape (a byte or 00 FF), where a search for the row key's terminator can start.
-  if (simple_rows_ && !scan_.row_prefix().empty()) {
-    escaped_prefix_ = RowPrefix(scan_.row_prefix());
-    escaped_prefix_.resize(escaped_prefix_.size() - 2);
-    prefix_ends_scan_ = bounds_.upper == util::PrefixSuccessor(escaped_prefix_);
+  if (simple_rows_ && !bounds_.escaped_prefix.empty()) {
+    skip_prefix_ = bounds_.escaped_prefix.size();
+    prefix_ends_scan_ = bounds_.upper == util::PrefixSuccessor(bounds_.escaped_prefix);
   }
   return Status::OK();
 }
@@ -265,14 +264,14 @@ bool Scanner::StartSimpleRow(bool need_row) {
   if (prefix_ends_scan_) {
     // The scan's keys start at E(prefix) 00 01: one that does not start with E(prefix) is at or
     // after the prefix's successor, the scan's end.
-    if (key.size() < escaped_prefix_.size() ||
-        !util::BytesEqual(key.data(), escaped_prefix_.data(), escaped_prefix_.size())) {
+    if (key.size() < skip_prefix_ ||
+        !util::BytesEqual(key.data(), bounds_.escaped_prefix.data(), skip_prefix_)) {
       return false;
     }
   } else if (!bounds_.upper.empty() && key.compare(bounds_.upper) >= 0) {
     return false;
   }
-  const size_t skip = escaped_prefix_.size();
+  const size_t skip = skip_prefix_;
   size_t len = EmptyQualifierRowPrefixLength({key.data(), key.size()});
   if (len < skip + 2) {
     const size_t rest = RowPrefixLength({key.data() + skip, key.size() - skip});
