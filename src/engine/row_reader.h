@@ -135,7 +135,7 @@ class FamilyRowReader {
   // The rules' answer for the current key when no marker that could hide it comes before it:
   // true (with the same outputs) when it is a Put the read returns; false when the full rules
   // must decide.
-  bool UnmaskedKeyIsVisiblePut(int64_t* ts, std::string_view* payload);
+  inline bool UnmaskedKeyIsVisiblePut(int64_t* ts, std::string_view* payload);
   // Read's start when one version per column is read: emits the row's first cell and skips
   // its column's older versions if FirstKeyIsVisiblePut says so; else does nothing.
   void ReadFirstPut(CellBuffer* out);
