@@ -83,9 +83,10 @@ void FamilyRowReader::Fail(Status s) {
 
 bool FamilyRowReader::Read(CellBuffer* out, size_t budget) {
   // One version per column, all of the row at once, nothing to offer a filter: each column's
-  // newest cell may be read from the column's first key (ReadFirstPut, TakeColumnFirstPut).
-  const bool first_puts = budget == 0 && spec_.max_versions == 1 && !probing_ && !spec_.raw &&
-                          spec_.filter == nullptr && spec_.row_offset_per_family == 0;
+  // newest cell may be read from the column's first key (ReadFirstPut, TakeColumnFirstPut),
+  // counted against the per-family offset (a feed inbox's trim steps over its first 1,000).
+  const bool first_puts =
+      budget == 0 && spec_.max_versions == 1 && !probing_ && !spec_.raw && spec_.filter == nullptr;
   if (stage_ == Stage::kMarkers && first_puts) ReadFirstPut(out);
   const size_t start = out->size();
   while (status_.ok() && stage_ != Stage::kDone) {
@@ -210,8 +211,8 @@ bool FamilyRowReader::TakeColumnFirstPut(CellBuffer* out) {
 
 void FamilyRowReader::EmitNewestAndSkipColumn(CellBuffer* out, int64_t ts,
                                               std::string_view payload) {
-  ++family_cells_seen_;
-  Emit(out, ts, CellType::kPut, payload);
+  // Within the per-family offset the cell is counted, not emitted; NextColumn enforces the limit.
+  if (TakeFamilySlot()) Emit(out, ts, CellType::kPut, payload);
   stage_ = Stage::kNextColumn;
   SkipColumn();  // may end the family: the last selected column is read
 }

@@ -133,9 +133,10 @@ class TallLayout : public Layout {
                         std::string_view cursor) override {
     BASALT_ASSIGN_OR_RETURN(std::string owner_hash, UserHash(owner));
     // The counter row is the bare prefix; it has no cell in the edge family, so the scan skips
-    // it.
-    Scan scan = Scan().SetRowPrefix(KeyBuilder().AddFixedBytes(owner_hash).Build());
-    scan.AddColumn(kEdgeFamily, kEdgeQualifier);
+    // it. The edge family holds the one column "u": reading the family whole, not naming the
+    // column, lets the scanner take each edge row from its only key.
+    Scan scan;
+    scan.SetRowPrefix(KeyBuilder().AddFixedBytes(owner_hash).Build()).AddFamily(kEdgeFamily);
     BASALT_ASSIGN_OR_RETURN(Page page, ReadPage(table(side), scan, page_size, cursor));
     UserPage out;
     for (const RowResult& row : page.rows) {
