@@ -126,6 +126,17 @@ size_t RowPrefixLength(std::string_view key) {
   return EscapedLength(key);
 }
 
+size_t EmptyQualifierRowPrefixLength(std::string_view key) {
+  // The row's terminator, the empty qualifier's, the suffix.
+  constexpr size_t kTail = 4 + kKeySuffixSize;
+  if (key.size() < kTail + 1) return 0;
+  const char* t = key.data() + key.size() - kTail;
+  if (t[0] != kEscapeByte || t[1] != kTerminator || t[2] != kEscapeByte || t[3] != kTerminator) {
+    return 0;
+  }
+  return key.size() - 2 - kKeySuffixSize;
+}
+
 bool ParseKey(std::string_view key, ParsedKey* out) {
   size_t row_len = EscapedLength(key);
   if (row_len == 0 || key.size() < row_len + 2 + kKeySuffixSize) return false;

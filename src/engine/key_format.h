@@ -109,13 +109,7 @@ size_t RowPrefixLength(std::string_view key);
 // E(x) a 00 is followed by FF, and a family marker ends 00 01 00 00), so its row prefix is all
 // but its last 11 bytes. 0 for any other key: the caller then asks RowPrefixLength. It reads
 // only the key's last 13 bytes, so unlike RowPrefixLength it does not check the row's escapes.
-inline size_t EmptyQualifierRowPrefixLength(std::string_view key) {
-  constexpr size_t kTail = 4 + kKeySuffixSize;  // the row's terminator, the qualifier's
-  if (key.size() < kTail + 1) return 0;
-  const char* t = key.data() + key.size() - kTail;
-  if (t[0] != 0 || t[1] != 1 || t[2] != 0 || t[3] != 1) return 0;
-  return key.size() - 2 - kKeySuffixSize;
-}
+size_t EmptyQualifierRowPrefixLength(std::string_view key);
 
 // Decodes E(x) 00 01 back to x. `escaped` must include the terminator.
 std::string Unescape(std::string_view escaped);

@@ -85,8 +85,7 @@ bool FamilyRowReader::Read(CellBuffer* out, size_t budget) {
   // One version per column, all of the row at once, nothing to offer a filter: each column's
   // newest cell may be read from the column's first key (ReadFirstPut, TakeColumnFirstPut),
   // counted against the per-family offset (a feed inbox's trim steps over its first 1,000).
-  const bool first_puts =
-      budget == 0 && spec_.max_versions == 1 && !probing_ && !spec_.raw && spec_.filter == nullptr;
+  const bool first_puts = budget == 0 && !probing_ && ReadsNewestOnly();
   if (stage_ == Stage::kMarkers && first_puts) ReadFirstPut(out);
   const size_t start = out->size();
   while (status_.ok() && stage_ != Stage::kDone) {
@@ -259,8 +258,13 @@ void FamilyRowReader::ReadFamilyMarkers(CellBuffer* out) {
 
 void FamilyRowReader::OpenKeysColumn() {
   column_prefix_.assign(key_.data(), key_.size() - kKeySuffixSize);
+  SetKeysQualifier();
+}
+
+void FamilyRowReader::SetKeysQualifier() {
+  const std::string_view escaped(key_.data() + row_prefix_.size(),
+                                 key_.size() - row_prefix_.size() - kKeySuffixSize);
   // Rows of one table mostly repeat the same column names: unescape only a new one.
-  const std::string_view escaped = std::string_view(column_prefix_).substr(row_prefix_.size());
   if (escaped != escaped_qualifier_) {
     escaped_qualifier_.assign(escaped);
     UnescapeInto(escaped, &qualifier_);
@@ -411,10 +415,13 @@ void FamilyRowReader::SkipRestOfColumn(int steps) {
   if (valid_ && StartsWith(key_, column_prefix_)) SeekTo(ColumnEnd(column_prefix_));
 }
 
+bool FamilyRowReader::ReadsNewestOnly() const {
+  return !spec_.raw && spec_.filter == nullptr && spec_.max_versions == 1;
+}
+
 bool FamilyRowReader::TakesFirstPuts() const {
-  return !spec_.raw && spec_.filter == nullptr && spec_.max_versions == 1 &&
-         spec_.row_offset_per_family == 0 && spec_.max_results_per_family != 0 &&
-         qualifiers_ == nullptr;
+  return ReadsNewestOnly() && spec_.row_offset_per_family == 0 &&
+         spec_.max_results_per_family != 0 && qualifiers_ == nullptr;
 }
 
 FamilyRowReader::FirstPut FamilyRowReader::TakeFirstPut(CellBuffer* out) {
@@ -432,11 +439,7 @@ FamilyRowReader::FirstPut FamilyRowReader::TakeFirstPut(CellBuffer* out) {
   if (out != nullptr) {
     // OpenKeysColumn's work without building the column's key prefix, which only a row that
     // goes on needs.
-    const std::string_view escaped(key_.data() + p, key_.size() - p - kKeySuffixSize);
-    if (escaped != escaped_qualifier_) {
-      escaped_qualifier_.assign(escaped);
-      UnescapeInto(escaped, &qualifier_);
-    }
+    SetKeysQualifier();
     ++family_cells_seen_;
     Emit(out, ts, CellType::kPut, payload);
   }

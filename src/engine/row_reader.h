@@ -152,6 +152,12 @@ class FamilyRowReader {
   // Makes the current key's column the one being read (its key prefix and qualifier).
   // REQUIRES: the key is a cell key of the row.
   void OpenKeysColumn();
+  // Sets qualifier_ (and escaped_qualifier_) to the current key's, un-escaping only a qualifier
+  // other than the last one. REQUIRES: the key is a cell key of the row.
+  void SetKeysQualifier();
+  // One version per column, not raw, no filter: each column's newest Put may be read from the
+  // column's first key.
+  bool ReadsNewestOnly() const;
   // Positions on the next column to read; false when the row has no more selected columns.
   bool NextColumn();
   // Reads the current column until it ends or the budget is used; true when the column is done.

@@ -47,7 +47,10 @@ ScanBounds ComputeScanBounds(const Scan& scan) {
     b.escaped_prefix.assign(start, 0, start.size() - 2);
     std::string successor = util::PrefixSuccessor(b.escaped_prefix);
     Raise(&b.lower, std::move(start));
-    if (!successor.empty()) Lower(&b.upper, std::move(successor));
+    if (!successor.empty()) {
+      Lower(&b.upper, successor);
+      b.prefix_ends_range = b.upper == successor;
+    }
   }
   b.empty = !b.lower.empty() && !b.upper.empty() && b.lower >= b.upper;
   return b;
@@ -147,13 +150,6 @@ Status Scanner::Init() {
   }
   simple_rows_ = cursors_.size() == 1 && filter_ == nullptr && !scan_.reversed() &&
                  scan_.batch() <= 0 && cursors_[0].reader->TakesFirstPuts();
-  // The bounds keep a prefix scan's keys at or after E(prefix) 00 01 and before the successor
-  // of E(prefix), so every key the scan reads starts with E(prefix); E(prefix) ends at a whole
-  // escape (a byte or 00 FF), where a search for the row key's terminator can start.
-  if (simple_rows_ && !bounds_.escaped_prefix.empty()) {
-    skip_prefix_ = bounds_.escaped_prefix.size();
-    prefix_ends_scan_ = bounds_.upper == util::PrefixSuccessor(bounds_.escaped_prefix);
-  }
   return Status::OK();
 }
 
@@ -255,23 +251,25 @@ bool Scanner::StartNextRow(bool need_row) {
 bool Scanner::StartSimpleRow(bool need_row) {
   Cursor& c = cursors_[0];
   FamilyRowReader& reader = *c.reader;
-  c.in_row = false;
   if (!reader.valid()) {
     if (!c.it->status().ok()) return Fail(FromRocks(c.it->status()));
     return false;
   }
   const rocksdb::Slice key = reader.key();
-  if (prefix_ends_scan_) {
-    // The scan's keys start at E(prefix) 00 01: one that does not start with E(prefix) is at or
-    // after the prefix's successor, the scan's end.
-    if (key.size() < skip_prefix_ ||
-        !util::BytesEqual(key.data(), bounds_.escaped_prefix.data(), skip_prefix_)) {
+  // A forward scan's keys start at its lower bound, at or after E(prefix) 00 01 for a prefix
+  // scan, and stay before the upper, at or before the prefix's successor: every key it reads
+  // starts with E(prefix), which ends at a whole escape (a byte or 00 FF). So the end of the
+  // range is where keys stop starting with it, and a row key's terminator is searched for, and
+  // the key un-escaped, only after it.
+  const std::string& prefix = bounds_.escaped_prefix;
+  if (bounds_.prefix_ends_range) {
+    if (key.size() < prefix.size() || !util::BytesEqual(key.data(), prefix.data(), prefix.size())) {
       return false;
     }
   } else if (!bounds_.upper.empty() && key.compare(bounds_.upper) >= 0) {
     return false;
   }
-  const size_t skip = skip_prefix_;
+  const size_t skip = prefix.size();
   size_t len = EmptyQualifierRowPrefixLength({key.data(), key.size()});
   if (len < skip + 2) {
     const size_t rest = RowPrefixLength({key.data() + skip, key.size() - skip});
@@ -289,8 +287,6 @@ bool Scanner::StartSimpleRow(bool need_row) {
   c.in_row = true;
   reader.StartRow(row_prefix_, row_);
   in_row_ = true;
-  row_returned_ = false;
-  next_cursor_ = 0;
   return true;
 }
 
@@ -315,7 +311,6 @@ bool Scanner::NextSimpleRow(RowResult* out) {
       FinishRow();
     }
     if (cells_.empty()) continue;
-    row_returned_ = true;
     ++rows_returned_;
     std::vector<Cell> row_cells = std::move(cells_.Trim());
     cells_.TakeSpares(&out->mutable_cells());

@@ -34,6 +34,9 @@ struct ScanBounds {
   // E(row prefix) without its terminator: every key of a row with the prefix starts with it.
   // Empty when the scan has no row prefix.
   std::string escaped_prefix;
+  // `upper` is the successor of escaped_prefix (no stop row ends the range earlier): a key in
+  // the range is one that starts with escaped_prefix.
+  bool prefix_ends_range = false;
 };
 ScanBounds ComputeScanBounds(const Scan& scan);
 
@@ -108,13 +111,6 @@ class Scanner : public ResultScanner {
   // One family read forward in whole rows, every column's newest version, no filter: the read
   // of a tall table (a log, a timeline), whose rows are mostly a single key.
   bool simple_rows_ = false;
-  // For a scan of simple rows with a row prefix, the length of bounds_.escaped_prefix, which
-  // every key the scan reads starts with: a row's key is searched for its end and un-escaped
-  // only after it. 0: no prefix.
-  size_t skip_prefix_ = 0;
-  // The scan ends where keys stop starting with bounds_.escaped_prefix (no stop row before
-  // that): a key is checked against the scan's end by comparing its first bytes for equality.
-  bool prefix_ends_scan_ = false;
   bool done_ = false;
   bool in_row_ = false;
   bool row_returned_ = false;

@@ -47,25 +47,24 @@ std::string EventKey(EventId id) {
       .Build();
 }
 
-Status ReadEventKey(KeyParser& parser, EventId* id) {
-  BASALT_RETURN_IF_ERROR(parser.ReadReverseTimestamp(&id->time_ms));
-  BASALT_RETURN_IF_ERROR(parser.ReadUint64(&id->seq, KeyOrder::kDescending));
-  return parser.Finish();
-}
-
 std::string EncodeValue(std::string_view name, std::string_view payload) {
   return KeyBuilder().AddBytes(name).AddBytes(payload).Build();
 }
 
 // A latest page decodes ten events a query, and KeyParser's general path was about a tenth of
 // it. The common event puts its id's two fields at fixed places (an event key of 16 bytes) and
-// has a name and payload with no zero byte (no escapes); they are read here as KeyParser would,
-// and anything else returns false and takes KeyParser's path, which words the errors.
-bool DecodeCommonEventKey(std::string_view key, EventId* id) {
-  if (key.size() != 16) return false;
-  id->time_ms = TimestampFromReverse(static_cast<int64_t>(BigEndianAt(key, 0, 8)));
-  id->seq = ~BigEndianAt(key, 8, 8);
-  return true;
+// has a name and payload with no zero byte (no escapes); those are read in place as KeyParser
+// would read them, and anything else takes KeyParser's path, which words the errors.
+Status DecodeEventKey(std::string_view key, EventId* id) {
+  if (key.size() == 16) {
+    id->time_ms = TimestampFromReverse(static_cast<int64_t>(BigEndianAt(key, 0, 8)));
+    id->seq = ~BigEndianAt(key, 8, 8);
+    return Status::OK();
+  }
+  KeyParser parser(key);
+  BASALT_RETURN_IF_ERROR(parser.ReadReverseTimestamp(&id->time_ms));
+  BASALT_RETURN_IF_ERROR(parser.ReadUint64(&id->seq, KeyOrder::kDescending));
+  return parser.Finish();
 }
 
 bool DecodeCommonValue(std::string_view value, ActivityEvent* event) {
@@ -349,7 +348,7 @@ class TallLog final : public LogBase {
   static Status DecodeRowInto(const RowResult& row, ActivityEvent* event) {
     KeyParser parser(row.row());
     BASALT_RETURN_IF_ERROR(parser.ReadBytes(&event->user));
-    BASALT_RETURN_IF_ERROR(ReadEventKey(parser, &event->id));
+    BASALT_RETURN_IF_ERROR(DecodeEventKey(parser.rest(), &event->id));
     auto value = row.Value(kEventFamily, kTallQualifier);
     if (!value) return Status::Corruption("activity log: event row without its cell");
     return DecodeValue(*value, event);
@@ -361,11 +360,8 @@ class TallLog final : public LogBase {
     if (row.row().size() < user_key_size) {
       return Status::Corruption("activity log: event row shorter than its user key");
     }
-    const std::string_view event_key = std::string_view(row.row()).substr(user_key_size);
-    if (!DecodeCommonEventKey(event_key, &event->id)) {
-      KeyParser parser(event_key);
-      BASALT_RETURN_IF_ERROR(ReadEventKey(parser, &event->id));
-    }
+    BASALT_RETURN_IF_ERROR(
+        DecodeEventKey(std::string_view(row.row()).substr(user_key_size), &event->id));
     auto value = row.Value(kEventFamily, kTallQualifier);
     if (!value) return Status::Corruption("activity log: event row without its cell");
     return DecodeValue(*value, event);
@@ -503,8 +499,7 @@ class WideLog final : public LogBase {
     for (const Cell& cell : row.cells()) {
       ActivityEvent event;
       event.user = std::string(user);
-      KeyParser parser(cell.qualifier);
-      BASALT_RETURN_IF_ERROR(ReadEventKey(parser, &event.id));
+      BASALT_RETURN_IF_ERROR(DecodeEventKey(cell.qualifier, &event.id));
       BASALT_RETURN_IF_ERROR(DecodeValue(cell.value, &event));
       out.push_back(std::move(event));
     }
