@@ -35,9 +35,9 @@ struct ServerConfig {
   // Open HTTP connections at once; one more is answered 503 and closed at once, so idle or
   // slow clients cannot exhaust file descriptors or memory.
   uint32_t max_connections = 1000;
-  uint32_t scanner_ttl_seconds = 3600;      // an idle REST scanner is dropped after this
-  uint32_t max_scanners = 10000;            // open REST scanners at once
-  uint32_t max_scanners_per_client = 1000;  // ... of one client address
+  uint32_t scanner_ttl_seconds = 60;       // an idle REST scanner is dropped after this
+  uint32_t max_scanners = 10000;           // open REST scanners at once
+  uint32_t max_scanners_per_client = 100;  // ... of one client address
   // HBase's Thrift2 protocol on the same store, on the same bind address.
   bool thrift = true;           // false: no Thrift2 server
   uint16_t thrift_port = 9090;  // 0: any free port (the ready line says which)
