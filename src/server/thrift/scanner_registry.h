@@ -11,13 +11,13 @@
 //
 // What the scanners hold is capped (docs/security.md, "Resource caps"): without caps, 300,000
 // openScanner calls in 15 s took 2.1 GiB until the idle timeout freed them. A client may hold at
-// most `max_scanners_per_client`; the server at most `max_scanners`. A per-address cap alone let
-// ten addresses fill the server for every other client as long as they kept their scanners, so a
-// full server shares its scanners out: a client that holds none, or two fewer than the client
-// holding the most, may still open one, and the idlest scanner of the client holding the most is
-// closed to make room. Whatever addresses hold, any other address can then open scanners; k
-// clients that want scanners end up with about max_scanners / k each, and only a client at that
-// fair share is refused.
+// most `max_scanners_per_client`; the server at most `max_scanners`. With those caps alone a few
+// addresses could fill the server for every other client as long as they kept their scanners,
+// so a full server shares its scanners out: a client that holds none, or two fewer than the
+// client holding the most, may still open one, and the idlest scanner of the client holding the
+// most is closed to make room. Whatever addresses hold, any other address can then open
+// scanners; k clients that want scanners end up with about max_scanners / k each, and only a
+// client at that even share is refused.
 
 #ifndef BASALT_SERVER_THRIFT_SCANNER_REGISTRY_H_
 #define BASALT_SERVER_THRIFT_SCANNER_REGISTRY_H_

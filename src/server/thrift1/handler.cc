@@ -215,10 +215,10 @@ void Thrift1Handler::ReadRows(std::vector<TRowResult>& out, const char* method, 
     ThrowIfError(thrift1::AddColumns(columns, &get));
     get.SetTimeRange(range.min, range.max);
   }
-  // One row at a time into one RowResult, counted as a scanner's rows are: a multi-get built
-  // every row before answering, and a request naming one large row many times took gigabytes.
-  // Only rows with cells count, and answer; a short answer would drop rows silently, so past the
-  // cap the call is refused.
+  // One row at a time into one RowResult, counted as a scanner's rows are, so that the call
+  // holds about the cap at most however many rows (or repeats of one row) it names: a multi-get
+  // would build every row first. Only rows with cells count, and answer; a short answer would
+  // drop rows silently, so past the cap the call is refused.
   size_t bytes = 0;
   RowResult r;
   for (const Get& get : gets) {

@@ -171,9 +171,10 @@ void Thrift2Handler::getMultiple(std::vector<TResult>& out, const std::string& t
   std::vector<Get> gets;
   gets.reserve(tgets.size());
   for (const auto& tget : tgets) gets.push_back(ValueOrThrow(thrift2::FromThrift(tget)));
-  // One row at a time into one RowResult, counted as a scanner's rows are: a multi-get built
-  // every row before answering, and a request naming one large row many times took gigabytes.
-  // The answer has a result per Get, so past the cap the call is refused rather than cut short.
+  // One row at a time into one RowResult, counted as a scanner's rows are, so that the call
+  // holds about the cap at most however many rows (or repeats of one row) it names: a multi-get
+  // would build every row first. The answer has a result per Get, so past the cap the call is
+  // refused rather than cut short.
   out.reserve(gets.size());
   size_t bytes = 0;
   RowResult r;
