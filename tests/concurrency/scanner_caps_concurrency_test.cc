@@ -70,12 +70,12 @@ TEST_F(ScannerCapsConcurrencyTest, Thrift2CapsHoldUnderConcurrentOpenCloseAndExp
           continue;
         }
         granted.fetch_add(1);
-        if (auto entry = registry.Find(*id)) {
+        if (auto entry = registry.Find(*id, client)) {
           server::ScannerRegistry::Lease lease(std::move(entry));
           RowResult row;
           EXPECT_FALSE(lease.scanner().Next(&row));
         }
-        if (i % 2 == 0) registry.Remove(*id);  // the others expire
+        if (i % 2 == 0) registry.Remove(*id, client);  // the others expire
       }
     });
   }
