@@ -4,8 +4,8 @@
 // still imports. Runs the real binary on its stdin, measuring its peak RSS (getrusage of the
 // child).
 
-#include <gtest/gtest.h>
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -56,7 +56,7 @@ std::string ReadFile(const std::string& path) {
 // Runs `basalt --data DIR args...` with `feed` writing its stdin; writing stops when basalt
 // closes it.
 Outcome RunBasalt(const std::string& dir, const std::vector<std::string>& args,
-              const std::function<void(const std::function<bool(const std::string&)>&)>& feed) {
+                  const std::function<void(const std::function<bool(const std::string&)>&)>& feed) {
   Outcome run;
   int pipe_fds[2];
   if (::pipe(pipe_fds) != 0) return run;
@@ -144,7 +144,7 @@ class ImportLimitsTest : public ::testing::Test {
   }
 
   Outcome Import(const std::string& format,
-             const std::function<void(const std::function<bool(const std::string&)>&)>& feed) {
+                 const std::function<void(const std::function<bool(const std::string&)>&)>& feed) {
     return RunBasalt(dir_.path(), {"import", "t", "-", "--format", format}, feed);
   }
 
