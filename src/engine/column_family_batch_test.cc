@@ -55,9 +55,9 @@ std::vector<std::string> ColumnFamilies(const std::string& dir) {
   return names;
 }
 
-#define ASSERT_ENGINE_OK(expr)                             \
-  do {                                              \
-    const Status s_ = (expr);                       \
+#define ASSERT_ENGINE_OK(expr)                              \
+  do {                                                      \
+    const Status s_ = (expr);                               \
     ASSERT_TRUE(s_.ok()) << #expr << ": " << s_.ToString(); \
   } while (0)
 
@@ -127,8 +127,7 @@ TEST_F(ColumnFamilyBatchTest, OpenDropsColumnFamiliesNoTableOwnsInOneCall) {
     }
     std::vector<rocksdb::ColumnFamilyHandle*> handles;
     rocksdb::DB* raw = nullptr;
-    ASSERT_TRUE(
-        rocksdb::DB::Open(rocksdb::DBOptions(), dir_, existing, &handles, &raw).ok());
+    ASSERT_TRUE(rocksdb::DB::Open(rocksdb::DBOptions(), dir_, existing, &handles, &raw).ok());
     std::unique_ptr<rocksdb::DB> db(raw);
     std::vector<rocksdb::ColumnFamilyDescriptor> orphans;
     for (int i = 0; i < kOrphans; ++i) {

@@ -86,8 +86,8 @@ class SchemaCrashTest : public ::testing::Test {
     ASSERT_OK((*conn)->Close());
     conn->reset();
     FaultInjectionFileSystem::PowerLossReport report;
-    ASSERT_TRUE(fs->DropUnsyncedData(FaultInjectionFileSystem::UnsyncedTail::kDropAll, 1, &report)
-                    .ok());
+    ASSERT_TRUE(
+        fs->DropUnsyncedData(FaultInjectionFileSystem::UnsyncedTail::kDropAll, 1, &report).ok());
   }
 
   // Reopens the store after the cut, counting the OPTIONS files the open writes.
