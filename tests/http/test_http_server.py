@@ -141,7 +141,9 @@ def test_one_config_file_holds_the_servers_and_the_apps_keys(binary):
                           ('{"password_hash_cost": "none"}', "password_hash_cost"),
                           ('{"feed_inbox_cap": 0}', "feed_inbox_cap"),
                           ('{"feed_inbox_trim_every": -1}', "feed_inbox_trim_every"),
-                          ('{"thrift_spin_us": 5000}', "thrift_spin_us")):
+                          ('{"thrift_spin_us": 5000}', "thrift_spin_us"),
+                          # A budget smaller than max_body could never take a body it accepts.
+                          ('{"request_memory_budget": 1000}', "request_memory_budget")):
             cfg = os.path.join(tmp, "bad.json")
             with open(cfg, "w") as f:
                 f.write(bad)

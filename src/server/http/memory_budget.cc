@@ -10,7 +10,9 @@ bool MemoryBudget::TryReserve(uint64_t bytes) {
   return true;
 }
 
-void MemoryBudget::Release(uint64_t bytes) { used_.fetch_sub(bytes, std::memory_order_relaxed); }
+void MemoryBudget::Release(uint64_t bytes) {
+  used_.fetch_sub(bytes, std::memory_order_relaxed);
+}
 
 MemoryLease::Outcome MemoryLease::Reserve(uint64_t bytes) {
   if (bytes > per_request_limit_ || held_ > per_request_limit_ - bytes) {

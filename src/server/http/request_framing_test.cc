@@ -18,9 +18,14 @@ TEST(RequestFramingTest, OnlyChunkedAloneFramesABody) {
   EXPECT_FALSE(FramingError(WithTransferEncoding({"chunked"})).has_value());
   EXPECT_FALSE(FramingError(WithTransferEncoding({" Chunked "})).has_value());
   EXPECT_FALSE(FramingError(WithTransferEncoding({"chunked", ""})).has_value());
-  for (auto lines : {std::initializer_list<const char*>{"chunked, identity"}, {"identity"},
-                     {"xchunked"}, {"gzip, chunked"}, {"chunked, chunked"}, {"chunked", "chunked"},
-                     {""}, {"chunked;x=1"}}) {
+  for (auto lines : {std::initializer_list<const char*>{"chunked, identity"},
+                     {"identity"},
+                     {"xchunked"},
+                     {"gzip, chunked"},
+                     {"chunked, chunked"},
+                     {"chunked", "chunked"},
+                     {""},
+                     {"chunked;x=1"}}) {
     EXPECT_TRUE(FramingError(WithTransferEncoding(lines)).has_value()) << *lines.begin();
   }
 }

@@ -65,7 +65,7 @@ Status ReadConfigValue(const nlohmann::json& v, const std::string& key,
 uint64_t RequestMemoryLimit(const ServerConfig& config) {
   constexpr uint64_t kMax = std::numeric_limits<uint64_t>::max();
   uint64_t expanded = config.max_body > kMax / 32 ? kMax : config.max_body * 32;
-  return std::min(expanded, config.request_memory_budget);
+  return std::min(std::max(expanded, uint64_t{64} << 20), config.request_memory_budget);
 }
 
 Status CheckLimits(const ServerConfig& config) {

@@ -76,7 +76,8 @@ struct ServerConfig {
 
 // The most one request may hold of request_memory_budget: its body and what it decodes into.
 // 32 x max_body (a JSON CellSet of tiny cells takes about 15 times its size once parsed, decoded
-// and made into Puts, and the estimate of it is from above), at most the whole budget.
+// and made into Puts, and the estimate of it is from above) and at least 64 MiB (a small
+// max_body still lets a body decode), at most the whole budget.
 uint64_t RequestMemoryLimit(const ServerConfig& config);
 
 // InvalidArgument naming the keys when the limits contradict each other (a budget smaller than

@@ -24,7 +24,9 @@ using google::protobuf::internal::WireFormatLite;
 // the std::string).
 constexpr uint64_t kGrowth = 2;
 constexpr uint64_t kAlloc = 16;
-uint64_t StringCost(uint64_t n) { return n > 15 ? n + 1 + kAlloc : 0; }
+uint64_t StringCost(uint64_t n) {
+  return n > 15 ? n + 1 + kAlloc : 0;
+}
 
 // A cell once decoded: its CellModel in its row's vector and the Put::Entry made of it, the
 // cell's bytes in each (the column split into family and qualifier), and its key and value in
@@ -72,9 +74,7 @@ class JsonCounter {
     return Value();
   }
   bool end_array() { return true; }
-  bool parse_error(size_t, const std::string&, const nlohmann::detail::exception&) {
-    return false;
-  }
+  bool parse_error(size_t, const std::string&, const nlohmann::detail::exception&) { return false; }
 
  private:
   bool Value() {
@@ -85,14 +85,20 @@ class JsonCounter {
 };
 
 // XML: pugixml copies the document and makes a node for each element and a record for each
-// attribute; every element is taken as a cell, every byte as a cell's.
+// attribute; each <Cell> element is a cell and each <Row> a row once decoded, and every byte
+// is taken as a cell's.
 uint64_t XmlCost(std::string_view body) {
   constexpr uint64_t kNode = 8 * sizeof(void*);       // pugi::xml_node_struct
   constexpr uint64_t kAttribute = 5 * sizeof(void*);  // pugi::xml_attribute_struct
-  uint64_t elements = static_cast<uint64_t>(std::count(body.begin(), body.end(), '<'));
-  uint64_t attributes = static_cast<uint64_t>(std::count(body.begin(), body.end(), '='));
-  return body.size() + elements * (kNode + CellCost(0)) + attributes * kAttribute +
-         3 * body.size();
+  uint64_t cost = body.size() + 3 * body.size();
+  for (size_t i = body.find('<'); i != std::string_view::npos; i = body.find('<', i + 1)) {
+    std::string_view rest = body.substr(i + 1);
+    if (rest.empty() || rest[0] == '/') continue;  // a closing tag makes no node
+    cost += kNode;
+    if (rest.starts_with("Cell")) cost += CellCost(0);
+    if (rest.starts_with("Row")) cost += RowCost(0);
+  }
+  return cost + static_cast<uint64_t>(std::count(body.begin(), body.end(), '=')) * kAttribute;
 }
 
 // Protobuf: the CellSet's message objects and their byte fields, then the decoded cells. The
