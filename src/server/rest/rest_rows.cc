@@ -8,6 +8,7 @@
 #include "basalt/base64.h"
 #include "basalt/cell.h"
 #include "basalt/filter_language.h"
+#include "server/rest/cell_set_cost.h"
 #include "server/rest/codecs.h"
 #include "server/rest/rest_service.h"
 #include "server/rest/rest_util.h"
@@ -257,6 +258,10 @@ Result<http::Response> RestService::PutRows(const Ctx& ctx) {
   }
   int64_t path_ts = spec.time ? spec.time->min : kLatestTimestamp;
 
+  // What the body decodes into is reserved before it is decoded (cell_set_cost.h).
+  if (auto refused = ctx.ReserveMemory(CellSetMemoryCost(*type, req.body()), "the cells")) {
+    return std::move(*refused);
+  }
   std::vector<RowModel> rows;
   if (*type == Representation::kOctetStream) {
     RowModel row;
