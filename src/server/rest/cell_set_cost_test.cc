@@ -5,19 +5,12 @@
 #include <string>
 
 #include "server/rest/models.h"
+#include "support/protobuf_wire.h"
 
 namespace basalt::server::rest {
 namespace {
 
-std::string Varint(uint64_t n) {
-  std::string out;
-  while (n >= 0x80) {
-    out.push_back(static_cast<char>((n & 0x7F) | 0x80));
-    n >>= 7;
-  }
-  out.push_back(static_cast<char>(n));
-  return out;
-}
+using test::wire::Varint;
 
 // One row "row" of `count` empty cells.
 std::string EmptyCells(Representation r, int count) {
@@ -38,8 +31,8 @@ std::string EmptyCells(Representation r, int count) {
 }
 
 TEST(CellSetCostTest, EmptyCellsCostTheirDecodedSizeNotTheirWireSize) {
-  for (Representation r : {Representation::kProtobuf, Representation::kJson,
-                           Representation::kXml}) {
+  for (Representation r :
+       {Representation::kProtobuf, Representation::kJson, Representation::kXml}) {
     std::string body = EmptyCells(r, 10000);
     uint64_t cost = CellSetMemoryCost(r, body);
     // At least a CellModel per cell, many times the bytes on the wire.
@@ -60,8 +53,9 @@ TEST(CellSetCostTest, ValueBytesCountWhereTheyAreCopied) {
 TEST(CellSetCostTest, ABrokenBodyCostsWhatCameBeforeTheBreak) {
   std::string body = EmptyCells(Representation::kProtobuf, 1000);
   body.resize(body.size() / 2);
-  EXPECT_LT(CellSetMemoryCost(Representation::kProtobuf, body),
-            CellSetMemoryCost(Representation::kProtobuf, EmptyCells(Representation::kProtobuf, 1000)));
+  EXPECT_LT(
+      CellSetMemoryCost(Representation::kProtobuf, body),
+      CellSetMemoryCost(Representation::kProtobuf, EmptyCells(Representation::kProtobuf, 1000)));
   EXPECT_LE(CellSetMemoryCost(Representation::kJson, "[[[[[["), 6 * 100u);
   EXPECT_EQ(CellSetMemoryCost(Representation::kProtobuf, ""), 0u);
 }

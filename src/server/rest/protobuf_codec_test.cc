@@ -4,32 +4,15 @@
 
 #include <cstring>
 
+#include "support/protobuf_wire.h"
+
 namespace basalt::server::rest {
 namespace {
 
-// Protobuf wire bytes written by hand, so the tests pin HBase's field numbers and types rather
-// than whatever basalt's .proto files say.
-std::string Varint(uint64_t v) {
-  std::string out;
-  while (v >= 0x80) {
-    out += static_cast<char>((v & 0x7F) | 0x80);
-    v >>= 7;
-  }
-  out += static_cast<char>(v);
-  return out;
-}
-std::string Len(int field, const std::string& payload) {
-  return Varint(static_cast<uint64_t>(field) << 3 | 2) + Varint(payload.size()) + payload;
-}
-std::string Int(int field, int64_t v) {
-  return Varint(static_cast<uint64_t>(field) << 3) + Varint(static_cast<uint64_t>(v));
-}
-std::string Double(int field, double v) {
-  std::string out = Varint(static_cast<uint64_t>(field) << 3 | 1);
-  char bytes[8];
-  std::memcpy(bytes, &v, 8);  // little-endian on every machine basalt builds for
-  return out + std::string(bytes, 8);
-}
+using test::wire::Double;
+using test::wire::Int;
+using test::wire::Len;
+using test::wire::Varint;
 
 TEST(ProtobufCodecTest, CellSetIsRowsOfKeyAndCells) {
   std::vector<RowResult> rows;
