@@ -18,7 +18,8 @@ python=/usr/bin/python3
 
 name="$(basename "$requirements" .txt)"
 name="${name#requirements-}"
-cache="${BASALT_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/basalt}"
+home=~  # the user's home even where $HOME is unset
+cache="${BASALT_CACHE_DIR:-${XDG_CACHE_HOME:-$home/.cache}/basalt}"
 hash="$( { cat "$requirements"; "$python" -c 'import sys; print(sys.version)'; } |
          sha256sum | cut -c1-12)"
 venv="$cache/venv-$name-$hash"
@@ -48,6 +49,9 @@ if [ ! -f "$venv/.complete" ]; then
       "${pip[@]}" install --quiet --no-index --find-links "$wheels" -r "$requirements"
     fi
     "${pip[@]}" check
+    # thriftpy2's C extensions (its Cython binary protocol and transports, which happybase's
+    # binary protocol is): a build without them would test the pure-Python ones instead.
+    "$tmp/bin/python" -c 'import thriftpy2.protocol.cybin, thriftpy2.transport.cybase'
     # The pins must be the whole environment: anything unpinned that came in is a missing pin.
     "$tmp/bin/python" - "$requirements" <<'PY'
 import re, sys
