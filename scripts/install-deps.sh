@@ -3,7 +3,8 @@
 #   scripts/install-deps.sh serve   what building and running `basalt` needs (scripts/run.sh)
 #   scripts/install-deps.sh         that and what the tests need (scripts/test.sh): compilers for
 #                                   the sanitizer builds, Chromium and Node.js for the browser
-#                                   tests, pytest, wrk, and the browser tests' npm modules
+#                                   tests, pytest, wrk, the browser tests' npm modules, and the
+#                                   happybase tests' virtual environment (PyPI)
 # Idempotent; needs root (or sudo) only when something is missing.
 set -euo pipefail
 
@@ -29,6 +30,7 @@ if [ "$mode" = test ]; then
   packages+=(
     git libgflags-dev
     python3-pytest python3-requests
+    python3-venv  # the happybase tests' virtual environment (tests/python/make_venv.sh)
     curl  # the README's REST examples (tests/cli/readme_test.py)
     libgtest-dev libgmock-dev googletest libbenchmark-dev
     libsqlite3-dev
@@ -73,3 +75,7 @@ if [ ! -f "$browser_tests/node_modules/.package-lock.json" ] ||
    [ "$browser_tests/package-lock.json" -nt "$browser_tests/node_modules/.package-lock.json" ]; then
   (cd "$browser_tests" && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund)
 fi
+
+# happybase and thriftpy2 from PyPI, exactly as pinned in tests/python/requirements-happybase.txt,
+# in a cached virtual environment (a no-op once it is made; CTest's `python` tests make it too).
+"$(dirname "$0")/../tests/python/make_venv.sh" >/dev/null

@@ -30,6 +30,17 @@ Status AddColumnsTo(const std::vector<std::string>& columns, Read* read) {
   return Status::OK();
 }
 
+// FamilyDescriptor::attributes that Thrift1's ColumnDescriptor carries in typed fields, by
+// HBase's names (as the Thrift2 codec and the REST schema keep them), with HBase's defaults for a
+// family that was created without them.
+constexpr const char* kInMemory = "IN_MEMORY";
+constexpr const char* kBlockCache = "BLOCKCACHE";
+
+bool BoolAttribute(const FamilyDescriptor& family, const char* name, bool default_value) {
+  auto it = family.attributes.find(name);
+  return it == family.attributes.end() ? default_value : it->second == "true";
+}
+
 Durability DurabilityOf(bool write_to_wal) {
   return write_to_wal ? Durability::kSyncWal : Durability::kSkipWal;
 }
@@ -80,6 +91,10 @@ Result<FamilyDescriptor> FromThrift(const ColumnDescriptor& desc) {
   BASALT_ASSIGN_OR_RETURN(f.compression, ParseCompression(desc.compression));
   BASALT_ASSIGN_OR_RETURN(f.bloom_filter, ParseBloomFilter(desc.bloomFilterType));
   f.ttl_seconds = desc.timeToLive > 0 ? desc.timeToLive : kForeverTtl;
+  // HBase's colDescFromThrift sets both from the struct whether or not the client set them (the
+  // IDL's defaults are false and false), and getColumnDescriptors answers them back.
+  f.attributes[kInMemory] = desc.inMemory ? "true" : "false";
+  f.attributes[kBlockCache] = desc.blockCacheEnabled ? "true" : "false";
   BASALT_RETURN_IF_ERROR(f.Validate());
   return f;
 }
@@ -89,12 +104,12 @@ ColumnDescriptor ToThrift(const FamilyDescriptor& family) {
   d.__set_name(family.name + ":");
   d.__set_maxVersions(family.max_versions);
   d.__set_compression(std::string(CompressionName(family.compression)));
-  d.__set_inMemory(false);
+  // Kept and answered back, not acted on: RocksDB's block cache decides what stays in memory.
+  d.__set_inMemory(BoolAttribute(family, kInMemory, false));
   d.__set_bloomFilterType(std::string(BloomFilterName(family.bloom_filter)));
   d.__set_bloomFilterVectorSize(0);
   d.__set_bloomFilterNbHashes(0);
-  // basalt's reads always go through RocksDB's block cache.
-  d.__set_blockCacheEnabled(true);
+  d.__set_blockCacheEnabled(BoolAttribute(family, kBlockCache, true));
   d.__set_timeToLive(family.ttl_seconds);
   return d;
 }

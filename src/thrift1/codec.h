@@ -40,10 +40,12 @@ Status AddColumns(const std::vector<std::string>& columns, Scan* scan);
 
 // ---- Schema ----
 // The family named by `desc.name` up to its first ':'. maxVersions, compression (any case),
-// bloomFilterType and timeToLive (<= 0: forever) are kept; inMemory, blockCacheEnabled and the
-// bloom filter sizes have no basalt counterpart and are ignored.
+// bloomFilterType and timeToLive (<= 0: forever) are kept; inMemory and blockCacheEnabled have
+// no basalt setting and are kept as the family's IN_MEMORY and BLOCKCACHE attributes, to be
+// answered back; the bloom filter sizes are ignored, as HBase does.
 Result<FamilyDescriptor> FromThrift(const ColumnDescriptor& desc);
-// `name` is "family:".
+// `name` is "family:"; inMemory and blockCacheEnabled are the family's IN_MEMORY and BLOCKCACHE
+// attributes, HBase's defaults (false, true) without them.
 ColumnDescriptor ToThrift(const FamilyDescriptor& family);
 // Region `index` of a table with `split_keys` (N keys give N + 1 regions), on `host:port`.
 // The name is HBase's "table,startKey,id".

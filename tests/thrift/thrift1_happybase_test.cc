@@ -1,9 +1,9 @@
-// happybase against a real `basalt serve`, played call by call: happybase itself is not
-// installed (and is Python), so `HappyConnection` and `HappyTable` below make exactly the Thrift1
-// calls that happybase 1.2's Connection, Table and Batch make for each of their methods, with
-// the arguments happybase passes (unset optional fields left unset, None lists sent as nothing),
-// through a client generated from basalt's src/thrift1/Hbase.thrift. Each method names the
-// happybase method it plays. The server is the `basalt` binary, started on a fresh data
+// happybase's calls against a real `basalt serve`, played call by call from C++ (happybase itself,
+// from PyPI, runs in tests/python/happybase): `HappyConnection` and `HappyTable` below make the
+// Thrift1 calls that happybase 1.3's Connection, Table and Batch make for each of their methods,
+// with the arguments happybase passes (unset optional fields left unset, None lists sent as
+// nothing), through a client generated from basalt's src/thrift1/Hbase.thrift. Each method names
+// the happybase method it plays. The server is the `basalt` binary, started on a fresh data
 // directory with its Thrift1 server on a free port, buffered binary as happybase's defaults.
 
 #include <thrift/TApplicationException.h>
@@ -160,6 +160,13 @@ class HappyTable {
     return out;
   }
 
+  // Table._column_family_names(): the families' names, their ':' stripped.
+  std::vector<std::string> column_family_names() {
+    std::vector<std::string> names;
+    for (const auto& entry : families()) names.push_back(entry.first);
+    return names;
+  }
+
   // Table.regions()
   std::vector<t1::TRegionInfo> regions() {
     std::vector<t1::TRegionInfo> out;
@@ -181,18 +188,14 @@ class HappyTable {
   }
 
   // Table.rows(rows, columns=None, timestamp=None). With a timestamp and no columns, happybase
-  // asks getColumnDescriptors for the families and sends their names ("cf:").
+  // asks getColumnDescriptors for the families and sends their names ("cf": whole families).
   Rows rows(const std::vector<std::string>& keys, const std::vector<std::string>& columns = {},
             std::optional<int64_t> timestamp = std::nullopt) {
     if (keys.empty()) return {};
     std::vector<t1::TRowResult> results;
     if (timestamp) {
       std::vector<std::string> cols = columns;
-      if (cols.empty()) {
-        std::map<std::string, t1::ColumnDescriptor> descriptors;
-        client().getColumnDescriptors(descriptors, name_);
-        for (const auto& entry : descriptors) cols.push_back(entry.first);
-      }
+      if (cols.empty()) cols = column_family_names();
       client().getRowsWithColumnsTs(results, name_, keys, cols, *timestamp, {});
     } else {
       client().getRowsWithColumns(results, name_, keys, columns, {});
@@ -287,7 +290,8 @@ class HappyTable {
 
   // Table.put(row, data, timestamp=None): a one-put Batch.
   void put(const std::string& key, const Row& data, std::optional<int64_t> timestamp = {});
-  // Table.delete(row, columns=None, timestamp=None): deleteAllRow(Ts), or a one-delete Batch.
+  // Table.delete(row, columns=None, timestamp=None): a one-delete Batch; without columns, one
+  // delete Mutation per family name.
   void del(const std::string& key, const std::vector<std::string>& columns = {},
            std::optional<int64_t> timestamp = {});
 
@@ -331,8 +335,8 @@ class HappyBatch {
     }
   }
 
-  // Batch.delete(row, columns=None): a row delete is not a mutation (happybase refuses it in a
-  // batch); each column is a delete Mutation.
+  // Batch.delete(row, columns): each column is a delete Mutation (Table::del names the families
+  // when there are no columns).
   void del(const std::string& key, const std::vector<std::string>& columns) {
     for (const auto& column : columns) {
       t1::Mutation m;
@@ -390,16 +394,8 @@ void HappyTable::put(const std::string& key, const Row& data, std::optional<int6
 
 void HappyTable::del(const std::string& key, const std::vector<std::string>& columns,
                      std::optional<int64_t> timestamp) {
-  if (columns.empty()) {
-    if (timestamp) {
-      client().deleteAllRowTs(name_, key, *timestamp, {});
-    } else {
-      client().deleteAllRow(name_, key, {});
-    }
-    return;
-  }
   HappyBatch b(*this, timestamp);
-  b.del(key, columns);
+  b.del(key, columns.empty() ? column_family_names() : columns);
   b.send();
 }
 
@@ -482,9 +478,8 @@ TEST_F(HappybaseTest, TheTutorialsCallsWorkWithHBasesSemantics) {
   EXPECT_EQ(got[0].second, (Row{{"cf1:a", "2"}, {"cf2:b", "x"}}));
   EXPECT_EQ(got[1].first, "row-key-1");
   EXPECT_EQ(table.rows({"row-key-2"}, {"cf2"}).at(0).second, (Row{{"cf2:b", "x"}}));
-  // With a timestamp and no columns happybase sends each family as "cf:", which HBase 2 (and
-  // basalt) read as the empty qualifier, not the family (docs/hbase.md): name the families.
-  EXPECT_TRUE(table.rows({"versioned"}, {}, 200).empty());
+  // With a timestamp and no columns happybase sends each family's name: whole families.
+  EXPECT_EQ(table.rows({"versioned"}, {}, 200).at(0).second, (Row{{"cf1:v", "old"}}));
   EXPECT_EQ(table.rows({"versioned"}, {"cf1"}, 200).at(0).second, (Row{{"cf1:v", "old"}}));
 
   // scan with row_prefix, filter, batch_size and limit.
@@ -575,7 +570,7 @@ TEST_F(HappybaseTest, TheTutorialsCallsWorkWithHBasesSemantics) {
   EXPECT_EQ(table.row("row-key"), (Row{{"cf1:col2", "value2"}}));
   table.del("row-key");
   EXPECT_TRUE(table.row("row-key").empty());
-  table.del("versioned", {}, 150);  // deleteAllRowTs: versions at or before 150
+  table.del("versioned", {}, 150);  // every family's versions at or before 150
   EXPECT_EQ(table.cells("versioned", "cf1:v"), (std::vector<std::string>{"new"}));
 
   // A Batch of puts and deletes on several rows, sent every 4 mutations and at the end.

@@ -162,6 +162,8 @@ TEST_F(Thrift1ServerTest, CreateTableTakesColumnDescriptorsNamedWithAColon) {
   cf2.maxVersions = 1;
   cf2.timeToLive = 3600;
   cf2.compression = "gz";
+  cf2.inMemory = true;
+  cf2.blockCacheEnabled = true;
   client_->createTable("t2", {cf1, cf2});
 
   std::vector<std::string> names;
@@ -178,6 +180,11 @@ TEST_F(Thrift1ServerTest, CreateTableTakesColumnDescriptorsNamedWithAColon) {
   EXPECT_EQ(families["cf2:"].maxVersions, 1);
   EXPECT_EQ(families["cf2:"].timeToLive, 3600);
   EXPECT_EQ(families["cf2:"].compression, "GZ");
+  // Answered back as HBase's colDescFromThrift keeps them: the IDL's defaults are both false.
+  EXPECT_FALSE(families["cf1:"].inMemory);
+  EXPECT_FALSE(families["cf1:"].blockCacheEnabled);
+  EXPECT_TRUE(families["cf2:"].inMemory);
+  EXPECT_TRUE(families["cf2:"].blockCacheEnabled);
 
   try {
     client_->createTable("t2", {cf1});
