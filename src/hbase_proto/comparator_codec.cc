@@ -104,8 +104,7 @@ Result<ByteComparator> DecodeComparator(const pb::Comparator& comparator) {
     return ByteComparator::Binary(std::move(v));
   }
   if (name == JavaName("BinaryPrefixComparator")) {
-    BASALT_ASSIGN_OR_RETURN(std::string v,
-                            ComparableValue<pb::BinaryPrefixComparator>(comparator));
+    BASALT_ASSIGN_OR_RETURN(std::string v, ComparableValue<pb::BinaryPrefixComparator>(comparator));
     return ByteComparator::BinaryPrefix(std::move(v));
   }
   if (name == JavaName("LongComparator")) {
@@ -125,8 +124,7 @@ Result<ByteComparator> DecodeComparator(const pb::Comparator& comparator) {
   return Status::InvalidArgument("comparator " + Printable(name) + " is not supported");
 }
 
-Status CheckComparatorOp(const ByteComparator& comparator, CompareOp op,
-                         std::string_view filter) {
+Status CheckComparatorOp(const ByteComparator& comparator, CompareOp op, std::string_view filter) {
   const auto kind = comparator.kind();
   if (kind != ByteComparator::Kind::kRegexString && kind != ByteComparator::Kind::kSubstring) {
     return Status::OK();

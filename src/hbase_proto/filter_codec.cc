@@ -123,8 +123,7 @@ Result<FilterPtr> DecodeCompare(const std::string& body, Filter::Type type) {
 }
 
 template <class T>
-Result<FilterPtr> DecodeSingleColumnValue(const pb::SingleColumnValueFilter& m,
-                                          Filter::Type type) {
+Result<FilterPtr> DecodeSingleColumnValue(const pb::SingleColumnValueFilter& m, Filter::Type type) {
   BASALT_RETURN_IF_ERROR(CheckKnownFields(m));
   if (!m.has_column_family()) return Missing(type, "a column family");
   if (!m.has_column_qualifier()) return Missing(type, "a column qualifier");
@@ -141,9 +140,8 @@ Result<FilterPtr> DecodeSingleColumnValue(const pb::SingleColumnValueFilter& m,
 // other is the user's own (0 fixed, 1 any).
 Result<std::string> FuzzyMask(const std::string& wire, bool v2, size_t key) {
   const char wildcard = v2 ? kV2Wildcard : kV1Wildcard;
-  const bool processed = std::all_of(wire.begin(), wire.end(), [&](char b) {
-    return b == kProcessedFixed || b == wildcard;
-  });
+  const bool processed = std::all_of(wire.begin(), wire.end(),
+                                     [&](char b) { return b == kProcessedFixed || b == wildcard; });
   std::string mask(wire.size(), '\0');
   for (size_t i = 0; i < wire.size(); ++i) {
     if (processed) {
@@ -170,8 +168,8 @@ Result<FilterPtr> DecodeFuzzyRow(const std::string& body) {
     const auto k = static_cast<size_t>(i);
     if (pair.first().size() != pair.second().size()) {
       return Status::InvalidArgument("FuzzyRowFilter key " + std::to_string(k + 1) + ": mask has " +
-                                     std::to_string(pair.second().size()) +
-                                     " bytes, its pattern " + std::to_string(pair.first().size()));
+                                     std::to_string(pair.second().size()) + " bytes, its pattern " +
+                                     std::to_string(pair.first().size()));
     }
     BASALT_ASSIGN_OR_RETURN(std::string mask, FuzzyMask(pair.second(), m.is_mask_v2(), k));
     keys.push_back({pair.first(), std::move(mask)});
@@ -183,8 +181,9 @@ Result<FilterPtr> DecodeFuzzyRow(const std::string& body) {
 Result<FilterPtr> DecodeFilterList(std::string* body, int depth) {
   BASALT_ASSIGN_OR_RETURN(auto m, Parse<pb::FilterList>(*body));
   *body = std::string();  // the children's bytes now live in `m`
-  const auto op = m.operator_() == pb::FilterList::MUST_PASS_ALL ? FilterList::Operator::kMustPassAll
-                                                                : FilterList::Operator::kMustPassOne;
+  const auto op = m.operator_() == pb::FilterList::MUST_PASS_ALL
+                      ? FilterList::Operator::kMustPassAll
+                      : FilterList::Operator::kMustPassOne;
   std::vector<FilterPtr> children;
   children.reserve(static_cast<size_t>(m.filters_size()));
   for (int i = 0; i < m.filters_size(); ++i) {
@@ -225,8 +224,8 @@ Result<FilterPtr> DecodeBody(Filter::Type type, std::string* body, int depth) {
       std::set<std::string> seen;
       for (const std::string& prefix : m.sorted_prefixes()) {
         if (!seen.insert(prefix).second) {
-          return Status::InvalidArgument("MultipleColumnPrefixFilter: prefix " +
-                                         Printable(prefix) + " is given twice");
+          return Status::InvalidArgument("MultipleColumnPrefixFilter: prefix " + Printable(prefix) +
+                                         " is given twice");
         }
       }
       return New<MultipleColumnPrefixFilter>(
@@ -289,8 +288,8 @@ Result<FilterPtr> DecodeBody(Filter::Type type, std::string* body, int depth) {
     }
     case T::kSingleColumnValueExclude: {
       BASALT_ASSIGN_OR_RETURN(auto m, Parse<pb::SingleColumnValueExcludeFilter>(*body));
-      return DecodeSingleColumnValue<SingleColumnValueExcludeFilter>(
-          m.single_column_value_filter(), type);
+      return DecodeSingleColumnValue<SingleColumnValueExcludeFilter>(m.single_column_value_filter(),
+                                                                     type);
     }
     case T::kDependentColumn: {
       BASALT_ASSIGN_OR_RETURN(auto m, Parse<pb::DependentColumnFilter>(*body));
@@ -354,7 +353,8 @@ Result<FilterPtr> DecodeAt(pb::Filter* filter, int depth) {
   }
   BASALT_RETURN_IF_ERROR(CheckKnownFields(*filter));
   const std::optional<Filter::Type> type = TypeOfJavaName(filter->name());
-  if (!type) return Status::InvalidArgument("filter " + Printable(filter->name()) + " is not supported");
+  if (!type)
+    return Status::InvalidArgument("filter " + Printable(filter->name()) + " is not supported");
   std::string body = std::move(*filter->mutable_serialized_filter());
   filter->Clear();
   return DecodeBody(*type, &body, depth);
@@ -429,7 +429,8 @@ Result<std::string> EncodeAt(const Filter& filter, int depth) {
     }
     case T::kMultipleColumnPrefix: {
       pb::MultipleColumnPrefixFilter m;
-      for (const std::string& p : static_cast<const MultipleColumnPrefixFilter&>(filter).prefixes()) {
+      for (const std::string& p :
+           static_cast<const MultipleColumnPrefixFilter&>(filter).prefixes()) {
         m.add_sorted_prefixes(p);
       }
       return m.SerializeAsString();

@@ -50,9 +50,9 @@ Result<FilterPtr> DecodeFilter(std::string_view bytes);
 // .toByteArray()), so that DecodeFilter(EncodeFilter(f)) equals f, but for the bytes of a
 // FuzzyRowFilter pattern under its mask's wildcards, which come back as 0 (Java writes them so).
 // Unbounded ColumnRangeFilter ends are written as absent (Java's null); a FuzzyRowFilter with
-// Java's v2 masks; a regexstring comparator as `new RegexStringComparator(pattern)`. InvalidArgument for a null child, a tree
-// nested more than kMaxFilterNesting deep, or a value no Java filter can hold (an operator or
-// list operator out of range).
+// Java's v2 masks; a regexstring comparator as `new RegexStringComparator(pattern)`.
+// InvalidArgument for a null child, a tree nested more than kMaxFilterNesting deep, or a value no
+// Java filter can hold (an operator or list operator out of range).
 Result<std::string> EncodeFilter(const Filter& filter);
 
 }  // namespace basalt::hbase_proto

@@ -76,8 +76,10 @@ std::map<std::string, FilterPtr> WithoutLanguageString() {
       {"value_long", Make<ValueFilter>(CompareOp::kGreater, ByteComparator::Long(5))},
       {"list_empty", FilterList::And({})},
       // Java zeroes the pattern under the wildcards when it processes the mask.
-      {"fuzzy_row_processed",
-       Make<FuzzyRowFilter>(std::vector<FK>{{std::string("ro\0" "1", 4), std::string("\0\0\1\0", 4)}})},
+      {"fuzzy_row_processed", Make<FuzzyRowFilter>(std::vector<FK>{{std::string("ro\0"
+                                                                                "1",
+                                                                                4),
+                                                                    std::string("\0\0\1\0", 4)}})},
       {"fuzzy_row_raw",
        Make<FuzzyRowFilter>(std::vector<FK>{{"ro?1", std::string("\0\0\1\0", 4)}})},
   };
@@ -181,8 +183,7 @@ TEST(FilterCodecTest, UnsupportedFiltersAndComparatorsAreRefusedByName) {
 // bytes decode to the same filter again), and a fuzzy mask as the user gave it comes back in
 // the form Java writes when it may process it.
 TEST(FilterCodecTest, DecodedVectorsEncodeBackToJavasBytes) {
-  const std::set<std::string> regex_flags = {"value_regex_case_insensitive",
-                                             "value_regex_literal"};
+  const std::set<std::string> regex_flags = {"value_regex_case_insensitive", "value_regex_literal"};
   const auto unsupported = UnsupportedErrors();
   int exact = 0;
   for (const std::string& name : VectorNames()) {
@@ -218,16 +219,16 @@ class FilterCodecTableTest : public ::testing::Test {
     std::string five, ten;
     util::PutFixed64BE(&five, 5);
     util::PutFixed64BE(&ten, 10);
-    ASSERT_OK(t.Put(Put("row1").Add("f", "a", 1, "v1").Add("f", "b", 1, "alpha").Add("f", "c", 1,
-                                                                                     five)));
+    ASSERT_OK(
+        t.Put(Put("row1").Add("f", "a", 1, "v1").Add("f", "b", 1, "alpha").Add("f", "c", 1, five)));
     // row2: f:a was v1, is v2 now.
     ASSERT_OK(t.Put(Put("row2")
                         .Add("f", "a", 1, "v1")
                         .Add("f", "a", 2, "v2")
                         .Add("f", "b", 1, "ALUMINIUM")
                         .Add("f", "c", 1, ten)));
-    ASSERT_OK(t.Put(Put("row3").Add("f", "a", 1, "v1").Add("f", "b", 1, "beta").Add("g", "a", 1,
-                                                                                    "y")));
+    ASSERT_OK(
+        t.Put(Put("row3").Add("f", "a", 1, "v1").Add("f", "b", 1, "beta").Add("g", "a", 1, "y")));
     ASSERT_OK(t.Put(Put("row4").Add("f", "b", 1, "gamma")));
   }
 
@@ -261,8 +262,7 @@ TEST_F(FilterCodecTableTest, FilterListOrKeepsEitherPrefix) {
 // latest_version_only (Java's default) tests row2's newest f:a only (v2); without it, the old
 // v1 counts too. filter_if_missing drops row4, which has no f:a.
 TEST_F(FilterCodecTableTest, SingleColumnValueFilterHonoursItsFlags) {
-  EXPECT_EQ(Rows("single_column_value", Scan().ReadVersions(3)),
-            (Strings{"row1", "row3", "row4"}));
+  EXPECT_EQ(Rows("single_column_value", Scan().ReadVersions(3)), (Strings{"row1", "row3", "row4"}));
   EXPECT_EQ(Rows("single_column_value_flags", Scan().ReadVersions(3)),
             (Strings{"row1", "row2", "row3"}));
 }
@@ -423,12 +423,12 @@ TEST(FilterCodecTest, RegexFlagsBecomeRe2sInlineFlags) {
     if (!f.ok()) return f.status().ToString();
     return static_cast<const ValueFilter&>(**f).comparator().operand();
   };
-  EXPECT_EQ(pattern(0x20), "a.b");              // DOTALL, RegexStringComparator(expr)'s default
-  EXPECT_EQ(pattern(0), "(?-s)a.b");            // '.' stops at a line end
-  EXPECT_EQ(pattern(0x20 | 0x08), "(?m)a.b");   // MULTILINE
+  EXPECT_EQ(pattern(0x20), "a.b");               // DOTALL, RegexStringComparator(expr)'s default
+  EXPECT_EQ(pattern(0), "(?-s)a.b");             // '.' stops at a line end
+  EXPECT_EQ(pattern(0x20 | 0x08), "(?m)a.b");    // MULTILINE
   EXPECT_EQ(pattern(0x02 | 0x40), "(?i-s)a.b");  // CASE_INSENSITIVE | UNICODE_CASE
-  EXPECT_EQ(pattern(0x01 | 0x20), "a.b");       // UNIX_LINES: RE2's only line end is \n
-  EXPECT_EQ(pattern(0x10 | 0x20), "a\\.b");     // LITERAL
+  EXPECT_EQ(pattern(0x01 | 0x20), "a.b");        // UNIX_LINES: RE2's only line end is \n
+  EXPECT_EQ(pattern(0x10 | 0x20), "a\\.b");      // LITERAL
   ExpectError(RegexValueFilter(0x80), "pattern flags 128 (CANON_EQ) are not supported");
   ExpectError(RegexValueFilter(0x100 | 0x4),
               "pattern flags 260 (COMMENTS, UNICODE_CHARACTER_CLASS) are not supported");
@@ -439,7 +439,8 @@ TEST(FilterCodecTest, RegexFlagsBecomeRe2sInlineFlags) {
 // and the read path: 100 levels around a filter decode (and read), 101 do not.
 TEST(FilterCodecTest, NestingIsCappedAtTheLanguagesDepth) {
   std::string bytes = PageBytes(1);
-  for (int i = 0; i < kMaxFilterNesting; ++i) bytes = Wrapped(i % 2 ? "SkipFilter" : "WhileMatchFilter", bytes);
+  for (int i = 0; i < kMaxFilterNesting; ++i)
+    bytes = Wrapped(i % 2 ? "SkipFilter" : "WhileMatchFilter", bytes);
   auto deepest = DecodeFilter(bytes);
   ASSERT_OK(deepest);
   TestStore store(StoreKind::kMem);
@@ -457,8 +458,7 @@ TEST(FilterCodecTest, NestingIsCappedAtTheLanguagesDepth) {
 TEST(FilterCodecTest, InputLongerThanTheCapIsRefused) {
   pb::MultipleColumnPrefixFilter many;
   many.add_sorted_prefixes(std::string(kMaxFilterBytes, 'a'));
-  ExpectError(FilterBytes("MultipleColumnPrefixFilter", many.SerializeAsString()),
-              "bytes allowed");
+  ExpectError(FilterBytes("MultipleColumnPrefixFilter", many.SerializeAsString()), "bytes allowed");
 }
 
 TEST(FilterCodecTest, EncodingRefusesWhatHBaseCannotHold) {
