@@ -13,19 +13,79 @@
 #include <set>
 #include <sstream>
 
+#include "basalt/basalt.h"
 #include "basalt/filter_language.h"
 #include "hbase_proto/proto/Filter.pb.h"
-#include "support/test_store.h"
 #include "util/coding.h"
 
 namespace basalt::hbase_proto {
 namespace {
 
-using ::basalt::testing::ScanRows;
-using ::basalt::testing::StoreKind;
-using ::basalt::testing::TestStore;
 using Strings = std::vector<std::string>;
 namespace pb = ::hbase::pb;
+
+// (Not test_store.h's ASSERT_OK: a unit test of a layer includes nothing above it.)
+#define ASSERT_RESULT_OK(expr)                                             \
+  do {                                                                     \
+    const ::basalt::Status codec_test_status_ = ToStatus(expr);            \
+    ASSERT_TRUE(codec_test_status_.ok()) << codec_test_status_.ToString(); \
+  } while (0)
+
+Status ToStatus(const Status& s) {
+  return s;
+}
+template <class T>
+Status ToStatus(const Result<T>& r) {
+  return r.status();
+}
+
+// An in-memory store with table "t" (families f, keeping 3 versions, and g) and the embedded
+// API's scans on it.
+class MemTable {
+ public:
+  MemTable() {
+    auto conn = Connection::Open("mem:");
+    EXPECT_TRUE(conn.ok()) << conn.status().ToString();
+    conn_ = std::move(*conn);
+    TableDescriptor desc(TableName("default", "t"));
+    FamilyDescriptor f("f");
+    f.max_versions = 3;
+    desc.AddFamily(f).AddFamily(FamilyDescriptor("g"));
+    Status created = conn_->admin().CreateTable(desc);
+    EXPECT_TRUE(created.ok()) << created.ToString();
+    auto table = conn_->GetTable("t");
+    EXPECT_TRUE(table.ok()) << table.status().ToString();
+    table_ = std::move(*table);
+  }
+
+  Table& table() { return *table_; }
+
+  // Each row of the scan, as its key and its cells' "family:qualifier".
+  std::vector<std::pair<std::string, Strings>> ScanAll(const Scan& scan) {
+    std::vector<std::pair<std::string, Strings>> out;
+    auto scanner = table_->GetScanner(scan);
+    EXPECT_TRUE(scanner.ok()) << scanner.status().ToString();
+    if (!scanner.ok()) return out;
+    RowResult row;
+    while ((*scanner)->Next(&row)) {
+      Strings cells;
+      for (const Cell& c : row.cells()) cells.push_back(c.family + ":" + c.qualifier);
+      out.emplace_back(row.row(), std::move(cells));
+    }
+    EXPECT_TRUE((*scanner)->status().ok()) << (*scanner)->status().ToString();
+    return out;
+  }
+
+  Strings ScanRows(const Scan& scan) {
+    Strings rows;
+    for (auto& [row, cells] : ScanAll(scan)) rows.push_back(row);
+    return rows;
+  }
+
+ private:
+  std::unique_ptr<Connection> conn_;
+  std::unique_ptr<Table> table_;
+};
 
 const std::filesystem::path kVectors = BASALT_HBASE_FILTER_VECTORS;
 
@@ -192,10 +252,10 @@ TEST(FilterCodecTest, DecodedVectorsEncodeBackToJavasBytes) {
     FilterPtr decoded = Decoded(name);
     ASSERT_NE(decoded, nullptr);
     auto bytes = EncodeFilter(*decoded);
-    ASSERT_OK(bytes);
+    ASSERT_RESULT_OK(bytes);
     if (regex_flags.count(name)) {
       auto again = DecodeFilter(*bytes);
-      ASSERT_OK(again);
+      ASSERT_RESULT_OK(again);
       EXPECT_EQ(**again, *decoded);
     } else if (name == "fuzzy_row_raw") {
       EXPECT_EQ(*bytes, Vector("fuzzy_row_processed"));
@@ -211,44 +271,40 @@ TEST(FilterCodecTest, DecodedVectorsEncodeBackToJavasBytes) {
 class FilterCodecTableTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    TableDescriptor desc(TableName("default", "t"));
-    FamilyDescriptor f("f");
-    f.max_versions = 3;
-    desc.AddFamily(f).AddFamily(FamilyDescriptor("g"));
-    Table& t = store_.CreateTable(desc);
+    Table& t = store_.table();
     std::string five, ten;
     util::PutFixed64BE(&five, 5);
     util::PutFixed64BE(&ten, 10);
-    ASSERT_OK(
+    ASSERT_RESULT_OK(
         t.Put(Put("row1").Add("f", "a", 1, "v1").Add("f", "b", 1, "alpha").Add("f", "c", 1, five)));
     // row2: f:a was v1, is v2 now.
-    ASSERT_OK(t.Put(Put("row2")
-                        .Add("f", "a", 1, "v1")
-                        .Add("f", "a", 2, "v2")
-                        .Add("f", "b", 1, "ALUMINIUM")
-                        .Add("f", "c", 1, ten)));
-    ASSERT_OK(
+    ASSERT_RESULT_OK(t.Put(Put("row2")
+                               .Add("f", "a", 1, "v1")
+                               .Add("f", "a", 2, "v2")
+                               .Add("f", "b", 1, "ALUMINIUM")
+                               .Add("f", "c", 1, ten)));
+    ASSERT_RESULT_OK(
         t.Put(Put("row3").Add("f", "a", 1, "v1").Add("f", "b", 1, "beta").Add("g", "a", 1, "y")));
-    ASSERT_OK(t.Put(Put("row4").Add("f", "b", 1, "gamma")));
+    ASSERT_RESULT_OK(t.Put(Put("row4").Add("f", "b", 1, "gamma")));
   }
 
   Strings Rows(const std::string& vector, Scan scan = Scan()) {
     FilterPtr f = Decoded(vector);
     if (f == nullptr) return {"<no filter>"};
-    return ScanRows(store_.table("t"), scan.SetFilter(f));
+    return store_.ScanRows(scan.SetFilter(f));
   }
 
   Strings Cells(const std::string& vector) {
     FilterPtr f = Decoded(vector);
     if (f == nullptr) return {"<no filter>"};
     Strings out;
-    for (const RowResult& r : ::basalt::testing::ScanAll(store_.table("t"), Scan().SetFilter(f))) {
-      for (const Cell& c : r.cells()) out.push_back(r.row() + "/" + c.family + ":" + c.qualifier);
+    for (const auto& [row, cells] : store_.ScanAll(Scan().SetFilter(f))) {
+      for (const std::string& cell : cells) out.push_back(row + "/" + cell);
     }
     return out;
   }
 
-  TestStore store_{StoreKind::kMem};
+  MemTable store_;
 };
 
 TEST_F(FilterCodecTableTest, PageFilterReturnsItsPageOfRows) {
@@ -400,7 +456,7 @@ TEST(FilterCodecTest, FuzzyRowFilterReadsVersionOneMasks) {
   key->set_first(std::string("ab\0", 3));
   key->set_second(std::string("\xff\xff\0", 3));
   auto f = DecodeFilter(FilterBytes("FuzzyRowFilter", v1.SerializeAsString()));
-  ASSERT_OK(f);
+  ASSERT_RESULT_OK(f);
   EXPECT_EQ(**f, FuzzyRowFilter({{std::string("ab\0", 3), std::string("\0\0\1", 3)}}));
 }
 
@@ -442,11 +498,10 @@ TEST(FilterCodecTest, NestingIsCappedAtTheLanguagesDepth) {
   for (int i = 0; i < kMaxFilterNesting; ++i)
     bytes = Wrapped(i % 2 ? "SkipFilter" : "WhileMatchFilter", bytes);
   auto deepest = DecodeFilter(bytes);
-  ASSERT_OK(deepest);
-  TestStore store(StoreKind::kMem);
-  Table& t = store.CreateTable("t", {"f"});
-  ASSERT_OK(t.Put(Put("r").Add("f", "q", "v")));
-  EXPECT_EQ(ScanRows(t, Scan().SetFilter(*deepest)), (Strings{"r"}));
+  ASSERT_RESULT_OK(deepest);
+  MemTable store;
+  ASSERT_RESULT_OK(store.table().Put(Put("r").Add("f", "q", "v")));
+  EXPECT_EQ(store.ScanRows(Scan().SetFilter(*deepest)), (Strings{"r"}));
   ExpectError(Wrapped("SkipFilter", bytes), "filters are nested more than 100 deep");
 
   pb::FilterList list;
@@ -471,6 +526,8 @@ TEST(FilterCodecTest, EncodingRefusesWhatHBaseCannotHold) {
   auto bad_op = EncodeFilter(RowFilter(static_cast<CompareOp>(42), ByteComparator::Binary("x")));
   EXPECT_TRUE(bad_op.status().IsInvalidArgument()) << bad_op.status().ToString();
 }
+
+#undef ASSERT_RESULT_OK
 
 }  // namespace
 }  // namespace basalt::hbase_proto

@@ -137,9 +137,9 @@ TEST_F(Thrift2FilterBytesTest, PageFilterLimitsAScanFromItsStartRow) {
 }
 
 TEST_F(Thrift2FilterBytesTest, FilterListOfPrefixAndKeyOnlyStripsValues) {
-  EXPECT_EQ(ScanWith(ScanOf("list_and")),
-            (Strings{"row1: f:a= f:b= f:c=", "row2: f:a= f:b=", "row3: f:a= f:b= g:a=",
-                     "row4: f:b="}));
+  EXPECT_EQ(
+      ScanWith(ScanOf("list_and")),
+      (Strings{"row1: f:a= f:b= f:c=", "row2: f:a= f:b=", "row3: f:a= f:b= g:a=", "row4: f:b="}));
 }
 
 TEST_F(Thrift2FilterBytesTest, OpenScannerStreamsAFilteredScan) {
@@ -227,7 +227,7 @@ TEST_F(Thrift2FilterBytesTest, HostileFilterBytesAreRefusedAndTheServerGoesOn) {
     // SkipFilter{filter = 1: bytes}, in Filter{name = 1, serialized_filter = 2}.
     auto field = [](int tag, const std::string& value) {
       std::string out(1, static_cast<char>(tag));
-      for (size_t n = value.size(); ; n >>= 7) {
+      for (size_t n = value.size();; n >>= 7) {
         if (n < 0x80) {
           out += static_cast<char>(n);
           break;
