@@ -89,6 +89,11 @@ Status Missing(Filter::Type type, std::string_view what) {
 // so that the whole chain holds the input about once, however deep it nests.
 Result<FilterPtr> DecodeAt(pb::Filter* filter, int depth);
 
+// Frees `*bytes`' memory (assigning an empty string would keep its capacity).
+void Release(std::string* bytes) {
+  std::string().swap(*bytes);
+}
+
 template <class Message>
 Result<Message> Parse(const std::string& body) {
   Message m;
@@ -180,7 +185,7 @@ Result<FilterPtr> DecodeFuzzyRow(const std::string& body) {
 
 Result<FilterPtr> DecodeFilterList(std::string* body, int depth) {
   BASALT_ASSIGN_OR_RETURN(auto m, Parse<pb::FilterList>(*body));
-  *body = std::string();  // the children's bytes now live in `m`
+  Release(body);  // the children's bytes now live in `m`
   const auto op = m.operator_() == pb::FilterList::MUST_PASS_ALL
                       ? FilterList::Operator::kMustPassAll
                       : FilterList::Operator::kMustPassOne;
@@ -196,7 +201,7 @@ Result<FilterPtr> DecodeFilterList(std::string* body, int depth) {
 template <class T, class Message>
 Result<FilterPtr> DecodeWrapper(std::string* body, int depth) {
   BASALT_ASSIGN_OR_RETURN(Message m, Parse<Message>(*body));
-  *body = std::string();
+  Release(body);
   BASALT_ASSIGN_OR_RETURN(FilterPtr inner, DecodeAt(m.mutable_filter(), depth + 1));
   return New<T>(std::move(inner));
 }

@@ -510,6 +510,39 @@ TEST(FilterCodecTest, NestingIsCappedAtTheLanguagesDepth) {
   ExpectError(FilterBytes("FilterList", list.SerializeAsString()), "nested more than 100 deep");
 }
 
+// The kB figure of `field` ("VmRSS", "VmHWM") in /proc/self/status, or -1.
+int64_t ProcessStatusKb(const std::string& field) {
+  std::ifstream in("/proc/self/status");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind(field + ":", 0) == 0) return std::stoll(line.substr(field.size() + 1));
+  }
+  return -1;
+}
+
+// 100 SkipFilters around a filter of nearly 1 MiB: a decoder that kept each level's bytes while
+// it went down would hold the input once per level, nearly 100 MiB; this one holds it a few
+// times at most.
+TEST(FilterCodecTest, DeepInputIsHeldAboutOnce) {
+  pb::MultipleColumnPrefixFilter leaf;
+  leaf.add_sorted_prefixes(std::string(900 * 1024, 'p'));
+  std::string bytes = FilterBytes("MultipleColumnPrefixFilter", leaf.SerializeAsString());
+  leaf.Clear();
+  for (int i = 0; i < kMaxFilterNesting; ++i) bytes = Wrapped("SkipFilter", bytes);
+  ASSERT_LE(bytes.size(), kMaxFilterBytes);
+  // Resets VmHWM, the peak resident size, to the current one.
+  {
+    std::ofstream clear("/proc/self/clear_refs");
+    clear << "5";
+  }
+  const int64_t before = ProcessStatusKb("VmRSS");
+  ASSERT_GT(before, 0);
+  auto decoded = DecodeFilter(bytes);
+  ASSERT_RESULT_OK(decoded);
+  const int64_t peak = ProcessStatusKb("VmHWM");
+  EXPECT_LT(peak - before, 24 * 1024) << "decoding held " << peak - before << " KiB more";
+}
+
 TEST(FilterCodecTest, InputLongerThanTheCapIsRefused) {
   pb::MultipleColumnPrefixFilter many;
   many.add_sorted_prefixes(std::string(kMaxFilterBytes, 'a'));
