@@ -5,10 +5,12 @@
 # the combined library is only how they are shipped.
 
 # The layers behind the public API (include/basalt/, recipes included): the value types, key
-# codecs, filters, paging, the embedded engine, the Thrift2 codec and its generated code, and the
-# client with both backends. The server, shell, app and cli layers are the `basalt` binary's.
+# codecs, filters, paging, the embedded engine, HBase's protobuf messages (for Thrift2's
+# filterBytes) and their generated code, the Thrift2 codec and its generated code, and the client
+# with both backends. The server, shell, app and cli layers are the `basalt` binary's.
 set(BASALT_LIBRARY_LAYERS basalt_util basalt_api basalt_keys basalt_filter basalt_paging
-                          basalt_engine basalt_thrift2_gen basalt_thrift2 basalt_client basalt_recipes)
+                          basalt_engine basalt_hbase_proto_gen basalt_hbase_proto basalt_thrift2_gen
+                          basalt_thrift2 basalt_client basalt_recipes)
 
 # The same objects go into the shared library, so they are position-independent. Debian's GCC
 # builds PIE by default, so this costs no compile time; -fno-semantic-interposition keeps what
@@ -52,13 +54,15 @@ set_target_properties(basalt_shared PROPERTIES EXPORT_NAME basalt_shared
 # What the layers link privately, now the combined library's. The shared library carries them
 # (its users link libbasalt.so alone); the static one passes them on to its users' link, as
 # PkgConfig::basalt_deps, which basaltConfig.cmake creates from the same pkg-config modules.
-set(BASALT_LIBRARY_PKG_MODULES rocksdb libxxhash re2 thrift libsodium)
+set(BASALT_LIBRARY_PKG_MODULES rocksdb libxxhash re2 thrift libsodium protobuf)
 target_link_libraries(basalt_shared PRIVATE ${ROCKSDB_LIBRARY} PkgConfig::XXHASH PkgConfig::RE2
-                                            PkgConfig::THRIFT PkgConfig::SODIUM Threads::Threads)
+                                            PkgConfig::THRIFT PkgConfig::SODIUM protobuf::libprotobuf
+                                            Threads::Threads)
 target_link_libraries(basalt_static INTERFACE
   $<BUILD_INTERFACE:${ROCKSDB_LIBRARY}>
   $<BUILD_INTERFACE:PkgConfig::XXHASH> $<BUILD_INTERFACE:PkgConfig::RE2>
   $<BUILD_INTERFACE:PkgConfig::THRIFT> $<BUILD_INTERFACE:PkgConfig::SODIUM>
+  $<BUILD_INTERFACE:protobuf::libprotobuf>
   $<INSTALL_INTERFACE:PkgConfig::basalt_deps>
   Threads::Threads)
 # The shared library exports every symbol of the layers, internal ones included (no visibility

@@ -27,7 +27,8 @@ INTERNAL = {
     "filter": ["util"],
     "paging": ["util", "keys"],
     "engine": ["util", "filter"],
-    "thrift2": ["util"],
+    "hbase_proto": ["util"],
+    "thrift2": ["util", "hbase_proto"],
     "thrift1": ["util"],
     "client": ["util", "engine", "thrift2"],
     "recipes": [],  # the public API only, so the recipes run unchanged on every backend
@@ -51,7 +52,7 @@ THIRD_PARTY = {
     "sodium": {"recipes"},
     "boost/": {"server", "app"},
     "spdlog/": {"server"},
-    "google/protobuf/": {"server"},
+    "google/protobuf/": {"server", "hbase_proto"},
     "pugixml": {"server"},
     "re2/": {"filter", "server"},
     "xxhash": {"keys", "paging", "engine"},

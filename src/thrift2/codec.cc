@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "basalt/filter_language.h"
+#include "hbase_proto/filter_codec.h"
 
 namespace basalt::thrift2 {
 
@@ -83,6 +84,22 @@ Result<FilterPtr> ParseFilterField(const std::string& text) {
   auto filter = ParseFilter(text);
   if (!filter.ok()) return filter.status().WithContext("filterString");
   return std::move(*filter);
+}
+
+// The filter of a TGet or TScan, in HBase's order: filterString is parsed (and must parse), then
+// filterBytes, HBase's protobuf form (Java's ThriftConnection sends every filter so), replaces it.
+template <class Thrift, class Read>
+Status SetFilterFields(const Thrift& t, Read* read) {
+  if (t.__isset.filterString && !t.filterString.empty()) {
+    BASALT_ASSIGN_OR_RETURN(FilterPtr filter, ParseFilterField(t.filterString));
+    read->SetFilter(std::move(filter));
+  }
+  if (t.__isset.filterBytes) {
+    auto filter = hbase_proto::DecodeFilter(t.filterBytes);
+    if (!filter.ok()) return filter.status().WithContext("filterBytes");
+    read->SetFilter(std::move(*filter));
+  }
+  return Status::OK();
 }
 
 }  // namespace
@@ -317,15 +334,7 @@ Result<Get> FromThrift(const TGet& get) {
     g.SetTimeRange(get.timeRange.minStamp, get.timeRange.maxStamp);
   }
   if (get.__isset.maxVersions) g.ReadVersions(get.maxVersions);
-  if (get.__isset.filterBytes) {
-    return Status::NotSupported(
-        "filterBytes (serialized Java filters) is not supported; "
-        "use filterString");
-  }
-  if (get.__isset.filterString && !get.filterString.empty()) {
-    BASALT_ASSIGN_OR_RETURN(FilterPtr filter, ParseFilterField(get.filterString));
-    g.SetFilter(std::move(filter));
-  }
+  BASALT_RETURN_IF_ERROR(SetFilterFields(get, &g));
   if (get.__isset.storeLimit) g.SetMaxResultsPerColumnFamily(get.storeLimit);
   if (get.__isset.storeOffset) g.SetRowOffsetPerColumnFamily(get.storeOffset);
   return g;
@@ -373,15 +382,7 @@ Result<Scan> FromThrift(const TScan& scan) {
   // The IDL default (1) applies when maxVersions is absent; read the member, not __isset.
   s.ReadVersions(scan.maxVersions);
   if (scan.__isset.timeRange) s.SetTimeRange(scan.timeRange.minStamp, scan.timeRange.maxStamp);
-  if (scan.__isset.filterBytes) {
-    return Status::NotSupported(
-        "filterBytes (serialized Java filters) is not supported; "
-        "use filterString");
-  }
-  if (scan.__isset.filterString && !scan.filterString.empty()) {
-    BASALT_ASSIGN_OR_RETURN(FilterPtr filter, ParseFilterField(scan.filterString));
-    s.SetFilter(std::move(filter));
-  }
+  BASALT_RETURN_IF_ERROR(SetFilterFields(scan, &s));
   if (scan.__isset.batchSize) s.SetBatch(scan.batchSize);
   if (scan.__isset.reversed) s.SetReversed(scan.reversed);
   if (scan.__isset.limit) s.SetLimit(scan.limit);
