@@ -1,5 +1,7 @@
 #include "app/serve.h"
 
+#include <sys/resource.h>
+
 #include <algorithm>
 #include <chrono>
 #include <condition_variable>
@@ -76,6 +78,17 @@ std::optional<Status> ReadAppConfigKey(const std::string& key, const nlohmann::j
   return std::nullopt;
 }
 
+// A Thrift connection holds no thread, only a file descriptor and a few KiB, so the servers take
+// thousands (ThriftServerOptions::max_connections): the soft limit of open files (often 1,024)
+// is raised to the hard one, as Redis raises it for maxclients.
+void RaiseOpenFileLimit() {
+  rlimit limit{};
+  if (::getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur < limit.rlim_max) {
+    limit.rlim_cur = limit.rlim_max;
+    ::setrlimit(RLIMIT_NOFILE, &limit);
+  }
+}
+
 // The Thrift servers of `basalt serve`: Thrift2 and Thrift1, each on its own port, on the same
 // store and bind address, with the same caps. The app's tables hold password hashes and
 // sessions: Thrift has no credentials, so neither may ever name them.
@@ -85,6 +98,7 @@ struct ThriftServers {
 
   Status Start(Connection& conn, const server::http::ServerConfig& config,
                const std::string& app_namespace) {
+    if (config.thrift || config.thrift1) RaiseOpenFileLimit();
     auto fill = [&](server::ThriftServerOptions& o, uint16_t port, bool framed, bool compact) {
       o.bind_address = config.bind;
       o.port = port;
