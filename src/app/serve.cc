@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <climits>
 #include <condition_variable>
 #include <iostream>
 #include <mutex>
@@ -106,6 +107,9 @@ struct ThriftServers {
       o.compact = compact;
       o.reserved_namespaces = {app_namespace};
       o.arrival_spin = std::chrono::microseconds(config.thrift_spin_us);
+      o.max_connections = config.thrift_max_connections;
+      o.max_connections_per_client =
+          static_cast<int>(std::min<uint32_t>(config.thrift_max_connections_per_client, INT32_MAX));
     };
     if (config.thrift) {
       server::Thrift2ServerOptions o;

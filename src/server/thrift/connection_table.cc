@@ -20,8 +20,8 @@ int64_t SteadyNowNs() {
       .count();
 }
 
-ConnectionTable::ConnectionTable(std::string server, size_t max_connections,
-                                 size_t max_per_client, size_t max_buffered_bytes)
+ConnectionTable::ConnectionTable(std::string server, size_t max_connections, size_t max_per_client,
+                                 size_t max_buffered_bytes)
     : server_(std::move(server)),
       max_connections_(max_connections),
       max_per_client_(max_per_client),
@@ -213,8 +213,8 @@ uint64_t ConnectionTable::shed() const {
   return shed_.load(std::memory_order_relaxed);
 }
 
-void ConnectionTable::LogRateLimited(std::atomic<int64_t>& last,
-                                     std::atomic<uint64_t>& suppressed, const std::string& line) {
+void ConnectionTable::LogRateLimited(std::atomic<int64_t>& last, std::atomic<uint64_t>& suppressed,
+                                     const std::string& line) {
   const int64_t now = SteadyNowNs();
   int64_t prev = last.load(std::memory_order_relaxed);
   if (now - prev < 1'000'000'000 || !last.compare_exchange_strong(prev, now)) {

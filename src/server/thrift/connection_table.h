@@ -71,9 +71,9 @@ class TrackedConnection {
   const std::string client_;
   std::atomic<bool> closing_{false};
   // The table's, under its mutex.
-  bool counted_ = false;           // holds a place in the caps
-  size_t index_in_client_ = 0;     // in its client's list, while counted
-  size_t buffered_ = 0;            // bytes held, as last reported
+  bool counted_ = false;               // holds a place in the caps
+  size_t index_in_client_ = 0;         // in its client's list, while counted
+  size_t buffered_ = 0;                // bytes held, as last reported
   TrackedConnection* prev_ = nullptr;  // every connection in the table, closing ones too
   TrackedConnection* next_ = nullptr;
 };
@@ -144,12 +144,12 @@ class ConnectionTable {
 
   mutable std::mutex mu_;
   std::condition_variable empty_cv_;
-  bool stopping_ = false;                                // guarded by mu_
-  size_t counted_ = 0;                                   // guarded by mu_
-  size_t listed_ = 0;                                    // guarded by mu_
-  size_t buffered_ = 0;                                  // guarded by mu_
-  TrackedConnection* head_ = nullptr;                    // guarded by mu_
-  std::unordered_map<std::string, Client> clients_;      // guarded by mu_; no empty ones
+  bool stopping_ = false;                                   // guarded by mu_
+  size_t counted_ = 0;                                      // guarded by mu_
+  size_t listed_ = 0;                                       // guarded by mu_
+  size_t buffered_ = 0;                                     // guarded by mu_
+  TrackedConnection* head_ = nullptr;                       // guarded by mu_
+  std::unordered_map<std::string, Client> clients_;         // guarded by mu_; no empty ones
   std::set<std::pair<size_t, Client*>, ByCount> by_count_;  // guarded by mu_
   std::atomic<uint64_t> shed_{0};
 

@@ -71,9 +71,9 @@ class MessageScanner {
   // What a walk is inside of.
   struct Frame {
     enum Kind : uint8_t { kStruct, kList, kMap } kind;
-    int8_t elem;  // list or set: the element type; map: the key type
-    int8_t value;  // map: the value type
-    bool key_next;  // map: whether the next element is a key
+    int8_t elem;         // list or set: the element type; map: the key type
+    int8_t value;        // map: the value type
+    bool key_next;       // map: whether the next element is a key
     uint32_t remaining;  // list, set, map: the elements (map: pairs) still to walk
   };
 
@@ -93,8 +93,8 @@ class MessageScanner {
   const bool compact_;
   const MessageCaps caps_;
   bool header_done_ = false;
-  size_t pos_ = 0;      // bytes of the message taken
-  uint64_t skip_ = 0;   // bytes of a string still to pass over
+  size_t pos_ = 0;       // bytes of the message taken
+  uint64_t skip_ = 0;    // bytes of a string still to pass over
   int8_t pending_ = -1;  // the type of the value to walk next; -1: none
   std::vector<Frame> stack_;
   std::string error_;
