@@ -295,7 +295,10 @@ class ThriftServer::Impl {
         continue;
       }
       auto* conn = static_cast<ThriftConnection*>(ev.data.ptr);
-      conn->busy.store(true);
+      // Takes over what the thread that served the connection last left in it: that thread
+      // cleared busy before handing the socket back to epoll, and epoll's own ordering is not
+      // one ThreadSanitizer sees.
+      conn->busy.exchange(true);
       ThriftConnection::Next next = conn->Serve(thread);
       if (next != ThriftConnection::Next::kClose) {
         // busy before closing(): see ConnectionTable::CloseAll.
@@ -352,6 +355,7 @@ class ThriftServer::Impl {
         delete conn;
         continue;
       }
+      conn->busy.store(false);  // publishes the new connection to the thread that serves it
       epoll_event ev{};
       ev.events = EPOLLIN | EPOLLRDHUP | EPOLLONESHOT;
       ev.data.ptr = conn;
