@@ -61,20 +61,13 @@ class Server {
     int out[2];
     EXPECT_EQ(::pipe(out), 0);
     const std::string log = dir + "/serve.log";
-    std::vector<std::string> args = {BASALT_BINARY,
-                                     "serve",
-                                     "--data",
-                                     dir + "/data",
-                                     "--port",
-                                     "0",
-                                     "--thrift-port",
-                                     "0",
-                                     "--no-thrift1",
-                                     "--access-log",
-                                     "/dev/null",
-                                     "--thrift-max-connections",
-                                     "20000",
-                                     "--thrift-max-connections-per-client",
+    std::vector<std::string> args = {BASALT_BINARY,   "serve",
+                                     "--data",        dir + "/data",
+                                     "--port",        "0",
+                                     "--thrift-port", "0",
+                                     "--no-thrift1",  "--access-log",
+                                     "/dev/null",     "--thrift-max-connections",
+                                     "20000",         "--thrift-max-connections-per-client",
                                      "1000"};
     pid_ = ::fork();
     if (pid_ == 0) {
@@ -252,7 +245,8 @@ TEST(ThriftConnectionsLoadTest, TenThousandIdleAndAThousandBusyConnectionsOnAFix
 
   // 1,000 busy connections: each thread keeps a call in flight on each of its connections.
   std::vector<std::unique_ptr<Client>> active;
-  for (int i = 0; i < kActive; ++i) active.push_back(std::make_unique<Client>(Source(60, i), server.port()));
+  for (int i = 0; i < kActive; ++i)
+    active.push_back(std::make_unique<Client>(Source(60, i), server.port()));
   std::atomic<bool> stop{false};
   std::atomic<int64_t> calls{0};
   std::atomic<int> failures{0};
@@ -262,7 +256,8 @@ TEST(ThriftConnectionsLoadTest, TenThousandIdleAndAThousandBusyConnectionsOnAFix
       const int per = kActive / kActiveThreads;
       while (!stop.load()) {
         try {
-          for (int i = t * per; i < (t + 1) * per; ++i) active[i]->client->send_get("t", GetOf("r"));
+          for (int i = t * per; i < (t + 1) * per; ++i)
+            active[i]->client->send_get("t", GetOf("r"));
           for (int i = t * per; i < (t + 1) * per; ++i) {
             TResult result;
             active[i]->client->recv_get(result);
@@ -284,9 +279,9 @@ TEST(ThriftConnectionsLoadTest, TenThousandIdleAndAThousandBusyConnectionsOnAFix
     const auto started = std::chrono::steady_clock::now();
     Client fresh(Source(90, i), server.port());
     EXPECT_TRUE(fresh.client->exists("t", GetOf("r"))) << "fresh client " << i;
-    fresh_ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
-                                                                 started)
-                           .count());
+    fresh_ms.push_back(
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started)
+            .count());
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
   const int64_t rss_busy = server.RssKb();
@@ -310,12 +305,13 @@ TEST(ThriftConnectionsLoadTest, TenThousandIdleAndAThousandBusyConnectionsOnAFix
             << (rss_never_called - rss_start) / 1024 << " MiB (" << never_called_kib
             << " KiB each); " << kIdleAfterACall << " idle after one call: +"
             << (rss_idle - rss_never_called) / 1024 << " MiB (" << called_kib << " KiB each); "
-            << kActive << " busy ones on top: " << rss_busy / 1024 << " MiB in all. Threads: "
-            << threads_start << " at the start, " << threads_idle << " with 10,000 idle, "
-            << threads_busy << " with 1,000 busy too. Busy calls: " << calls.load()
-            << ". A new client's connect and first call, " << kFreshClients
-            << " of them: p50 " << Percentile(fresh_ms, 0.5) << " ms, p99 "
-            << Percentile(fresh_ms, 0.99) << " ms, max " << Percentile(fresh_ms, 1.0) << " ms\n";
+            << kActive << " busy ones on top: " << rss_busy / 1024
+            << " MiB in all. Threads: " << threads_start << " at the start, " << threads_idle
+            << " with 10,000 idle, " << threads_busy
+            << " with 1,000 busy too. Busy calls: " << calls.load()
+            << ". A new client's connect and first call, " << kFreshClients << " of them: p50 "
+            << Percentile(fresh_ms, 0.5) << " ms, p99 " << Percentile(fresh_ms, 0.99) << " ms, max "
+            << Percentile(fresh_ms, 1.0) << " ms\n";
   for (int fd : never_called) ::close(fd);
 }
 

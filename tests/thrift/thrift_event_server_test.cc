@@ -275,7 +275,8 @@ TEST_F(ThriftEventServerTest, AFullServerAdmitsANewClientByClosingAnIdleConnecti
 TEST_F(ThriftEventServerTest, PipelinedRequestsAreAnsweredInOrder) {
   for (bool framed : {false, true}) {
     for (bool compact : {false, true}) {
-      SCOPED_TRACE(std::string(framed ? "framed" : "buffered") + (compact ? " compact" : " binary"));
+      SCOPED_TRACE(std::string(framed ? "framed" : "buffered") +
+                   (compact ? " compact" : " binary"));
       StopServer();
       server::Thrift2ServerOptions options;
       options.framed = framed;
@@ -320,8 +321,8 @@ TEST_F(ThriftEventServerTest, ASlowReaderOfALargeAnswerHoldsNoThread) {
   Client slow("127.0.0.3", server_->port());
   const int32_t id = slow.client->openScanner("t", TScan());
   SendAll(slow.fd(), RequestBytes(false, false, [&](THBaseServiceClient& c) {
-    c.send_getScannerRows(id, 1000);
-  }));
+            c.send_getScannerRows(id, 1000);
+          }));
   std::this_thread::sleep_for(std::chrono::milliseconds(300));  // the answer is made, unread
   Client other("127.0.0.4", server_->port());
   EXPECT_TRUE(other.client->exists("t", GetOf("r00")));
@@ -348,9 +349,8 @@ TEST_F(ThriftEventServerTest, RequestsArrivingAByteAtATimeLeaveTheServerAnswerin
       slow.push_back(std::make_unique<Client>("127.0.0." + std::to_string(3 + i % 5),
                                               server_->port(), framed, framed));
     }
-    const std::string request = RequestBytes(framed, framed, [](THBaseServiceClient& c) {
-      c.send_exists("t", GetOf("there"));
-    });
+    const std::string request = RequestBytes(
+        framed, framed, [](THBaseServiceClient& c) { c.send_exists("t", GetOf("there")); });
     for (size_t at = 0; at < request.size(); ++at) {
       for (auto& s : slow) SendAll(s->fd(), request.substr(at, 1));
       if (at % 4 == 0) {

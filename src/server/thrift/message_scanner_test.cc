@@ -48,7 +48,7 @@ class Writer {
 void WriteValue(TProtocol& p, TType type, std::mt19937& rng, int depth);
 
 TType RandomType(std::mt19937& rng, int depth) {
-  static const TType scalars[] = {tp::T_BOOL, tp::T_BYTE, tp::T_I16,   tp::T_I32,
+  static const TType scalars[] = {tp::T_BOOL, tp::T_BYTE,   tp::T_I16,   tp::T_I32,
                                   tp::T_I64,  tp::T_DOUBLE, tp::T_STRING};
   static const TType nested[] = {tp::T_STRUCT, tp::T_LIST, tp::T_SET, tp::T_MAP};
   if (depth > 0 && rng() % 3 == 0) return nested[rng() % 4];
@@ -208,9 +208,8 @@ Bytes CallWithField(bool compact, TType type, int16_t id,
 TEST(MessageScannerTest, ListsDeclaringPastTheCapAreRefusedAtTheirHeader) {
   for (bool compact : {false, true}) {
     SCOPED_TRACE(compact ? "compact" : "binary");
-    const Bytes bytes = CallWithField(compact, tp::T_LIST, 2, [](TProtocol& p) {
-      p.writeListBegin(tp::T_STRUCT, 4000000);
-    });
+    const Bytes bytes = CallWithField(
+        compact, tp::T_LIST, 2, [](TProtocol& p) { p.writeListBegin(tp::T_STRUCT, 4000000); });
     MessageScanner scanner(compact, MessageCaps{100 << 20, 100000});
     EXPECT_EQ(ScanAll(scanner, bytes), MessageScanner::Result::kRefused);
     EXPECT_NE(scanner.error().find("4000000 elements (at most 100000)"), std::string::npos)
@@ -223,9 +222,8 @@ TEST(MessageScannerTest, ListsDeclaringPastTheCapAreRefusedAtTheirHeader) {
 
 TEST(MessageScannerTest, AContainerTheMessageCannotHoldIsRefused) {
   // 1,000 i64s take at least 8,000 binary bytes: more than a 4 KiB message.
-  const Bytes bytes = CallWithField(false, tp::T_LIST, 2, [](TProtocol& p) {
-    p.writeListBegin(tp::T_I64, 1000);
-  });
+  const Bytes bytes =
+      CallWithField(false, tp::T_LIST, 2, [](TProtocol& p) { p.writeListBegin(tp::T_I64, 1000); });
   MessageScanner scanner(false, MessageCaps{4096, 100000});
   EXPECT_EQ(ScanAll(scanner, bytes), MessageScanner::Result::kRefused);
 }
