@@ -66,8 +66,7 @@ class ThriftRequestFuzzer {
         std::make_shared<apache::thrift::TConfiguration>(limits.max_message_bytes));
     auto answers = std::make_shared<server::AnswerTransport>();
     std::shared_ptr<apache::thrift::protocol::TProtocolFactory> protocols =
-        server::GrowingProtocolFactory(compact, limits.max_message_bytes,
-                                       limits.max_list_elements);
+        server::GrowingProtocolFactory(compact, limits.max_message_bytes, limits.max_list_elements);
     std::shared_ptr<apache::thrift::protocol::TProtocol> iprot = protocols->getProtocol(request);
     std::shared_ptr<apache::thrift::protocol::TProtocol> oprot = protocols->getProtocol(answers);
     server::MessageScanner scanner(
