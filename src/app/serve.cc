@@ -1,7 +1,10 @@
 #include "app/serve.h"
 
+#include <sys/resource.h>
+
 #include <algorithm>
 #include <chrono>
+#include <climits>
 #include <condition_variable>
 #include <iostream>
 #include <mutex>
@@ -77,6 +80,17 @@ std::optional<Status> ReadAppConfigKey(const std::string& key, const nlohmann::j
   return std::nullopt;
 }
 
+// A Thrift connection holds no thread, only a file descriptor and a few KiB, so the servers take
+// thousands (ThriftServerOptions::max_connections): the soft limit of open files (often 1,024)
+// is raised to the hard one, as Redis raises it for maxclients.
+void RaiseOpenFileLimit() {
+  rlimit limit{};
+  if (::getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur < limit.rlim_max) {
+    limit.rlim_cur = limit.rlim_max;
+    ::setrlimit(RLIMIT_NOFILE, &limit);
+  }
+}
+
 // The Thrift servers of `basalt serve`: Thrift2 and Thrift1, each on its own port, on the same
 // store and bind address, with the same caps. The app's tables hold password hashes and
 // sessions: Thrift has no credentials, so neither may ever name them.
@@ -86,6 +100,7 @@ struct ThriftServers {
 
   Status Start(Connection& conn, const server::http::ServerConfig& config,
                const std::string& app_namespace) {
+    if (config.thrift || config.thrift1) RaiseOpenFileLimit();
     auto fill = [&](server::ThriftServerOptions& o, uint16_t port, bool framed, bool compact) {
       o.bind_address = config.bind;
       o.port = port;
@@ -93,6 +108,9 @@ struct ThriftServers {
       o.compact = compact;
       o.reserved_namespaces = {app_namespace};
       o.arrival_spin = std::chrono::microseconds(config.thrift_spin_us);
+      o.max_connections = config.thrift_max_connections;
+      o.max_connections_per_client =
+          static_cast<int>(std::min<uint32_t>(config.thrift_max_connections_per_client, INT32_MAX));
     };
     if (config.thrift) {
       server::Thrift2ServerOptions o;

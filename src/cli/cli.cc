@@ -710,6 +710,13 @@ int Main(int argc, char** argv) {
                    "microseconds a Thrift connection polls for its next request before sleeping, "
                    "while no other connection is calling (default 50; 0: never)")
       ->check(CLI::Range(0u, server::http::kMaxThriftSpinUs));
+  std::optional<uint32_t> serve_thrift_max_connections, serve_thrift_max_connections_per_client;
+  serve->add_option("--thrift-max-connections", serve_thrift_max_connections,
+                    "connections each Thrift server holds at once; past it a new one takes the "
+                    "place of an idle one (default 10000; 0: no cap)");
+  serve->add_option("--thrift-max-connections-per-client", serve_thrift_max_connections_per_client,
+                    "connections each Thrift server holds from one client address (default 1000; "
+                    "0: no cap)");
   std::optional<std::string> serve_admin_token;
   std::optional<uint32_t> serve_session_ttl;
   bool serve_fast_hash = false;
@@ -765,6 +772,13 @@ int Main(int argc, char** argv) {
     if (serve_thrift1_framed) serve_config.server.thrift1_framed = true;
     if (serve_thrift1_compact) serve_config.server.thrift1_compact = true;
     if (serve_thrift_spin_us) serve_config.server.thrift_spin_us = *serve_thrift_spin_us;
+    if (serve_thrift_max_connections) {
+      serve_config.server.thrift_max_connections = *serve_thrift_max_connections;
+    }
+    if (serve_thrift_max_connections_per_client) {
+      serve_config.server.thrift_max_connections_per_client =
+          *serve_thrift_max_connections_per_client;
+    }
     // The token: the flag, else the environment, else the config file.
     if (const char* env_token = std::getenv("BASALT_ADMIN_TOKEN");
         env_token != nullptr && *env_token != '\0') {

@@ -1,16 +1,18 @@
 // What the Thrift request fuzzers share (thrift2_request_fuzzer.cc, thrift1_request_fuzzer.cc):
 // the input's first byte picks the protocol (even: TBinaryProtocol, odd: TCompactProtocol, as
 // `basalt serve --thrift-compact` / `--thrift1-compact`), the rest is what a client would send on
-// one connection: Thrift messages one after another, each processed by the service's generated
-// processor with basalt's handler over a TMemoryBuffer, read through the server's own protocols
-// and limits (growing_protocol.h), on an in-memory store (fuzz_store.h). No socket is opened.
+// one buffered connection: Thrift messages one after another, split as the server splits them
+// (message_scanner.h walks each to its end, or refuses it), each processed by the service's
+// generated processor with basalt's handler on the request's bytes in memory, read through the
+// server's own transports, protocols and limits (message_transports.h, growing_protocol.h), on an
+// in-memory store (fuzz_store.h). No socket is opened.
 //
 // Checked on every input: nothing crashes or trips ASan/UBSan, and the handler never lets an
 // exception out that the IDL does not declare (the processor would turn it into an
 // "internal error" TApplicationException and report it through handlerError): bad arguments
-// must come back as the IDL's exceptions. A malformed message may throw a Thrift protocol or
-// transport exception from the processor; the server then closes the connection, and so does
-// the fuzzer.
+// must come back as the IDL's exceptions. A message the scanner refuses, or one that throws a
+// Thrift protocol or transport exception from the processor, makes the server close the
+// connection, and so does the fuzzer.
 
 #ifndef BASALT_TESTS_FUZZ_THRIFT_REQUEST_FUZZ_H_
 #define BASALT_TESTS_FUZZ_THRIFT_REQUEST_FUZZ_H_
@@ -31,6 +33,8 @@
 #include "basalt/connection.h"
 #include "fuzz_store.h"
 #include "server/thrift/growing_protocol.h"
+#include "server/thrift/message_scanner.h"
+#include "server/thrift/message_transports.h"
 #include "server/thrift/scanner_registry.h"
 #include "server/thrift/thrift_server.h"
 
@@ -54,34 +58,38 @@ class ThriftRequestFuzzer {
   }
 
   int Run(const uint8_t* data, size_t size) {
-    using apache::thrift::transport::TMemoryBuffer;
     if (size == 0) return 0;
     const bool compact = (data[0] & 1) != 0;
-    auto in = std::make_shared<TMemoryBuffer>(
-        const_cast<uint8_t*>(data + 1), static_cast<uint32_t>(size - 1), TMemoryBuffer::OBSERVE);
-    auto out = std::make_shared<TMemoryBuffer>();
-    // The servers' protocols and limits: strings up to the message size, grown as they
-    // arrive, lists up to max_list_elements.
+    // The servers' caps: strings up to the message size, lists up to max_list_elements.
     const server::ThriftServerOptions limits;
-    std::shared_ptr<apache::thrift::protocol::TProtocol> iprot =
-        server::GrowingProtocolFactory(compact, limits.max_message_bytes, limits.max_list_elements)
-            ->getProtocol(in);
-    std::shared_ptr<apache::thrift::protocol::TProtocol> oprot;
-    if (compact) {
-      oprot = std::make_shared<apache::thrift::protocol::TCompactProtocol>(out);
-    } else {
-      oprot = std::make_shared<apache::thrift::protocol::TBinaryProtocol>(out);
-    }
+    auto request = std::make_shared<server::RequestTransport>(
+        std::make_shared<apache::thrift::TConfiguration>(limits.max_message_bytes));
+    auto answers = std::make_shared<server::AnswerTransport>();
+    std::shared_ptr<apache::thrift::protocol::TProtocolFactory> protocols =
+        server::GrowingProtocolFactory(compact, limits.max_message_bytes, limits.max_list_elements);
+    std::shared_ptr<apache::thrift::protocol::TProtocol> iprot = protocols->getProtocol(request);
+    std::shared_ptr<apache::thrift::protocol::TProtocol> oprot = protocols->getProtocol(answers);
+    server::MessageScanner scanner(
+        compact, server::MessageCaps{limits.max_message_bytes, limits.max_list_elements});
     errors_->count = 0;
-    // One connection: messages until the input ends or one is malformed (the server would
-    // close).
-    for (int calls = 0; calls < 16 && in->available_read() > 0; ++calls) {
+    // One connection: messages until the input ends or one is refused or malformed (the server
+    // would close).
+    const uint8_t* at = data + 1;
+    size_t left = size - 1;
+    for (int calls = 0; calls < 16 && left > 0; ++calls) {
+      scanner.Reset();
+      if (scanner.Scan(at, left) != server::MessageScanner::Result::kComplete) break;
+      const size_t length = scanner.length();
+      if (length == 0 || length > left) __builtin_trap();  // the scanner's contract
+      request->Reset(at, length);
       try {
         if (!processor_->process(iprot, oprot, nullptr)) break;
       } catch (const apache::thrift::TException&) {
         break;
       }
-      out->resetBuffer();
+      answers->Clear();
+      at += length;
+      left -= length;
     }
     if (errors_->count != 0) __builtin_trap();
     scanners_.ExpireIdle();  // idle timeout 0: every scanner is closed between inputs

@@ -156,6 +156,12 @@ std::optional<Status> ReadServerConfigKey(const std::string& key, const nlohmann
     }
     return s;
   }
+  if (key == "thrift_max_connections") {
+    return ReadConfigValue(v, key, &config->thrift_max_connections);
+  }
+  if (key == "thrift_max_connections_per_client") {
+    return ReadConfigValue(v, key, &config->thrift_max_connections_per_client);
+  }
   if (key == "admin_token") return ReadConfigValue(v, key, &config->admin_token);
   if (key == "allowed_hosts") return ReadConfigValue(v, key, &config->allowed_hosts);
   if (key == "insecure_no_auth") return ReadConfigValue(v, key, &config->insecure_no_auth);

@@ -60,6 +60,10 @@ struct ServerConfig {
   // before it sleeps, while no other connection is calling (ThriftServerOptions::arrival_spin).
   // 0: never.
   uint32_t thrift_spin_us = 50;
+  // Each Thrift server: connections open at once in all, and from one client address
+  // (ThriftServerOptions::max_connections, max_connections_per_client). 0: no cap.
+  uint32_t thrift_max_connections = 10000;
+  uint32_t thrift_max_connections_per_client = 1000;
   // When set, the REST API's writes and schema changes (and the admin routes of whatever runs on
   // the server) need this token (`Authorization: Bearer T` or `X-Basalt-Admin: T`). A secret:
   // never logged.

@@ -5,10 +5,12 @@
 // it: a request declaring a string just under the message limit (100 MiB) held that much memory
 // for as long as the client took to send it, or forever if it never did, and 32 such
 // connections held 3.45 GiB. These read a string in chunks of at most 1 MiB, growing it as each
-// chunk arrives, so a connection holds about what its client has actually sent. A message name
-// (a method name) is at most 256 bytes, and an old-style binary message whose name is no method
-// name is refused at once: that is what a framed client's first bytes look like on a buffered
-// connection, which would otherwise wait for bytes that never come. Everything else is Thrift's.
+// chunk arrives. The server now decodes a request only once all of it has arrived
+// (thrift_connection.h), so there a string's bytes are all in memory before it is read; the
+// chunked read still bounds what a declaration can make any other transport allocate. A message
+// name (a method name) is at most 256 bytes, and an old-style binary message whose name is no
+// method name is refused at once: that is what a framed client's first bytes look like on a
+// buffered connection. Everything else is Thrift's.
 
 #ifndef BASALT_SERVER_THRIFT_GROWING_PROTOCOL_H_
 #define BASALT_SERVER_THRIFT_GROWING_PROTOCOL_H_

@@ -1,100 +1,111 @@
-// Buffered and framed Thrift transports for the server's reading side that count the
-// message-size limit per request.
+// The in-memory transports a Thrift server's processor reads one request from and writes its
+// answers into: the server reads a request whole off the socket first (thrift_connection.h), so
+// the generated processor never waits on a socket, and answers are sent once, several at a time.
 //
-// Thrift 0.17 counts the bytes a transport consumes against TConfiguration's message-size limit
-// and resets the count when the transport sends (flush) or says a message ended (readEnd). A
-// client's one transport sends before every answer it reads, but the server reads through a
-// transport of its own that never sends, and the buffered one never says a message ended: so
-// the server dropped a long-lived connection ("No more data to read" at the client, then
-// "Broken pipe") once its requests added up to the limit: 100 MiB by default, about 2.8 million
-// rows of a batched ingest through one thrift:// connection. These reset the count at the end of
-// every request, so the limit bounds one request, as it is meant to.
+// Both are buffers (TBufferBase), so the server's protocols (growing_protocol.h) read and write
+// them through inline calls.
 
 #ifndef BASALT_SERVER_THRIFT_MESSAGE_TRANSPORTS_H_
 #define BASALT_SERVER_THRIFT_MESSAGE_TRANSPORTS_H_
 
 #include <thrift/TConfiguration.h>
 #include <thrift/transport/TBufferTransports.h>
-#include <thrift/transport/TSocket.h>
+#include <thrift/transport/TTransportException.h>
 
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
 #include <memory>
-
-#include "server/thrift/arrival_spin.h"
 
 namespace basalt::server {
 
-// Thrift's buffered transport reads and writes through 512-byte buffers: a 5 KiB answer left in
-// ten send() calls, each its own TCP segment (the sockets set TCP_NODELAY), and a request came
-// in 512 bytes per recv(). A request and its answer now fit one buffer each, up to this size.
-inline constexpr uint32_t kSocketBufferBytes = 64 * 1024;
-
-// The socket under a transport: its descriptor, -1 once closed or when it is not a socket.
-class SocketOf {
+// Reads the bytes of one request, which stay the caller's. Reading past them is Thrift's
+// end-of-file error ("No more data to read"), as a closed socket's would be.
+class RequestTransport
+    : public apache::thrift::transport::TVirtualTransport<RequestTransport,
+                                                          apache::thrift::transport::TBufferBase> {
  public:
-  explicit SocketOf(const std::shared_ptr<apache::thrift::transport::TTransport>& transport)
-      : socket_(std::dynamic_pointer_cast<apache::thrift::transport::TSocket>(transport)) {}
-  int fd() const { return socket_ ? static_cast<int>(socket_->getSocketFD()) : -1; }
+  // `config` gives the message-size limit counted while reading.
+  explicit RequestTransport(std::shared_ptr<apache::thrift::TConfiguration> config)
+      : TVirtualTransport(std::move(config)) {}
 
- private:
-  std::shared_ptr<apache::thrift::transport::TSocket> socket_;
-};
-
-// Both transports wait for a request through an ArrivalSpin (arrival_spin.h) when `spin` is not
-// null; it must outlive them.
-class MessageBufferedTransport : public apache::thrift::transport::TBufferedTransport {
- public:
-  MessageBufferedTransport(std::shared_ptr<apache::thrift::transport::TTransport> transport,
-                           std::shared_ptr<apache::thrift::TConfiguration> config,
-                           ArrivalSpin* spin = nullptr)
-      : TBufferedTransport(transport, kSocketBufferBytes, kSocketBufferBytes, config),
-        socket_(transport),
-        spin_(spin) {}
-
-  uint32_t readSlow(uint8_t* buf, uint32_t len) override {
-    // Only an empty buffer makes the base read the socket.
-    if (rBase_ != rBound_) return TBufferedTransport::readSlow(buf, len);
-    spin_.BeforeBlockingRead(socket_.fd());
-    uint32_t got = TBufferedTransport::readSlow(buf, len);
-    if (got > 0) spin_.AfterRead();
-    return got;
-  }
-
-  uint32_t readEnd() override {
-    uint32_t bytes = TBufferedTransport::readEnd();
+  // The request now read: `size` bytes at `data`, which must outlive the reading.
+  void Reset(const uint8_t* data, size_t size) {
+    setReadBuffer(const_cast<uint8_t*>(data), static_cast<uint32_t>(size));
     resetConsumedMessageSize();
-    return bytes;
   }
+  // What of the request has not been read.
+  size_t remaining() const { return static_cast<size_t>(rBound_ - rBase_); }
 
- private:
-  SocketOf socket_;
-  ConnectionSpin spin_;
-};
-
-class MessageFramedTransport : public apache::thrift::transport::TFramedTransport {
- public:
-  MessageFramedTransport(std::shared_ptr<apache::thrift::transport::TTransport> transport,
-                         std::shared_ptr<apache::thrift::TConfiguration> config,
-                         ArrivalSpin* spin = nullptr)
-      : TFramedTransport(transport, config), socket_(transport), spin_(spin) {}
+  bool isOpen() const override { return true; }
+  void open() override {}
+  void close() override {}
 
  protected:
-  bool readFrame() override {
-    spin_.BeforeBlockingRead(socket_.fd());
-    bool got = TFramedTransport::readFrame();
-    if (got) spin_.AfterRead();
-    return got;
+  uint32_t readSlow(uint8_t* buf, uint32_t len) override {
+    const uint32_t n = std::min(len, static_cast<uint32_t>(rBound_ - rBase_));
+    std::memcpy(buf, rBase_, n);
+    rBase_ += n;
+    return n;
+  }
+  void writeSlow(const uint8_t*, uint32_t) override {
+    throw apache::thrift::transport::TTransportException(
+        apache::thrift::transport::TTransportException::BAD_ARGS, "a request is read only");
+  }
+  const uint8_t* borrowSlow(uint8_t*, uint32_t*) override { return nullptr; }
+};
+
+// Collects answers, one after another, in a buffer that grows as they are written.
+class AnswerTransport
+    : public apache::thrift::transport::TVirtualTransport<AnswerTransport,
+                                                          apache::thrift::transport::TBufferBase> {
+ public:
+  AnswerTransport() { Grow(kInitialBytes); }
+
+  const uint8_t* data() const { return buf_.get(); }
+  uint8_t* mutable_data() { return buf_.get(); }
+  size_t size() const { return static_cast<size_t>(wBase_ - buf_.get()); }
+  // Keeps the first `size` bytes.
+  void Truncate(size_t size) { wBase_ = buf_.get() + size; }
+  // Empties the buffer; one grown past kKeptBytes (a large answer) gives its memory back.
+  void Clear() {
+    if (capacity_ > kKeptBytes) {
+      buf_.reset();
+      capacity_ = 0;
+      Grow(kInitialBytes);
+    }
+    wBase_ = buf_.get();
   }
 
- public:
-  uint32_t readEnd() override {
-    uint32_t bytes = TFramedTransport::readEnd();
-    resetConsumedMessageSize();
-    return bytes;
+  bool isOpen() const override { return true; }
+  void open() override {}
+  void close() override {}
+
+ protected:
+  uint32_t readSlow(uint8_t*, uint32_t) override { return 0; }
+  void writeSlow(const uint8_t* buf, uint32_t len) override {
+    const size_t used = size();
+    if (used + len > capacity_) Grow(std::max(capacity_ * 2, used + len));
+    std::memcpy(wBase_, buf, len);
+    wBase_ += len;
   }
+  const uint8_t* borrowSlow(uint8_t*, uint32_t*) override { return nullptr; }
 
  private:
-  SocketOf socket_;
-  ConnectionSpin spin_;
+  static constexpr size_t kInitialBytes = 64 * 1024;
+  static constexpr size_t kKeptBytes = 1024 * 1024;
+
+  void Grow(size_t capacity) {
+    const size_t used = buf_ ? size() : 0;
+    std::unique_ptr<uint8_t[]> bigger(new uint8_t[capacity]);
+    if (used > 0) std::memcpy(bigger.get(), buf_.get(), used);
+    buf_ = std::move(bigger);
+    capacity_ = capacity;
+    setWriteBuffer(buf_.get() + used, static_cast<uint32_t>(capacity_ - used));
+  }
+
+  std::unique_ptr<uint8_t[]> buf_;
+  size_t capacity_ = 0;
 };
 
 }  // namespace basalt::server

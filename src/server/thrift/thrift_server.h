@@ -1,18 +1,31 @@
 // What basalt's Thrift servers (Thrift2's THBaseService, Thrift1's Hbase) share: the options, the
-// caps, and the serving machinery (a thread-pool server on one port whose connections go
-// through the size-limited transports and protocols of this folder, one handler per connection
-// admitted by the per-client connection cap, and the idle-scanner reaper). Each protocol's
-// server (thrift2/thrift2_server.h, thrift1/thrift1_server.h) only says which generated
-// processor and which handler serve a connection.
+// caps, and the serving machinery. Each protocol's server (thrift2/thrift2_server.h,
+// thrift1/thrift1_server.h) only says which generated processor and which handler serve a
+// connection.
 //
-// What one client may hold is capped (docs/security.md, "Resource caps"): connections and
-// scanners per client address and in all, the bytes of one message, of one string (allocated as
-// they arrive, growing_protocol.h), and the elements of one list.
+// The machinery is event-driven: a connection holds no thread. A fixed pool of threads
+// (`worker_threads`) waits on every connection's socket at once in one epoll set; when a socket
+// is ready, one thread takes it (EPOLLONESHOT: no other thread serves that connection until it
+// is handed back), reads what has arrived, and for each request that is complete (a frame, or,
+// buffered, where message_scanner.h's walk says it ends) runs the generated processor on the
+// request's bytes in memory, then sends every answer of that read in one send
+// (thrift_connection.h). The handler runs on that thread: no hand-off to another thread, whose
+// wake-up would cost every call; a long call (a 16 MiB scan, a write waiting on the store)
+// holds its one thread and the others go on serving every other connection. A slow reader of
+// its answers holds no thread either: what the socket does not take waits in the connection.
+//
+// What one client may hold is capped (docs/security.md, "Resource caps"): connections in all and
+// per client address (a full server makes room by closing an idle connection of the client
+// holding the most, connection_table.h), the bytes held for unfinished requests and unsent
+// answers in all, scanners per client address and in all, the bytes of one message, of one
+// string, and the elements of one list.
 
 #ifndef BASALT_SERVER_THRIFT_THRIFT_SERVER_H_
 #define BASALT_SERVER_THRIFT_THRIFT_SERVER_H_
 
+#include <thrift/TConfiguration.h>
 #include <thrift/TProcessor.h>
+#include <thrift/transport/TTransport.h>
 
 #include <atomic>
 #include <chrono>
@@ -24,7 +37,6 @@
 
 #include "basalt/connection.h"
 #include "basalt/status.h"
-#include "server/client_quota.h"
 #include "server/thrift/scanner_registry.h"
 
 namespace basalt::server {
@@ -52,28 +64,41 @@ struct ThriftServerOptions {
   // Worst case per declared list: about this many times 200 bytes. Larger batches must be
   // split. Default: 100000.
   int32_t max_list_elements = 100000;
-  // Threads serving connections; each open connection holds one while it is open (Thrift's
-  // thread-pool server), so this is also the most concurrent connections: once they are all
-  // taken, new connections wait in the listen backlog (no memory is spent on them) until one
-  // closes. Default: 32.
+  // Threads serving calls: each waits on every connection at once and serves the one whose
+  // socket is ready, so this is the most calls in progress at once, whatever the number of
+  // connections (which hold no thread). More than the cores, so that calls waiting on the store
+  // or a long call do not hold up the rest. Default: 32.
   int worker_threads = 32;
+  // Most connections open at once, in all. A new connection past it takes the place of the
+  // connection idle longest (no complete request for the longest time) of the client holding
+  // the most, which is closed; it is refused (closed at once, and logged) only when that
+  // client's every connection is in a call. An idle connection costs a few KiB and a file
+  // descriptor (the process's RLIMIT_NOFILE must allow them). 0: no cap. Default: 10000.
+  size_t max_connections = 10000;
   // Most connections open at once from one client address; one more is closed as soon as it is
-  // accepted (Thrift has no way to answer before a request), and the server logs why. Keeps one
-  // client from taking every worker thread. 0: no cap. Default: 24.
-  int max_connections_per_client = 24;
+  // accepted (Thrift has no way to answer before a request), and the server logs why (at most a
+  // line a second). 0: no cap. Default: 1000 (a tenth of max_connections: pooled application
+  // servers, or many processes behind one address, fit easily; past ten such addresses a full
+  // server sheds the idle connections of the one holding the most).
+  int max_connections_per_client = 1000;
+  // Bytes held in all for connections' requests not yet complete and answers the client has not
+  // read yet; past it, the connection holding the most is closed (as Redis's
+  // maxmemory-clients). Without it, 10,000 connections each sending most of a 100 MiB request,
+  // or each leaving a 16 MiB answer unread, would hold what they sent or asked for. 0: no cap.
+  // Default: 1 GiB.
+  size_t max_buffered_bytes = size_t{1} << 30;
   // Most scanners open at once, in all and per client address; opening one beyond either is an
   // IOError (retryable) saying which cap was reached. 0: no cap. Defaults: 10000 and 1000.
   size_t max_scanners = 10000;
   size_t max_scanners_per_client = 1000;
-  // A connection that sends nothing for this long is closed, which frees its thread: without it,
-  // worker_threads idle connections would shut every other client out. Clients reconnect
-  // (basalt's thrift:// pool drops connections idle for half this long before reuse).
-  // Default: 60 s (hbase.thrift.server.socket.read.timeout).
+  // A connection with no byte in or out for this long, and no call in progress, is closed.
+  // Clients reconnect (basalt's thrift:// pool drops a connection idle past its idle_ms, 20 s by
+  // default, before reuse). Default: 60 s (hbase.thrift.server.socket.read.timeout).
   std::chrono::milliseconds read_timeout{60000};
-  // How long a connection that has answered polls its socket for the next request before it
-  // sleeps in a blocking read, while no other connection is in a call (arrival_spin.h): saves the
-  // wake-up of a sleeping core per call at the price of up to this much CPU after each answer.
-  // Zero turns it off. Default: 50 µs.
+  // How long the thread that has answered a connection polls its socket for the next request
+  // before it goes back to waiting in epoll, while no other connection is calling
+  // (arrival_spin.h): saves the wake-up of a sleeping core per call at the price of up to this
+  // much CPU after each answer. Zero turns it off. Default: 50 µs.
   std::chrono::microseconds arrival_spin{50};
   // A scanner unused for this long is closed (hbase.client.scanner.timeout.period). Default: 60 s.
   std::chrono::milliseconds scanner_idle_timeout{60000};
@@ -94,60 +119,46 @@ struct ThriftServiceContext {
   std::vector<std::string> reserved_namespaces;
 };
 
-// Admits or refuses a new connection by its client's share of connections. Thread safety: Admit
-// (Thrift's accept thread) and Release (the worker that served the connection) may run at once.
-class ConnectionAdmission {
+// What a handler factory learns of a new connection: TConnectionInfo's transport is one of these,
+// naming the client's address (the peer's IP address, an IPv4-mapped IPv6 address as IPv4).
+class ClientAddressTransport : public apache::thrift::transport::TTransport {
  public:
-  // `server` names the server in the log line of a refused connection ("thrift2").
-  ConnectionAdmission(std::string server, int max_connections_per_client);
-
-  // The peer address of the connection, and whether it was admitted. A refused connection's
-  // transport is closed: its first read fails at once, so it holds its worker thread for no time.
-  struct Admitted {
-    std::string client;
-    bool counted;
-  };
-  Admitted Admit(const apache::thrift::TConnectionInfo& info);
-  // Gives back what Admit counted.
-  void Release(const Admitted& admitted);
+  ClientAddressTransport(std::string address,
+                         std::shared_ptr<apache::thrift::TConfiguration> config)
+      : TTransport(std::move(config)), address_(std::move(address)) {}
+  const std::string& address() const { return address_; }
 
  private:
-  const std::string server_;
-  ClientQuota connections_;
+  const std::string address_;
 };
+
+// The client's address of a connection ("unknown" when the transport does not say).
+std::string ClientAddressOf(const apache::thrift::TConnectionInfo& info);
 
 // The generated `<Service>IfFactory` of a service, handing each connection a new `Handler` (a
 // subclass of the service's `If` whose constructor takes the context's parts and the client's
-// address, as Thrift2Handler and Thrift1Handler do).
+// address, as Thrift2Handler and Thrift1Handler do), made at the connection's first request and
+// released when it closes. Thread safety: getHandler and releaseHandler from any thread.
 template <class IfFactory, class Handler>
 class PerConnectionHandlers : public IfFactory {
  public:
   using If = typename IfFactory::Handler;
 
-  PerConnectionHandlers(const ThriftServiceContext& context, const std::string& server,
-                        int max_connections_per_client)
-      : context_(context), admission_(server, max_connections_per_client) {}
+  explicit PerConnectionHandlers(const ThriftServiceContext& context) : context_(context) {}
 
   If* getHandler(const apache::thrift::TConnectionInfo& info) override {
-    return new Counted(context_, admission_.Admit(info));
+    return new ForConnection(context_, ClientAddressOf(info));
   }
 
-  void releaseHandler(If* handler) override {
-    auto* counted = static_cast<Counted*>(handler);
-    admission_.Release(counted->admitted);
-    delete counted;
-  }
+  void releaseHandler(If* handler) override { delete static_cast<ForConnection*>(handler); }
 
  private:
-  struct Counted : Handler {
-    Counted(const ThriftServiceContext& c, ConnectionAdmission::Admitted a)
-        : Handler(c.conn, c.scanners, c.host, c.port, c.reserved_namespaces, a.client),
-          admitted(std::move(a)) {}
-    const ConnectionAdmission::Admitted admitted;
+  struct ForConnection : Handler {
+    ForConnection(const ThriftServiceContext& c, const std::string& client)
+        : Handler(c.conn, c.scanners, c.host, c.port, c.reserved_namespaces, client) {}
   };
 
   const ThriftServiceContext& context_;
-  ConnectionAdmission admission_;
 };
 
 // One Thrift server: the serving machinery, with the service's processor left to the subclass
@@ -176,8 +187,9 @@ class ThriftServer {
   // after Stop.
   int port() const { return port_.load(); }
 
-  // Graceful: stops accepting connections, lets calls in progress finish, closes connections
-  // and open scanners, and returns when every worker is done. Idempotent.
+  // Graceful: stops accepting connections, lets calls in progress finish and sends their answers
+  // (waiting up to 5 s for clients to take them), closes connections and open scanners, and
+  // returns when every thread is done. Idempotent.
   void Stop();
 
   const ThriftServerOptions& options() const { return options_; }
@@ -186,6 +198,10 @@ class ThriftServer {
   uint64_t calls() const { return calls_->load(std::memory_order_relaxed); }
   // "thrift2", "thrift1".
   const std::string& name() const { return name_; }
+  // Connections open now (0 when stopped), and those closed to make room or for the bytes cap
+  // since the last Start.
+  size_t connections() const;
+  uint64_t connections_shed() const;
 
  private:
   class Impl;
@@ -202,12 +218,10 @@ class ThriftServer {
 // The processor factory of a service whose connections each get a new `Handler` (see
 // PerConnectionHandlers), for ThriftServer's constructor.
 template <class ProcessorFactory, class IfFactory, class Handler>
-ThriftServer::ProcessorFactoryMaker PerConnectionProcessor(std::string name,
-                                                           int max_connections_per_client) {
-  return [name, max_connections_per_client](const ThriftServiceContext& context) {
+ThriftServer::ProcessorFactoryMaker PerConnectionProcessor() {
+  return [](const ThriftServiceContext& context) {
     return std::make_shared<ProcessorFactory>(
-        std::make_shared<PerConnectionHandlers<IfFactory, Handler>>(context, name,
-                                                                    max_connections_per_client));
+        std::make_shared<PerConnectionHandlers<IfFactory, Handler>>(context));
   };
 }
 

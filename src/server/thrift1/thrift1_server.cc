@@ -5,9 +5,8 @@
 namespace basalt::server {
 
 Thrift1Server::Thrift1Server(Connection& conn, Thrift1ServerOptions options)
-    : ThriftServer(
-          "thrift1", conn, options,
-          PerConnectionProcessor<thrift1::HbaseProcessorFactory, thrift1::HbaseIfFactory,
-                                 Thrift1Handler>("thrift1", options.max_connections_per_client)) {}
+    : ThriftServer("thrift1", conn, options,
+                   PerConnectionProcessor<thrift1::HbaseProcessorFactory, thrift1::HbaseIfFactory,
+                                          Thrift1Handler>()) {}
 
 }  // namespace basalt::server

@@ -9,8 +9,9 @@
 //   ...
 //   server.Stop();                                 // stop accepting, finish calls, return
 //
-// The wire defaults are HBase's Thrift1 gateway's: TBinaryProtocol over a buffered socket,
-// served by a thread pool; framed and compact are options, as HBase's -f and -c, and clients must
+// The wire defaults are HBase's Thrift1 gateway's: TBinaryProtocol over a buffered socket; the
+// connections are served by a fixed pool of threads on epoll (thrift/thrift_server.h), where
+// HBase gives each a thread; framed and compact are options, as HBase's -f and -c, and clients must
 // match them exactly. The port is not HBase's: HBase uses 9090 for whichever gateway runs, and
 // basalt serves Thrift2 there, so Thrift1 defaults to the next one, 9091.
 //

@@ -7,7 +7,6 @@ namespace basalt::server {
 Thrift2Server::Thrift2Server(Connection& conn, Thrift2ServerOptions options)
     : ThriftServer("thrift2", conn, options,
                    PerConnectionProcessor<thrift2::THBaseServiceProcessorFactory,
-                                          thrift2::THBaseServiceIfFactory, Thrift2Handler>(
-                       "thrift2", options.max_connections_per_client)) {}
+                                          thrift2::THBaseServiceIfFactory, Thrift2Handler>()) {}
 
 }  // namespace basalt::server

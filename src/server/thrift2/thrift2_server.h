@@ -8,7 +8,8 @@
 //   server.Stop();                             // stop accepting, finish calls, return
 //
 // The wire defaults are HBase's Thrift2 server's: TBinaryProtocol over a buffered socket on
-// port 9090, served by a thread pool (reference §4.1). Clients must match framed/compact exactly.
+// port 9090 (reference §4.1), the connections served by a fixed pool of threads on epoll
+// (thrift/thrift_server.h). Clients must match framed/compact exactly.
 //
 // What one client may hold is capped (docs/security.md, "Resource caps"): connections and
 // scanners per client address and in all, the bytes of one message, of one string, the elements
