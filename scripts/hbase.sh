@@ -11,6 +11,7 @@
 #                               BASALT_TEST_THRIFT_TARGET=thrift://127.0.0.1:$HBASE_THRIFT2_PORT ...
 #   scripts/hbase.sh stop     stops every JVM that start started and removes the data directory
 #   scripts/hbase.sh status   says what runs (exit 0 when all four JVMs run, else 1)
+#   scripts/hbase.sh fetch    only resolves the jars (scripts/install-deps.sh calls it)
 # A start that fails (a JVM exits, or a gateway does not answer within BASALT_HBASE_TIMEOUT
 # seconds, default 240) stops whatever it started and prints the end of the logs.
 # Environment: BASALT_HBASE_DIR (state, logs; default build/hbase), BASALT_HBASE_JAVA (a JDK 17
@@ -190,7 +191,9 @@ start() {
   }
   trap 'fail_start "interrupted"' INT TERM
   local t0=$SECONDS
-  say "starting HBase ($(basename "$(dirname "$(dirname "$(readlink -f "$java")")")"), data in $run_dir"
+  local jdk
+  jdk="$(basename "$(dirname "$(dirname "$(readlink -f "$java")")")")"
+  say "starting HBase on $jdk, data in $run_dir"
   launch cluster "-Xmx$heap" "${flags[@]}" -Dproc_master -Dhbase.log.file=cluster.log \
     org.apache.hadoop.hbase.master.HMaster start
   launch thrift1 "-Xmx$gw_heap" "${flags[@]}" -Dproc_thrift -Dhbase.log.file=thrift1.log \
@@ -256,5 +259,6 @@ case "${1:-}" in
   start) start ;;
   stop) stop_all ;;
   status) status ;;
-  *) echo "usage: $0 start|stop|status" >&2; exit 2 ;;
+  fetch) mkdir -p "$state" && classpath ;;
+  *) echo "usage: $0 start|stop|status|fetch" >&2; exit 2 ;;
 esac
