@@ -31,6 +31,14 @@ struct ConnectionOptions {
   // part (docs/benchmarks.md, "Scale curve"). 0: no budget. Default: 256 MiB.
   size_t memtable_budget_bytes = 256 * 1024 * 1024;
 
+  // Embedded: the most families (each a RocksDB column family) all the tables of the store may
+  // have together; a CreateTable or AddFamily past it fails with FailedPrecondition. Every schema
+  // change rewrites RocksDB's OPTIONS file, which lists every column family, and an open loads
+  // them all, so both grow with this number (docs/data-model.md, "Families"). A store that has
+  // more (made before the cap, or with a larger one) opens and works; it only takes no more
+  // families. Default: 4096.
+  size_t max_store_families = 4096;
+
   // Embedded: background flush and compaction threads. Default: 2.
   int background_jobs = 2;
 

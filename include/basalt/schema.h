@@ -4,6 +4,7 @@
 #ifndef BASALT_SCHEMA_H_
 #define BASALT_SCHEMA_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -91,6 +92,13 @@ struct FamilyDescriptor {
   friend bool operator==(const FamilyDescriptor&, const FamilyDescriptor&) = default;
 };
 
+// The most families one table may have; CreateTable and AddFamily refuse more with
+// InvalidArgument. HBase has no such cap but advises one to three families. Each basalt family
+// is a RocksDB column family of its own, and RocksDB rewrites its OPTIONS file, which lists every
+// column family of the store, at each family created or dropped: the cap bounds what one schema
+// change costs (docs/data-model.md, "Families").
+inline constexpr size_t kMaxFamiliesPerTable = 64;
+
 struct TableDescriptor {
   TableName name;
   std::vector<FamilyDescriptor> families;  // sorted by name in descriptors that Admin returns
@@ -107,7 +115,8 @@ struct TableDescriptor {
   // nullptr when the table has no such family.
   const FamilyDescriptor* FindFamily(std::string_view family) const;
 
-  // Checks names, at least one family, no duplicate family.
+  // Checks names, at least one family, no duplicate family. (The engine checks
+  // kMaxFamiliesPerTable.)
   Status Validate() const;
 
   friend bool operator==(const TableDescriptor&, const TableDescriptor&) = default;

@@ -15,6 +15,7 @@
 #include "basalt/connection.h"
 #include "server/engine_metrics.h"
 #include "server/http/access_log.h"
+#include "server/http/credentials.h"
 #include "server/http/http_server.h"
 #include "server/http/metrics.h"
 #include "server/http/router.h"
@@ -146,6 +147,7 @@ Status Serve(const ServeConfig& serve_config) {
   const AppConfig& app_config = serve_config.app;
   if (config.data.empty()) return Status::InvalidArgument("serve needs --data DIR");
   BASALT_RETURN_IF_ERROR(server::http::CheckExposure(config));
+  BASALT_RETURN_IF_ERROR(server::http::CheckLimits(config));
   BASALT_ASSIGN_OR_RETURN(auto access_log, server::http::AccessLog::Open(config.access_log));
   BASALT_ASSIGN_OR_RETURN(std::unique_ptr<Connection> conn, Connection::Open(config.data));
   if (app_config.demo) {  // before listening, so that the first request sees the data
@@ -258,14 +260,13 @@ Status Serve(const ServeConfig& serve_config) {
   rest.RegisterRoutes(&router);
   if (!config.admin_token.empty()) {
     // REST writes and schema changes need the token; reads (GET, and scanners, which are reads
-    // created with PUT/POST) stay open.
-    router.WrapRoutes(
+    // created with PUT/POST) stay open. A guard, not a wrapped handler: the server checks it
+    // from the header, so a write without the token is refused before its body is read.
+    router.GuardRoutes(
         [](server::http::Verb verb, const std::string& pattern) {
           return verb != server::http::Verb::get && pattern.find("/scanner") == std::string::npos;
         },
-        [&config](server::http::Handler inner) {
-          return server::http::RequireAdminToken(config.admin_token, std::move(inner));
-        });
+        server::http::AdminTokenGuard(config.admin_token));
   }
   api_v1::ApiV1Options api_options;
   api_options.session_ttl_seconds = app_config.session_ttl_seconds;

@@ -425,7 +425,9 @@ class Cli {
       }
       in = &file;
     }
-    BASALT_ASSIGN_OR_RETURN(BulkLoadStats stats, Import(admin(), name, *in, format));
+    // Open() uses the default options, and so their value size limit.
+    BASALT_ASSIGN_OR_RETURN(BulkLoadStats stats, Import(admin(), name, *in, format,
+                                                        ConnectionOptions().max_value_bytes));
     out_.Done("imported " + std::to_string(stats.cells) + " cell(s) into " + name.ToString());
     return Status::OK();
   }

@@ -100,6 +100,14 @@ class NoSpaceListener : public rocksdb::EventListener {
 // every memtable, writing table files until the disk refuses; the writes in between fail at once.
 constexpr std::chrono::milliseconds kResumeInterval{200};
 
+// kMaxFamiliesPerTable, for a table that would have `families`.
+Status CheckTableFamilyCap(const TableName& table, size_t families) {
+  if (families <= kMaxFamiliesPerTable) return Status::OK();
+  return Status::InvalidArgument(
+      "table '" + table.ToString() + "' would have " + std::to_string(families) +
+      " column families; a table may have at most " + std::to_string(kMaxFamiliesPerTable));
+}
+
 bool IsReservedNamespace(std::string_view ns) {
   return ns == kDefaultNamespace || ns == kSystemNamespace;
 }
@@ -280,8 +288,13 @@ Status Engine::OpenImpl() {
   iterator_pool_ = std::make_unique<IteratorPool>(db_, storage_epoch_);
   std::map<std::string, rocksdb::ColumnFamilyHandle*> by_name;
   for (auto* h : handles) by_name[h->GetName()] = h;
-  for (const auto& name : orphans) {
-    BASALT_RETURN_IF_ERROR(FromRocks(db_->DropColumnFamily(by_name[name])));
+  if (!orphans.empty()) {
+    // In one call: RocksDB rewrites its OPTIONS file (every column family's options) once per
+    // DropColumnFamily call, so dropping them one at a time takes time quadratic in their number.
+    std::vector<rocksdb::ColumnFamilyHandle*> dropped;
+    for (const auto& name : orphans) dropped.push_back(by_name[name]);
+    BASALT_RETURN_IF_ERROR(FromRocks(db_->DropColumnFamilies(dropped))
+                               .WithContext("dropping column families no table owns"));
   }
 
   // Format version.
@@ -497,6 +510,10 @@ Status Engine::InstallWithNewFamilies(const TableRecord& record,
 }
 
 Result<uint64_t> Engine::NextId() {
+  return NextIds(1);
+}
+
+Result<uint64_t> Engine::NextIds(uint64_t count) {
   // REQUIRES: schema_mu_ held.
   std::string v;
   uint64_t next = 1;
@@ -507,7 +524,7 @@ Result<uint64_t> Engine::NextId() {
     return FromRocks(s);
   }
   std::string out;
-  util::PutFixed64BE(&out, next + 1);
+  util::PutFixed64BE(&out, next + count);
   rocksdb::WriteOptions wo;
   wo.sync = true;
   if (needs_resume_.load()) BASALT_RETURN_IF_ERROR(ResumeAfterIoError());
@@ -530,35 +547,51 @@ Status Engine::PutTableRecord(const TableRecord& record) {
 
 Result<std::vector<FamilyHandle>> Engine::CreateFamilies(std::vector<FamilyRecord>* records) {
   // REQUIRES: schema_mu_ held.
-  std::vector<FamilyHandle> out;
   for (auto& rec : *records) {
     BASALT_RETURN_IF_ERROR(CheckCompressionSupported(rec.descriptor.compression));
   }
-  for (auto& rec : *records) {
-    BASALT_ASSIGN_OR_RETURN(rec.id, NextId());
+  if (records->empty()) return std::vector<FamilyHandle>{};
+  // One id write and one CreateColumnFamilies call for all of them: RocksDB writes its OPTIONS
+  // file, which lists every column family of the store, once per call, not once per family.
+  BASALT_ASSIGN_OR_RETURN(uint64_t first_id, NextIds(records->size()));
+  std::vector<rocksdb::ColumnFamilyDescriptor> descriptors;
+  descriptors.reserve(records->size());
+  for (size_t i = 0; i < records->size(); ++i) {
+    FamilyRecord& rec = (*records)[i];
+    rec.id = first_id + i;
     rec.cf_name = FamilyCfName(rec.id);
     SettingsCell(rec.id)->Set(FamilySettings::From(rec.descriptor));
-    rocksdb::ColumnFamilyHandle* h = nullptr;
-    Status s = FromRocks(db_->CreateColumnFamily(FamilyCfOptions(rec), rec.cf_name, &h));
-    if (!s.ok()) {
-      // Column families created so far have no catalog entry: drop them now (or at next open).
-      DropColumnFamilies(out).PermitUncheckedError();
-      return s;
-    }
-    all_handles_.push_back(h);
-    out.push_back({rec, FamilySettings::From(rec.descriptor), h});
+    descriptors.emplace_back(rec.cf_name, FamilyCfOptions(rec));
   }
+  std::vector<rocksdb::ColumnFamilyHandle*> handles;
+  const rocksdb::Status s = db_->CreateColumnFamilies(descriptors, &handles);
+  // On failure `handles` holds the ones made before it, which all_handles_ keeps until Close.
+  all_handles_.insert(all_handles_.end(), handles.begin(), handles.end());
+  std::vector<FamilyHandle> out;
+  out.reserve(handles.size());
+  for (size_t i = 0; i < handles.size(); ++i) {
+    const FamilyRecord& rec = (*records)[i];
+    out.push_back({rec, FamilySettings::From(rec.descriptor), handles[i]});
+  }
+  if (!s.ok()) {
+    // No catalog record names them: drop them now (or, if that fails too, at the next open).
+    DropColumnFamilies(out).PermitUncheckedError();
+    return NoteIoError(s);
+  }
+  if (engine_options_.TEST_families_created) engine_options_.TEST_families_created();
   return out;
 }
 
 Status Engine::DropColumnFamilies(const std::vector<FamilyHandle>& families) {
-  Status result;
+  if (families.empty()) return Status::OK();
+  std::vector<rocksdb::ColumnFamilyHandle*> cfs;
+  cfs.reserve(families.size());
   for (const auto& f : families) {
     iterator_pool_->Drop(f.cf);
-    Status s = FromRocks(db_->DropColumnFamily(f.cf));
-    if (!s.ok() && result.ok()) result = s;
+    cfs.push_back(f.cf);
   }
-  return result;
+  // One call, so one OPTIONS file write (see CreateFamilies).
+  return FromRocks(db_->DropColumnFamilies(cfs));
 }
 
 Result<std::shared_ptr<TableState>> Engine::BuildState(const TableRecord& record,
@@ -660,8 +693,26 @@ Result<std::vector<NamespaceDescriptor>> Engine::ListNamespaces() {
 
 // ---- Tables ----
 
+Status Engine::CheckFamilyCaps(const TableName& table, size_t existing, size_t added) {
+  BASALT_RETURN_IF_ERROR(CheckTableFamilyCap(table, existing + added));
+  size_t in_store = 0;
+  {
+    std::shared_lock<std::shared_mutex> tl(tables_mu_);
+    for (const auto& [name, t] : tables_) in_store += t->families.size();
+  }
+  if (in_store + added > options_.max_store_families) {
+    return Status::FailedPrecondition(
+        "the store has " + std::to_string(in_store) + " column families in all its tables and " +
+        std::to_string(added) + " more would pass its limit of " +
+        std::to_string(options_.max_store_families) + "; drop tables or families first");
+  }
+  return Status::OK();
+}
+
 Status Engine::CreateTable(const TableDescriptor& desc,
                            const std::vector<std::string>& split_keys) {
+  // Before the descriptor's checks, which look at every family.
+  BASALT_RETURN_IF_ERROR(CheckTableFamilyCap(desc.name, desc.families.size()));
   BASALT_RETURN_IF_ERROR(desc.Validate());
   std::vector<std::string> splits = split_keys;
   std::sort(splits.begin(), splits.end());
@@ -684,6 +735,7 @@ Status Engine::CreateTable(const TableDescriptor& desc,
       return Status::AlreadyExists("table '" + desc.name.ToString() + "' already exists");
     }
   }
+  BASALT_RETURN_IF_ERROR(CheckFamilyCaps(desc.name, 0, desc.families.size()));
   TableRecord record;
   record.name = desc.name;
   record.durability = desc.durability;
@@ -725,6 +777,7 @@ Status Engine::AddFamily(const TableName& table, const FamilyDescriptor& family)
     return Status::AlreadyExists("family '" + family.name + "' already exists in table '" +
                                  table.ToString() + "'");
   }
+  BASALT_RETURN_IF_ERROR(CheckFamilyCaps(table, current->families.size(), 1));
   std::vector<FamilyRecord> added{{family, 0, ""}};
   BASALT_ASSIGN_OR_RETURN(auto handles, CreateFamilies(&added));
   TableRecord record = current->record;

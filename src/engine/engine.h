@@ -229,12 +229,21 @@ class Engine : public std::enable_shared_from_this<Engine> {
   rocksdb::ColumnFamilyOptions FamilyCfOptions(const FamilyRecord& family);
   Status PersistSequenceLimit(uint64_t limit);
   Result<uint64_t> NextId();
+  // `count` consecutive ids, the first returned, in one catalog write. REQUIRES: schema_mu_ held.
+  Result<uint64_t> NextIds(uint64_t count);
+  // Whether `table` (`existing` families now, none when it is being created) may take `added`
+  // more: kMaxFamiliesPerTable (InvalidArgument) and the store's max_store_families
+  // (FailedPrecondition). REQUIRES: schema_mu_ held.
+  Status CheckFamilyCaps(const TableName& table, size_t existing, size_t added);
   Status WriteCatalog(const std::string& key, const std::string* value);
   Status PutTableRecord(const TableRecord& record);
+  // Creates the column families of `records` (setting their ids and names) in one RocksDB
+  // call; on failure, drops those it made. REQUIRES: schema_mu_ held.
   Result<std::vector<FamilyHandle>> CreateFamilies(std::vector<FamilyRecord>* records);
   void InstallTable(std::shared_ptr<TableState> state) /* REQUIRES: schema_mu_ held */;
   Result<std::shared_ptr<TableState>> BuildState(const TableRecord& record,
                                                  const std::vector<FamilyHandle>& reuse);
+  // Drops them in one RocksDB call.
   Status DropColumnFamilies(const std::vector<FamilyHandle>& families);
   Result<std::shared_ptr<const TableState>> FindTableLocked(const TableName& name);
   Status CheckOpen() const;

@@ -5,6 +5,8 @@
 #ifndef BASALT_ENGINE_ENGINE_OPTIONS_H_
 #define BASALT_ENGINE_ENGINE_OPTIONS_H_
 
+#include <functional>
+
 namespace rocksdb {
 class Env;
 }  // namespace rocksdb
@@ -16,6 +18,12 @@ struct EngineOptions {
   // Env with ConnectionOptions::in_memory, which this overrides). Not owned; must outlive the
   // engine.
   rocksdb::Env* env = nullptr;
+
+  // For tests: called by a schema change that makes column families (CreateTable, AddFamily,
+  // TruncateTable) once they exist and before the catalog record naming them is written, so
+  // that a test can cut the power there: a crash at that point leaves column families that no
+  // table owns, which the next open drops. Null: nothing is called.
+  std::function<void()> TEST_families_created;
 };
 
 }  // namespace basalt::engine

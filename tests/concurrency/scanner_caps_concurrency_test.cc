@@ -1,6 +1,7 @@
 // The servers' scanner registries under many threads opening, using, closing and expiring
-// scanners at once against their caps (server/client_quota.h): the caps hold at every moment,
-// every unit taken is given back, and (under TSan) there is no race.
+// scanners at once against their caps (server/client_quota.h; the REST registry keeps its own
+// counts, with the admin's reserve): the caps hold at every moment, every unit taken is given
+// back, and (under TSan) there is no race.
 
 #include <gtest/gtest.h>
 
@@ -69,12 +70,12 @@ TEST_F(ScannerCapsConcurrencyTest, Thrift2CapsHoldUnderConcurrentOpenCloseAndExp
           continue;
         }
         granted.fetch_add(1);
-        if (auto entry = registry.Find(*id)) {
+        if (auto entry = registry.Find(*id, client)) {
           server::ScannerRegistry::Lease lease(std::move(entry));
           RowResult row;
           EXPECT_FALSE(lease.scanner().Next(&row));
         }
-        if (i % 2 == 0) registry.Remove(*id);  // the others expire
+        if (i % 2 == 0) registry.Remove(*id, client);  // the others expire
       }
     });
   }
@@ -107,23 +108,25 @@ TEST_F(ScannerCapsConcurrencyTest, RestCapsHoldUnderConcurrentOpenCloseAndExpiry
   std::vector<std::thread> threads;
   for (int t = 0; t < 6; ++t) {
     threads.emplace_back([&, t] {
-      const std::string client = "10.0.0." + std::to_string(t % 3);
+      // One thread holds the admin token; the others share three addresses.
+      const server::rest::ScannerOwner owner{.admin = t == 5,
+                                             .address = "10.0.0." + std::to_string(t % 3)};
       for (int i = 0; i < 200; ++i) {
         auto table = OpenTable();
         auto scanner = table->GetScanner(Scan());
         ASSERT_OK(scanner);
         auto rest_scanner = std::make_shared<server::rest::RestScanner>(
             std::move(table), std::move(*scanner), /*batch=*/10);
-        Result<std::string> id = registry.Add(client, std::move(rest_scanner));
+        Result<std::string> id = registry.Add(owner, "t", std::move(rest_scanner));
         if (!id.ok()) {
           EXPECT_TRUE(id.status().IsBusy()) << id.status().ToString();
           continue;
         }
-        if (auto found = registry.Find(*id)) {
+        if (auto found = registry.Find(*id, owner, "t")) {
           auto chunk = found->NextChunk(10, 0);
           EXPECT_OK(chunk);
         }
-        if (i % 2 == 0) registry.Remove(*id);
+        if (i % 2 == 0) registry.Remove(*id, owner, "t");
       }
     });
   }
@@ -132,11 +135,15 @@ TEST_F(ScannerCapsConcurrencyTest, RestCapsHoldUnderConcurrentOpenCloseAndExpiry
   reaper.join();
   registry.Clear();
   EXPECT_EQ(registry.size(), 0);
+  // Every place came back: the anonymous places and then the admin's reserve fit again.
+  const size_t reserve = server::rest::ScannerRegistry::AdminReserve(kTotal);
   for (size_t i = 0; i < kTotal; ++i) {
     auto table = OpenTable();
     auto scanner = table->GetScanner(Scan());
     ASSERT_OK(scanner);
-    ASSERT_OK(registry.Add("10.0.1." + std::to_string(i % 3),
+    const server::rest::ScannerOwner owner{.admin = i >= kTotal - reserve,
+                                           .address = "10.0.1." + std::to_string(i % 3)};
+    ASSERT_OK(registry.Add(owner, "t",
                            std::make_shared<server::rest::RestScanner>(
                                std::move(table), std::move(*scanner), /*batch=*/10)));
   }

@@ -73,7 +73,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (ec || !parser.is_done()) return 0;  // the Session closes or answers 4xx before routing
 
   std::string route;
-  http::Response res = stack->server.Handle(parser.get(), "127.0.0.1:1", &route);
+  http::MemoryLease lease(stack->server.memory_budget(), http::RequestMemoryLimit(stack->config));
+  http::Response res = stack->server.Handle(parser.get(), "127.0.0.1:1", &route, &lease);
   const int status = static_cast<int>(res.result_int());
   Check(status >= 200 && status < 600);
   Check(status != 500);

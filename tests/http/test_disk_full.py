@@ -3,9 +3,10 @@
 The store lives on a 32 MiB file system the test mounts, a tmpfs and ext4 on a loop device (so it
 runs as root, as CI does; elsewhere it is skipped). A filler file takes most of it; REST writes
 fill the rest. Then: writes fail with 503 and a message saying the disk is full (never a crash),
-reads keep working, every acknowledged row is there; once the filler is deleted writes come back by themselves, within
-seconds, without a restart; after the disk is filled again, a kill -9 and a restart on the nearly
-full disk work and every acknowledged row is still there.
+reads keep working, every acknowledged row is there, and /api/v1's sign-ups and log-ins (which
+write an account, a session) answer the same retryable 503; once the filler is deleted writes come
+back by themselves, within seconds, without a restart; after the disk is filled again, a kill -9
+and a restart on the nearly full disk work and every acknowledged row is still there.
 """
 
 import os
@@ -18,7 +19,7 @@ import time
 import pytest
 import requests
 
-from conftest import Server, b64
+from conftest import API, FAST_HASH, PASSWORD, Server, b64
 
 MIB = 1 << 20
 VALUE_BYTES = 32 * 1024
@@ -93,6 +94,14 @@ def assert_disk_full(r):
     assert "is full" in r.text and "retry" in r.text, r.text
 
 
+def assert_api_disk_full(r):
+    """/api/v1's form of the same answer: 503 "unavailable", the message saying to retry."""
+    assert r.status_code == 503, (r.status_code, r.text)
+    error = r.json()["error"]
+    assert error["code"] == "unavailable", error
+    assert "is full" in error["message"] and "retry" in error["message"], error
+
+
 def assert_all_readable(url, acked):
     for row, value in acked.items():
         r = requests.get(f"{url}/t/{row}/cf:v", headers={"Accept": "application/octet-stream"},
@@ -107,10 +116,12 @@ def test_a_full_disk_is_survivable(binary, small_disk):
     with open(filler, "wb") as f:
         f.write(b"\0" * (20 * MIB))
     data = os.path.join(mnt, "data")
-    server = Server(binary, data, log_dir=top)
+    server = Server(binary, data, log_dir=top, extra_args=[FAST_HASH])
     try:
         url = server.url
         r = requests.put(f"{url}/t/schema", json={"name": "t", "ColumnSchema": [{"name": "cf"}]})
+        assert r.status_code == 201, r.text
+        r = requests.post(f"{url}{API}/signup", json={"user": "early", "password": PASSWORD})
         assert r.status_code == 201, r.text
         w = Writer(url)
 
@@ -131,6 +142,11 @@ def test_a_full_disk_is_survivable(binary, small_disk):
             time.sleep(0.05)
         assert server.proc.poll() is None, "the server died on a full disk"
         assert_all_readable(url, w.acked)
+        # /api/v1 answered these 500 "internal" where REST says 503, retry.
+        assert_api_disk_full(requests.post(f"{url}{API}/signup",
+                                           json={"user": "late", "password": PASSWORD}))
+        assert_api_disk_full(requests.post(f"{url}{API}/login",
+                                           json={"user": "early", "password": PASSWORD}))
 
         # Space is freed: writes come back by themselves, without a restart.
         os.remove(filler)

@@ -120,6 +120,64 @@ def test_malformed_requests_get_400_or_a_closed_connection(hostile, raw):
     alive(hostile)
 
 
+# Framing two parsers could read differently (RFC 9112): each is 400 and the connection closes.
+# What follows the header is a whole request that writes the row "victim": a server that takes
+# the header as having no body reads it as the next request (request smuggling).
+@pytest.mark.parametrize("framing", [
+    # "chunked, identity" was read as no body.
+    b"Transfer-Encoding: chunked, identity\r\n",
+    b"Transfer-Encoding: identity\r\n",
+    b"Transfer-Encoding: gzip, chunked\r\n",
+    b"Transfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n",
+    b"Transfer-Encoding: \r\n",
+    # An unknown coding with a length was read by the length.
+    b"Transfer-Encoding: xchunked\r\nContent-Length: 0\r\n",
+    b"Content-Length: 0\r\nTransfer-Encoding: xchunked\r\n",
+    b"Transfer-Encoding: chunked\r\nContent-Length: 0\r\n",
+    b"Content-Length: 0\r\nTransfer-Encoding: chunked\r\n",
+])
+def test_transfer_encoding_other_than_chunked_alone_is_400(hostile, framing):
+    raw = b"GET /version/cluster HTTP/1.1\r\nHost: localhost\r\n" + framing + b"\r\n"
+    status, closed = exchange(hostile, raw + put_request(cells_body()))
+    assert status == 400 and closed, (framing, status, closed)
+    assert_not_written(hostile)
+    alive(hostile)
+
+
+def test_transfer_encoding_in_http_1_0_is_400(hostile):
+    raw = (b"PUT /h/victim HTTP/1.0\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+           b"Transfer-Encoding: chunked\r\n\r\n" + b"%x\r\n" % len(cells_body()) + cells_body() +
+           b"\r\n0\r\n\r\n")
+    status, closed = exchange(hostile, raw)
+    assert status == 400 and closed
+    assert_not_written(hostile)
+
+
+@pytest.mark.parametrize("fold", [b" folded", b"\tfolded"])
+def test_a_header_line_folded_onto_the_next_is_400(hostile, fold):
+    raw = (b"GET /version/cluster HTTP/1.1\r\nHost: localhost\r\nX-Note: first\r\n" + fold +
+           b"\r\n\r\n")
+    status, closed = exchange(hostile, raw)
+    assert status == 400 and closed, status
+    # The same with the fold on a header that matters: Transfer-Encoding continued onto a line.
+    raw = (b"PUT /h/victim HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+           b"Content-Length: %d\r\nX-A: b\r\n" % len(cells_body()) + fold + b"\r\n\r\n" +
+           cells_body())
+    status, closed = exchange(hostile, raw)
+    assert status == 400 and closed, status
+    assert_not_written(hostile)
+    alive(hostile)
+
+
+def test_a_chunked_body_is_still_read(hostile):
+    body = cells_body("chunked-row")
+    raw = (b"PUT /h/chunked-row HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+           b"Transfer-Encoding: Chunked\r\n\r\n" + b"%x\r\n" % len(body) + body + b"\r\n0\r\n\r\n")
+    status, _ = exchange(hostile, raw)
+    assert status == 200
+    assert requests.get(f"{hostile.url}/h/chunked-row", timeout=5).status_code == 200
+
+
 def test_oversized_header_is_431(hostile):
     raw = b"GET /h/victim HTTP/1.1\r\nHost: localhost\r\nX-Big: " + b"a" * 20000 + b"\r\n\r\n"
     status, _ = exchange(hostile, raw)

@@ -4,6 +4,7 @@ config file, graceful shutdown."""
 import http.client
 import json
 import os
+import signal
 import socket
 import subprocess
 import tempfile
@@ -13,7 +14,7 @@ import time
 import pytest
 import requests
 
-from conftest import Server, b64, rows_of
+from conftest import API, Server, b64, rows_of
 
 # REST answers XML unless asked for JSON (as HBase).
 JSON = {"Accept": "application/json"}
@@ -140,7 +141,9 @@ def test_one_config_file_holds_the_servers_and_the_apps_keys(binary):
                           ('{"password_hash_cost": "none"}', "password_hash_cost"),
                           ('{"feed_inbox_cap": 0}', "feed_inbox_cap"),
                           ('{"feed_inbox_trim_every": -1}', "feed_inbox_trim_every"),
-                          ('{"thrift_spin_us": 5000}', "thrift_spin_us")):
+                          ('{"thrift_spin_us": 5000}', "thrift_spin_us"),
+                          # A budget smaller than max_body could never take a body it accepts.
+                          ('{"request_memory_budget": 1000}', "request_memory_budget")):
             cfg = os.path.join(tmp, "bad.json")
             with open(cfg, "w") as f:
                 f.write(bad)
@@ -264,3 +267,89 @@ def test_metrics_count_the_calls_of_each_thrift_server(server, binary):
     assert out.returncode == 0, out.stderr
     assert thrift_calls(server.url, "thrift2") == before + 2
     assert thrift_calls(server.url, "thrift1") >= 0
+
+
+def test_a_blocked_loop_delays_neither_new_connections_nor_sigterm(binary):
+    """Handlers that block their event loop (here sign-ups, each a password hash at the real
+    cost, queued one after another on one loop) held up the acceptor and the SIGTERM handler,
+    which ran on loop 0 too: a new connection was not even accepted, and SIGTERM not acted on,
+    until every queued handler was done.
+
+    What makes it deterministic: with two loops, connections are dealt to loops 0, 1, 0, 1... in
+    the order they are accepted. The test opens its connections one after another, each answered
+    before the next is opened, so connection i is on loop i % 2; the sign-ups go to loop 0's
+    connections only, and the probe, the next connection, is loop 1's, which has nothing to do.
+    The assertions are on order (how many sign-ups were answered when the probe was, or when the
+    listening socket closed), not on durations."""
+    signups = 10
+    with tempfile.TemporaryDirectory() as tmp:
+        s = Server(binary, os.path.join(tmp, "data"), config={
+            "threads": 2, "auth_attempts_per_minute": 1000,
+            "max_concurrent_password_hashes": 8, "shutdown_timeout_seconds": 300,
+            "thrift": False, "thrift1": False})
+        stopped = False
+        try:
+            conns = []
+            for _ in range(2 * signups - 1):  # loop 0 gets `signups` of them, loop 1 one fewer
+                c = http.client.HTTPConnection("127.0.0.1", s.port, timeout=300)
+                c.request("GET", "/version/cluster")
+                r = c.getresponse()
+                r.read()
+                assert r.status == 200
+                conns.append(c)
+            on_loop0 = conns[0::2]
+            answers = []
+
+            def sign_up_all(batch):
+                """Sends a sign-up on each of loop 0's connections, then collects the answers
+                in threads; returns the threads."""
+                for i, c in enumerate(on_loop0):
+                    c.request("POST", f"{API}/signup", headers={"Content-Type": "application/json"},
+                              body=json.dumps({"user": f"blocked{batch}x{i}",
+                                               "password": "correct horse battery"}))
+
+                def collect(c):
+                    r = c.getresponse()
+                    r.read()
+                    answers.append((batch, r.status))
+
+                threads = [threading.Thread(target=collect, args=(c,)) for c in on_loop0]
+                for th in threads:
+                    th.start()
+                return threads
+
+            def answered(batch):
+                return sum(1 for b, _ in answers if b == batch)
+
+            # A new connection while loop 0 hashes: answered on loop 1 at once.
+            threads = sign_up_all(1)
+            time.sleep(0.05)  # loop 0 is in its first hash (each takes a tenth of a second or more)
+            probe = requests.get(s.url + "/version/cluster", timeout=300)
+            assert probe.status_code == 200
+            assert answered(1) <= signups // 2, answers
+            for th in threads:
+                th.join(timeout=300)
+            assert answers == [(1, 201)] * signups
+
+            # SIGTERM while loop 0 hashes: the listening socket closes at once, and the sign-ups
+            # in flight still finish and get their answer.
+            threads = sign_up_all(2)
+            time.sleep(0.05)
+            s.proc.send_signal(signal.SIGTERM)
+            stopped = True
+            while True:
+                try:
+                    socket.create_connection(("127.0.0.1", s.port), timeout=300).close()
+                except ConnectionRefusedError:
+                    break
+                time.sleep(0.02)
+            assert answered(2) <= signups // 2, answers
+            for th in threads:
+                th.join(timeout=300)
+            assert sorted(answers) == [(1, 201)] * signups + [(2, 201)] * signups
+            assert s.proc.wait(timeout=300) == 0
+        finally:
+            if not stopped:
+                s.stop()
+            elif s.proc.poll() is None:
+                s.proc.kill()

@@ -29,6 +29,16 @@ inline int64_t PeakRssKb() {
   return ProcessStatusKb("VmHWM");
 }
 
+// Brings the peak (VmHWM) down to what is resident now, so that PeakRssKb measures what follows
+// even after an earlier test of the process peaked higher (Linux's /proc/PID/clear_refs, "5").
+// False when the kernel refused.
+inline bool ResetPeakRss() {
+  std::ofstream clear("/proc/self/clear_refs");
+  clear << "5";
+  clear.flush();
+  return static_cast<bool>(clear);
+}
+
 }  // namespace basalt::testing
 
 #endif  // BASALT_TESTS_SUPPORT_PROCESS_MEMORY_H_

@@ -14,12 +14,14 @@
 #include <chrono>
 #include <cstring>
 #include <functional>
+#include <set>
 #include <thread>
 
 #include "server/thrift1/thrift1_server.h"
 #include "server/thrift2/thrift2_server.h"
 #include "support/process_memory.h"
 #include "support/test_store.h"
+#include "thrift/source_address_socket.h"
 #include "thrift1/gen/Hbase.h"
 #include "thrift2/gen/THBaseService.h"
 
@@ -91,7 +93,21 @@ class Thrift1ServerTest : public ::testing::Test {
     client_ = std::make_unique<HbaseClient>(raw_->protocol);
   }
 
+  // A client of its own connecting from `address` (127.0.0.2, ...), kept until StopServer.
+  HbaseClient& ClientFrom(const std::string& address) {
+    auto socket = SocketFromAddress(address, server_->port());
+    if (socket == nullptr) throw std::runtime_error("no socket from " + address);
+    auto transport = std::make_shared<TBufferedTransport>(socket);
+    address_transports_.push_back(transport);
+    address_clients_.push_back(
+        std::make_unique<HbaseClient>(std::make_shared<TBinaryProtocol>(transport)));
+    return *address_clients_.back();
+  }
+
   void StopServer() {
+    address_clients_.clear();
+    for (auto& transport : address_transports_) transport->close();
+    address_transports_.clear();
     client_.reset();
     raw_.reset();
     if (server_) server_->Stop();
@@ -130,6 +146,8 @@ class Thrift1ServerTest : public ::testing::Test {
   std::unique_ptr<server::Thrift1Server> server_;
   std::unique_ptr<Client> raw_;
   std::unique_ptr<HbaseClient> client_;
+  std::vector<std::shared_ptr<TTransport>> address_transports_;
+  std::vector<std::unique_ptr<HbaseClient>> address_clients_;
 };
 
 using Cells = std::map<std::string, std::string>;
@@ -334,6 +352,66 @@ TEST_F(Thrift1ServerTest, GetRowsLeavesOutRowsThatDoNotExist) {
   out.clear();
   client_->getRowsWithColumnsTs(out, "t", {"a", "c"}, {"f:q"}, 1, {});
   EXPECT_TRUE(out.empty());
+}
+
+// A multi-row read built every row it named before answering, and took a row named many times
+// as many times: one 1,447-byte getRows naming a 10 MiB row 200 times drove the server past
+// 3 GiB. The rows are read and counted one at a time, and past the result cap (16 MiB) the call
+// is refused before more are built.
+TEST_F(Thrift1ServerTest, AMultiRowReadPastTheResultCapIsRefusedBeforeItIsBuilt) {
+  const std::string big(5 << 20, 'x');
+  client_->mutateRow("t", "big", {Put("f:q", big)}, {});
+  client_->mutateRow("t", "small", {Put("f:q", "s"), Put("g:q", "t")}, {});
+  // Under the cap every variant answers as before: in order, a row named twice twice, a missing
+  // one left out.
+  std::vector<TRowResult> out;
+  client_->getRows(out, "t", {"big", "missing", "small", "big"}, {});
+  ASSERT_EQ(out.size(), 3u);
+  EXPECT_EQ(out[0].row, "big");
+  EXPECT_EQ(out[0].columns["f:q"].value, big);
+  EXPECT_EQ(out[1].row, "small");
+  EXPECT_EQ(out[1].columns.size(), 2u);
+  EXPECT_EQ(out[2].row, "big");
+  EXPECT_EQ(out[2].columns["f:q"].value, big);
+  out.clear();
+  client_->getRowsWithColumns(out, "t", {"small", "big"}, {"g"}, {});
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].columns["g:q"].value, "t");
+  out.clear();
+  client_->getRowsTs(out, "t", {"big", "small"}, kLatestTimestamp, {});
+  EXPECT_EQ(out.size(), 2u);
+  out.clear();
+  client_->getRowsWithColumnsTs(out, "t", {"big", "small"}, {"f:q"}, kLatestTimestamp, {});
+  EXPECT_EQ(out.size(), 2u);
+
+  const std::vector<std::string> rows(200, "big");
+  const std::map<std::string, std::function<void()>> calls = {
+      {"getRows", [&] { client_->getRows(out, "t", rows, {}); }},
+      {"getRowsWithColumns", [&] { client_->getRowsWithColumns(out, "t", rows, {"f"}, {}); }},
+      {"getRowsTs", [&] { client_->getRowsTs(out, "t", rows, kLatestTimestamp, {}); }},
+      {"getRowsWithColumnsTs",
+       [&] { client_->getRowsWithColumnsTs(out, "t", rows, {"f:q"}, kLatestTimestamp, {}); }},
+  };
+  for (const auto& [method, call] : calls) {
+    SCOPED_TRACE(method);
+    ASSERT_TRUE(ResetPeakRss());
+    const int64_t peak_before = PeakRssKb();
+    out.clear();
+    try {
+      call();
+      ADD_FAILURE() << out.size() << " rows of 5 MiB were answered in one call";
+    } catch (const IOError& e) {
+      EXPECT_NE(e.message.find(method + ": the 200 rows asked for take more than 16 MiB; ask "
+                                        "for fewer rows per call"),
+                std::string::npos)
+          << e.message;
+      EXPECT_FALSE(e.canRetry);
+    }
+    // 200 x 5 MiB is 1,000 MiB of rows, held at least twice over (read, then converted) before.
+    EXPECT_LT(PeakRssKb() - peak_before, 200 * 1024) << "the rows asked for were built";
+  }
+  // The connection goes on.
+  EXPECT_EQ(Row("small"), (Cells{{"f:q", "s"}, {"g:q", "t"}}));
 }
 
 // ---- Writes ----
@@ -616,6 +694,94 @@ TEST_F(Thrift1ServerTest, ScannersAreCappedPerClient) {
   }
   client_->scannerClose(second);
   EXPECT_NO_THROW(client_->scannerOpenWithScan("t", TScan(), {}));
+}
+
+// Scanner ids counted up from 0, and any client could read or close any other's scanner. A
+// scanner answers only the address that opened it (on any of its connections); to any other it
+// is an unknown id, with the same error as an id never handed out, so an id tells nothing about
+// other clients' scanners.
+TEST_F(Thrift1ScanTest, AScannerAnswersOnlyTheAddressThatOpenedIt) {
+  ScannerID id = client_->scannerOpenWithScan("t", TScan(), {});
+  HbaseClient& other = ClientFrom("127.0.0.2");
+  std::vector<TRowResult> out;
+  auto expect_unknown = [](const std::function<void()>& call) {
+    try {
+      call();
+      ADD_FAILURE() << "the scanner answered another address";
+    } catch (const IllegalArgument& e) {
+      EXPECT_EQ(e.message, "scanner ID is invalid");
+    }
+  };
+  expect_unknown([&] { other.scannerGetList(out, id, 10); });
+  expect_unknown([&] { other.scannerGet(out, id); });
+  expect_unknown([&] { other.scannerClose(id); });
+  EXPECT_TRUE(out.empty());
+  // Untouched: the owner reads from the first row, on another connection of its address too.
+  client_->scannerGet(out, id);
+  EXPECT_EQ(Keys(out), (std::vector<std::string>{"a1"}));
+  out.clear();
+  HbaseClient& same_address = ClientFrom("127.0.0.1");
+  same_address.scannerGet(out, id);
+  EXPECT_EQ(Keys(out), (std::vector<std::string>{"a2"}));
+  same_address.scannerClose(id);
+  expect_unknown([&] { client_->scannerGet(out, id); });
+}
+
+// Consecutive opens had consecutive ids from 0: anyone could name everyone's scanners.
+TEST_F(Thrift1ServerTest, ScannerIdsAreDrawnAtRandom) {
+  std::vector<ScannerID> ids;
+  for (int i = 0; i < 32; ++i) ids.push_back(client_->scannerOpenWithScan("t", TScan(), {}));
+  const std::set<ScannerID> distinct(ids.begin(), ids.end());
+  EXPECT_EQ(distinct.size(), ids.size());
+  for (size_t i = 0; i < ids.size(); ++i) {
+    EXPECT_GT(ids[i], 0);
+    if (i > 0) {
+      EXPECT_NE(ids[i], ids[i - 1] + 1) << "consecutive opens had consecutive ids";
+    }
+  }
+  // Spread over the 31 bits (32 draws all below 2^20 has odds of 2^-352).
+  EXPECT_GT(*distinct.rbegin(), 1 << 20);
+}
+
+// With caps per address alone, ten addresses filled the server (10,000 scanners, 1,000 each) for
+// every other client as long as they kept them. A full server shares its scanners out: another
+// address still opens them, the idlest scanner of a client holding the most making room, up to
+// an even share.
+TEST_F(Thrift1ServerTest, AFullServerStillOpensScannersForAnotherAddress) {
+  StopServer();
+  server::Thrift1ServerOptions options;
+  options.max_scanners = 10;
+  options.max_scanners_per_client = 5;
+  StartServer(options);
+  HbaseClient& second = ClientFrom("127.0.0.2");
+  HbaseClient& third = ClientFrom("127.0.0.3");
+  std::vector<ScannerID> seconds, thirds;
+  for (int i = 0; i < 5; ++i) seconds.push_back(second.scannerOpenWithScan("t", TScan(), {}));
+  for (int i = 0; i < 5; ++i) thirds.push_back(third.scannerOpenWithScan("t", TScan(), {}));
+  std::vector<TRowResult> out;
+  // Every scanner but the second address's first is used after it: that one is the idlest.
+  for (size_t i = 1; i < seconds.size(); ++i) second.scannerGet(out, seconds[i]);
+  for (ScannerID id : thirds) third.scannerGet(out, id);
+
+  ScannerID mine = client_->scannerOpenWithScan("t", TScan(), {});
+  EXPECT_THROW(second.scannerGet(out, seconds[0]), IllegalArgument);  // closed to make room
+  for (size_t i = 1; i < seconds.size(); ++i) EXPECT_NO_THROW(second.scannerGet(out, seconds[i]));
+  for (ScannerID id : thirds) EXPECT_NO_THROW(third.scannerGet(out, id));
+  // Up to an even share of the ten (3, 3 and 4): then the server is full for this address too.
+  int opened = 1;
+  try {
+    while (opened < 10) {
+      client_->scannerOpenWithScan("t", TScan(), {});
+      ++opened;
+    }
+  } catch (const IOError& e) {
+    EXPECT_NE(e.message.find("too many open scanners on this server (at most 10)"),
+              std::string::npos)
+        << e.message;
+    EXPECT_TRUE(e.canRetry);
+  }
+  EXPECT_EQ(opened, 3);
+  EXPECT_NO_THROW(client_->scannerGet(out, mine));
 }
 
 // A Thrift1 client takes a short answer for the end of the scan (happybase does), so past the

@@ -10,12 +10,15 @@
 
 #include <chrono>
 #include <functional>
+#include <set>
+#include <stdexcept>
 #include <thread>
 #include <utility>
 
 #include "server/thrift2/thrift2_server.h"
 #include "support/process_memory.h"
 #include "support/test_store.h"
+#include "thrift/source_address_socket.h"
 #include "thrift2/gen/THBaseService.h"
 
 namespace basalt::testing {
@@ -68,7 +71,21 @@ class Thrift2ServerTest : public ::testing::Test {
     transport_->open();
   }
 
+  // A client of its own connecting from `address` (127.0.0.2, ...), kept until StopServer.
+  THBaseServiceClient& ClientFrom(const std::string& address) {
+    auto socket = SocketFromAddress(address, server_->port());
+    if (socket == nullptr) throw std::runtime_error("no socket from " + address);
+    auto transport = std::make_shared<TBufferedTransport>(socket);
+    address_transports_.push_back(transport);
+    address_clients_.push_back(
+        std::make_unique<THBaseServiceClient>(std::make_shared<TBinaryProtocol>(transport)));
+    return *address_clients_.back();
+  }
+
   void StopServer() {
+    address_clients_.clear();
+    for (auto& transport : address_transports_) transport->close();
+    address_transports_.clear();
     if (transport_) transport_->close();
     client_.reset();
     if (server_) server_->Stop();
@@ -139,6 +156,8 @@ class Thrift2ServerTest : public ::testing::Test {
   std::unique_ptr<server::Thrift2Server> server_;
   std::shared_ptr<TTransport> transport_;
   std::unique_ptr<THBaseServiceClient> client_;
+  std::vector<std::shared_ptr<TTransport>> address_transports_;
+  std::vector<std::unique_ptr<THBaseServiceClient>> address_clients_;
 };
 
 TEST_F(Thrift2ServerTest, PutThenGetReturnsCellsWithTimestampAndPutTypeCode) {
@@ -180,6 +199,49 @@ TEST_F(Thrift2ServerTest, GetMultipleKeepsOrderWithAnEmptyResultPerMissingRow) {
   EXPECT_FALSE(out[1].__isset.row);
   EXPECT_TRUE(out[1].columnValues.empty());
   EXPECT_EQ(out[2].row, "a");
+}
+
+// getMultiple built every row it named before answering, and took a row named many times as
+// many times: with one 10 MiB cell stored, a request naming it 200 times drove the server past
+// 3 GiB. The rows are read and counted one at a time, and past the result cap (16 MiB) the call
+// is refused before more are built.
+TEST_F(Thrift2ServerTest, GetMultiplePastTheResultCapIsRefusedBeforeItIsBuilt) {
+  const std::string big(5 << 20, 'x');
+  PutCells("big", {Cv("f", "q", big)});
+  PutCells("small", {Cv("f", "q", "s")});
+  // Under the cap, answered as before: a result per Get, in order, empty for a missing row.
+  std::vector<TResult> out;
+  client_->getMultiple(out, "t", {GetOf("big"), GetOf("missing"), GetOf("small"), GetOf("big")});
+  ASSERT_EQ(out.size(), 4u);
+  EXPECT_EQ(out[0].row, "big");
+  ASSERT_EQ(out[0].columnValues.size(), 1u);
+  EXPECT_EQ(out[0].columnValues[0].value, big);
+  EXPECT_FALSE(out[1].__isset.row);
+  EXPECT_EQ(out[2].columnValues.at(0).value, "s");
+  EXPECT_EQ(out[3].columnValues.at(0).value, big);
+
+  const std::vector<TGet> gets(200, GetOf("big"));
+  ASSERT_TRUE(ResetPeakRss());
+  const int64_t peak_before = PeakRssKb();
+  out.clear();
+  try {
+    client_->getMultiple(out, "t", gets);
+    ADD_FAILURE() << out.size() << " rows of 5 MiB were answered in one call";
+  } catch (const TIOError& e) {
+    EXPECT_NE(e.message.find("getMultiple: the 200 rows asked for take more than 16 MiB; ask "
+                             "for fewer rows per call"),
+              std::string::npos)
+        << e.message;
+    EXPECT_FALSE(e.canRetry);
+  }
+  // 200 x 5 MiB is 1,000 MiB of rows, held at least twice over (read, then converted) before.
+  EXPECT_LT(PeakRssKb() - peak_before, 200 * 1024) << "the rows asked for were built";
+  // The connection goes on, and existence checks of the same row are answered (one row at a
+  // time, none kept).
+  std::vector<bool> exist;
+  client_->existsAll(exist, "t", gets);
+  EXPECT_EQ(exist, std::vector<bool>(200, true));
+  EXPECT_LT(PeakRssKb() - peak_before, 200 * 1024) << "existsAll kept the rows it read";
 }
 
 // Reference §4.6: with the default DELETE_COLUMNS, a family-only TColumn deletes the column with
@@ -779,6 +841,102 @@ TEST_F(Thrift2ServerTest, ScannersAreCappedPerClientAndInAll) {
               std::string::npos)
         << e.message;
   }
+}
+
+// Scanner ids counted up from 0, and any client could read or close any other's scanner. A
+// scanner answers only the address that opened it (on any of its connections); to any other it
+// is an unknown id, with the same error as an id never handed out, so an id tells nothing about
+// other clients' scanners.
+TEST_F(Thrift2ServerTest, AScannerAnswersOnlyTheAddressThatOpenedIt) {
+  for (std::string row : {"a", "b", "c"}) PutCells(row, {Cv("f", "q", row)});
+  int32_t id = client_->openScanner("t", TScan());
+  THBaseServiceClient& other = ClientFrom("127.0.0.2");
+  std::vector<TResult> rows;
+  for (int32_t asked : {id, 123456}) {
+    try {
+      other.getScannerRows(rows, asked, 10);
+      ADD_FAILURE() << "scanner " << asked << " answered another address";
+    } catch (const TIllegalArgument& e) {
+      EXPECT_EQ(e.message, "Invalid scanner Id");
+    }
+  }
+  EXPECT_TRUE(rows.empty());
+  EXPECT_NO_THROW(
+      other.closeScanner(id));  // answered as an unknown id is: quietly, closing nothing
+  // Untouched: the owner reads from the first row, on another connection of its address too.
+  client_->getScannerRows(rows, id, 1);
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0].row, "a");
+  rows.clear();
+  THBaseServiceClient& same_address = ClientFrom("127.0.0.1");
+  same_address.getScannerRows(rows, id, 1);
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0].row, "b");
+  same_address.closeScanner(id);
+  EXPECT_THROW(client_->getScannerRows(rows, id, 1), TIllegalArgument);
+}
+
+// Consecutive opens had consecutive ids from 0: anyone could name everyone's scanners.
+TEST_F(Thrift2ServerTest, ScannerIdsAreDrawnAtRandom) {
+  std::vector<int32_t> ids;
+  for (int i = 0; i < 32; ++i) ids.push_back(client_->openScanner("t", TScan()));
+  const std::set<int32_t> distinct(ids.begin(), ids.end());
+  EXPECT_EQ(distinct.size(), ids.size());
+  for (size_t i = 0; i < ids.size(); ++i) {
+    EXPECT_GT(ids[i], 0);
+    if (i > 0) {
+      EXPECT_NE(ids[i], ids[i - 1] + 1) << "consecutive opens had consecutive ids";
+    }
+  }
+  // Spread over the 31 bits (32 draws all below 2^20 has odds of 2^-352).
+  EXPECT_GT(*distinct.rbegin(), 1 << 20);
+}
+
+// With caps per address alone, ten addresses at their share (1,000 of 10,000) filled the server
+// for every other client as long as they kept their scanners. A full server shares its scanners
+// out: an eleventh address still opens them, the idlest scanner of a client holding the most
+// making room, and goes on up to an even share; the addresses that filled it keep the scanners
+// they use.
+TEST_F(Thrift2ServerTest, TenAddressesAtTheirCapStillLeaveScannersForAnother) {
+  StopServer();
+  server::Thrift2ServerOptions options;
+  options.max_scanners = 20;
+  options.max_scanners_per_client = 2;
+  StartServer(options);
+  PutCells("a", {Cv("f", "q", "1")});
+  std::vector<THBaseServiceClient*> clients;
+  std::vector<std::vector<int32_t>> ids;
+  for (int i = 0; i < 10; ++i) {
+    clients.push_back(&ClientFrom("127.0.0." + std::to_string(i + 2)));
+    ids.push_back({clients[i]->openScanner("t", TScan()), clients[i]->openScanner("t", TScan())});
+  }
+  std::vector<TResult> rows;
+  // Each address uses its second scanner: the first ones are idler, the very first the idlest.
+  for (int i = 0; i < 10; ++i) clients[i]->getScannerRows(rows, ids[i][1], 1);
+
+  int32_t mine = client_->openScanner("t", TScan());  // was: too many open scanners
+  EXPECT_THROW(clients[0]->getScannerRows(rows, ids[0][0], 1), TIllegalArgument);
+  for (int i = 0; i < 10; ++i) {
+    EXPECT_NO_THROW(clients[i]->getScannerRows(rows, ids[i][1], 1)) << "address " << i + 2;
+  }
+  // Another address gets one too; then each of the twelve holds one or two, and a client that
+  // holds one fewer than the most is refused (taking one would only move the imbalance).
+  THBaseServiceClient& twelfth = ClientFrom("127.0.0.12");
+  EXPECT_NO_THROW(twelfth.openScanner("t", TScan()));
+  try {
+    client_->openScanner("t", TScan());
+    ADD_FAILURE() << "a client took a scanner from one holding one more";
+  } catch (const TIOError& e) {
+    EXPECT_NE(e.message.find("too many open scanners on this server (at most 20), and client "
+                             "127.0.0.1 holds 1"),
+              std::string::npos)
+        << e.message;
+    EXPECT_TRUE(e.canRetry);
+  }
+  rows.clear();
+  client_->getScannerRows(rows, mine, 1);
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0].row, "a");
 }
 
 // Expired scanners give their place back.

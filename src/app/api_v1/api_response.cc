@@ -2,6 +2,8 @@
 
 #include <iterator>
 
+#include "server/http/status_mapping.h"
+
 namespace basalt::app::api_v1 {
 
 std::string_view ErrorCodeFor(HttpStatus status) {
@@ -28,8 +30,14 @@ Response ApiError(const Request& request, const Status& status) {
     case Status::Code::kFailedPrecondition:
       return ApiError(request, HttpStatus::forbidden, status.message());
     default:
-      return ApiError(request, HttpStatus::internal_server_error, "internal error");
+      break;
   }
+  // The retryable failures are the REST API's rule, not a copy of it: a client told 503 (the
+  // disk is full) knows to retry, where a 500 says the server is broken.
+  if (server::http::HttpStatusFor(status) == HttpStatus::service_unavailable) {
+    return ApiError(request, HttpStatus::service_unavailable, status.message());
+  }
+  return ApiError(request, HttpStatus::internal_server_error, "internal error");
 }
 
 Response JsonResponse(const Request& request, HttpStatus status, const nlohmann::json& body) {

@@ -33,6 +33,7 @@ inline constexpr ApiErrorCode kApiErrorCodes[] = {
     {HttpStatus::conflict, "conflict"},
     {HttpStatus::payload_too_large, "too_large"},
     {HttpStatus::too_many_requests, "rate_limited"},
+    {HttpStatus::service_unavailable, "unavailable"},
     {HttpStatus::internal_server_error, "internal"},
 };
 
@@ -43,8 +44,10 @@ std::string_view ErrorCodeFor(HttpStatus status);
 Response ApiError(const Request& request, HttpStatus status, std::string_view message);
 
 // A recipe's Status as the contract's error: NotFound 404, InvalidArgument 400, AlreadyExists
-// 409, FailedPrecondition 403 (the recipes use it for "not yours"), everything else 500 with
-// the message hidden (it may name internals) and a generic one sent. REQUIRES: !status.ok().
+// 409, FailedPrecondition 403 (the recipes use it for "not yours"); what the REST API answers
+// 503 (server/http/status_mapping.h: a full disk, a busy store, to be retried) 503
+// "unavailable" with its message, which says to retry; everything else 500 with the message
+// hidden (it may name internals) and a generic one sent. REQUIRES: !status.ok().
 Response ApiError(const Request& request, const Status& status);
 
 // `body` as application/json with `status`.

@@ -44,12 +44,10 @@ bool HasAdminToken(const Request& request, std::string_view admin_token) {
   return by_bearer || by_header;
 }
 
-Handler RequireAdminToken(std::string admin_token, Handler inner) {
-  if (admin_token.empty()) return inner;
-  return [admin_token = std::move(admin_token),
-          inner = std::move(inner)](const RequestContext& ctx) {
-    if (HasAdminToken(ctx.request, admin_token)) return inner(ctx);
-    Response res = MakeResponse(ctx.request, bh::status::unauthorized, "text/plain",
+RequestGuard AdminTokenGuard(std::string admin_token) {
+  return [admin_token = std::move(admin_token)](const Request& request) -> std::optional<Response> {
+    if (HasAdminToken(request, admin_token)) return std::nullopt;
+    Response res = MakeResponse(request, bh::status::unauthorized, "text/plain",
                                 "this server has an admin token: writes and schema changes need "
                                 "'Authorization: Bearer <token>' or 'X-Basalt-Admin: <token>'\r\n");
     res.set(bh::field::www_authenticate, "Bearer");

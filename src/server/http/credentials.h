@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "server/http/http_types.h"
+#include "server/http/router.h"
 
 namespace basalt::server::http {
 
@@ -29,9 +30,10 @@ bool ConstantTimeEquals(std::string_view a, std::string_view b);
 // REQUIRES: !admin_token.empty().
 bool HasAdminToken(const Request& request, std::string_view admin_token);
 
-// `inner` behind the admin token: without it, 401 with a text/plain message (the REST API's
-// error format) and "WWW-Authenticate: Bearer". An empty token makes no guard (returns inner).
-Handler RequireAdminToken(std::string admin_token, Handler inner);
+// A route guard (router.h) for the admin token: a request without it gets 401 with a
+// text/plain message (the REST API's error format) and "WWW-Authenticate: Bearer".
+// REQUIRES: !admin_token.empty().
+RequestGuard AdminTokenGuard(std::string admin_token);
 
 }  // namespace basalt::server::http
 

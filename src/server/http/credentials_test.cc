@@ -36,21 +36,21 @@ TEST(CredentialsTest, ConstantTimeEqualsIsEquality) {
   EXPECT_FALSE(ConstantTimeEquals("", "a"));
 }
 
-TEST(CredentialsTest, RestGuardAnswers401WithoutTheToken) {
-  Handler inner = [](const RequestContext& ctx) {
-    return MakeResponse(ctx.request, bh::status::ok, "text/plain", "done");
-  };
-  Handler guarded = RequireAdminToken("tok", inner);
+TEST(CredentialsTest, AdminTokenGuardAnswers401WithoutTheToken) {
+  RequestGuard guard = AdminTokenGuard("tok");
   Request req = MakeRequest(bh::verb::put);
-  RequestContext ctx{req, {}, {}, "127.0.0.1:1"};
-  Response res = guarded(ctx);
-  EXPECT_EQ(res.result(), bh::status::unauthorized);
-  EXPECT_NE(res.body().find("X-Basalt-Admin"), std::string::npos);
+  std::optional<Response> res = guard(req);
+  ASSERT_TRUE(res.has_value());
+  EXPECT_EQ(res->result(), bh::status::unauthorized);
+  EXPECT_EQ(res->at(bh::field::www_authenticate), "Bearer");
+  EXPECT_NE(res->body().find("X-Basalt-Admin"), std::string::npos);
   req.set("X-Basalt-Admin", "tok");
-  EXPECT_EQ(guarded(ctx).body(), "done");
-  // No token configured: no guard.
+  EXPECT_FALSE(guard(req).has_value());
   req.erase("X-Basalt-Admin");
-  EXPECT_EQ(RequireAdminToken("", inner)(ctx).body(), "done");
+  req.set(bh::field::authorization, "Bearer tok");
+  EXPECT_FALSE(guard(req).has_value());
+  req.set(bh::field::authorization, "Bearer wrong");
+  EXPECT_TRUE(guard(req).has_value());
 }
 
 }  // namespace

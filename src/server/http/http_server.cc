@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "server/http/browser_guard.h"
+#include "server/http/request_framing.h"
 #include "server/http/status_mapping.h"
 #include "server/http/url.h"
 
@@ -30,28 +31,13 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-// Errors the server answers itself (before any handler) take the error shape of the API the
-// target belongs to: /api/v1's JSON (docs/api-v1.md), else the REST API's text/plain.
-bool IsJsonApiTarget(std::string_view target) {
-  return target.rfind("/api/v1/", 0) == 0 || target == "/api/v1" ||
-         target.rfind("/api/v1?", 0) == 0;
-}
-
+// Sets `res`'s body to a server-side error in the shape of the API `target` belongs to.
 void SetErrorBody(Response& res, std::string_view target, std::string_view code,
                   const std::string& message) {
-  if (IsJsonApiTarget(target)) {
-    res.set(bh::field::content_type, "application/json");
-    res.body() = nlohmann::json{{"error", {{"code", code}, {"message", message}}}}.dump(
-        -1, ' ', false, nlohmann::json::error_handler_t::replace);
-  } else {
-    res.set(bh::field::content_type, "text/plain");
-    res.body() = message + "\r\n";
-  }
+  Response shaped = ServerErrorResponse(res.version(), target, res.result(), code, message);
+  res.set(bh::field::content_type, shaped[bh::field::content_type]);
+  res.body() = std::move(shaped.body());
   res.prepare_payload();
-}
-
-std::string_view View(beast::string_view s) {
-  return std::string_view(s.data(), s.size());
 }
 
 // The number of event loops (and threads) config.threads asks for.
@@ -84,10 +70,9 @@ void Refuse(Socket& socket, Metrics& metrics) {
 }  // namespace
 
 struct HttpServer::Impl {
-  Impl() {
-    AddLoop();
-    acceptor.emplace(*loops[0]);
-    signals.emplace(*loops[0], SIGINT, SIGTERM);
+  explicit Impl(const ServerConfig& config) : budget(config.request_memory_budget) {
+    acceptor.emplace(control);
+    signals.emplace(control, SIGINT, SIGTERM);
   }
 
   void AddLoop() {
@@ -96,14 +81,21 @@ struct HttpServer::Impl {
     work.push_back(net::make_work_guard(*loops.back()));
   }
 
-  // One event loop per thread (loop 0 from the start, the others from Run, which reads
-  // config.threads); a connection lives on one of them for its whole life.
+  // Outlives the loops: sessions destroyed with them give their memory back to it.
+  MemoryBudget budget;
+  // The acceptor, the signals and the shutdown run here, on a thread of their own (the one that
+  // calls Run), never on a connection's loop: a handler that blocks its loop must not keep new
+  // connections waiting, nor SIGTERM. One thread: an acceptor is not safe to close on one thread
+  // while another starts an accept. Its pending accept and signal wait keep it running until
+  // the shutdown cancels both.
+  net::io_context control{1};
+  // One event loop per thread (from Run, which reads config.threads); a connection lives on one
+  // of them for its whole life.
   std::vector<std::unique_ptr<net::io_context>> loops;
   // Keeps the loops without connections running until the shutdown.
   std::vector<net::executor_work_guard<LoopExecutor>> work;
-  size_t next_loop = 0;  // round-robin; touched on loop 0 only
-  // The acceptor, the signals and the shutdown live on loop 0 (one thread: an acceptor is not
-  // safe to close on one thread while another starts an accept). Destroyed before the loops.
+  size_t next_loop = 0;  // round-robin; touched on the control thread only
+  // Destroyed before the loops and the control context.
   std::optional<tcp::acceptor> acceptor;
   std::optional<net::signal_set> signals;
 };
@@ -112,7 +104,10 @@ struct HttpServer::Impl {
 // writes the response. Lives on one event loop: every handler of it runs on that loop's thread.
 class Session : public std::enable_shared_from_this<Session> {
  public:
-  Session(Socket socket, HttpServer& server) : stream_(std::move(socket)), server_(server) {
+  Session(Socket socket, HttpServer& server)
+      : stream_(std::move(socket)),
+        server_(server),
+        lease_(server.memory_budget(), RequestMemoryLimit(server.config())) {
     beast::error_code ec;
     auto ep = stream_.socket().remote_endpoint(ec);
     if (!ec) remote_ = ep.address().to_string() + ":" + std::to_string(ep.port());
@@ -130,13 +125,14 @@ class Session : public std::enable_shared_from_this<Session> {
   }
 
   // Called on shutdown: a connection waiting for its next request is closed now; one in the
-  // middle of a request finishes it first.
+  // middle of a request, or whose next request has arrived already, finishes it first. The wait
+  // is cancelled rather than the socket closed: a read that has taken the next request's bytes
+  // from the socket but whose completion is still queued then completes with them.
   void StopIfIdle() {
     net::dispatch(stream_.get_executor(), [self = shared_from_this()] {
-      if (self->idle_) {
-        beast::error_code ec;
-        self->stream_.socket().shutdown(tcp::socket::shutdown_both, ec);
-        self->stream_.socket().close(ec);
+      beast::error_code ec;
+      if (self->idle_ && self->stream_.socket().available(ec) == 0) {
+        self->stream_.socket().cancel(ec);  // the read completes with an error: Close
       }
     });
   }
@@ -145,16 +141,50 @@ class Session : public std::enable_shared_from_this<Session> {
   void ReadHeader() {
     if (server_.stopping()) return Close();
     const ServerConfig& cfg = server_.config();
-    parser_.emplace();
+    parser_.emplace();  // frees the previous request's body, whose memory the lease gives back
+    lease_.Clear();
+    memory_refused_.reset();
     parser_->header_limit(cfg.max_header);
     parser_->body_limit(cfg.max_body);
+    parser_->on_chunk_header(on_chunk_header_);
     idle_ = buffer_.size() == 0;
     stream_.expires_after(std::chrono::seconds(cfg.idle_timeout_seconds));
-    bh::async_read_header(stream_, buffer_, *parser_,
-                          beast::bind_front_handler(&Session::OnHeader, shared_from_this()));
+    ParseHeader();
   }
 
-  void OnHeader(beast::error_code ec, size_t) {
+  // Feeds what is buffered to the parser, reading more until the header is whole. Not Beast's
+  // async_read_header: the header's raw bytes are checked here (HasObsFold) before the parser
+  // folds them away.
+  void ParseHeader() {
+    if (buffer_.size() > 0) {
+      beast::error_code ec;
+      size_t used = parser_->put(buffer_.data(), ec);
+      if (!ec && parser_->is_header_done()) {
+        auto bytes = net::buffer_cast<const char*>(buffer_.data());
+        bool folded = HasObsFold(std::string_view(bytes, used));
+        buffer_.consume(used);
+        if (folded) {
+          idle_ = false;
+          return SendMalformed("a header line continued on the next (obs-fold, RFC 9112 5.2)");
+        }
+        return OnHeader(ec);
+      }
+      buffer_.consume(used);
+      if (ec != bh::error::need_more) return OnHeader(ec);
+    }
+    // A header is at most max_header bytes (the parser says header_limit past it): read in
+    // steps of at most 16 KiB so the buffer stays near that size.
+    size_t room = std::min<size_t>(16 * 1024, server_.config().max_header + 4);
+    stream_.async_read_some(buffer_.prepare(room),
+                            [self = shared_from_this()](beast::error_code ec, size_t n) {
+                              self->buffer_.commit(n);
+                              if (ec) return self->Close();  // end of stream, timeout, reset
+                              self->idle_ = false;
+                              self->ParseHeader();
+                            });
+  }
+
+  void OnHeader(beast::error_code ec) {
     idle_ = false;
     if (ec == bh::error::header_limit) {
       return SendLimitError(
@@ -162,22 +192,70 @@ class Session : public std::enable_shared_from_this<Session> {
           "request header larger than " + std::to_string(server_.config().max_header) + " bytes");
     }
     if (ec == bh::error::body_limit) return SendBodyTooLarge();
-    if (IsMalformedRequest(ec)) return SendMalformed(ec);
-    if (ec) return Close();  // end of stream, timeout, reset
+    if (IsMalformedRequest(ec)) return SendMalformed(ec.message());
+    if (ec) return Close();
     started_ = Clock::now();
+    const Request& header = parser_->get();
+    if (std::optional<std::string> framing = FramingError(header)) {
+      return SendMalformed(*framing);
+    }
+    if (!parser_->is_done()) {
+      // A body follows. Whatever would refuse the request from its header refuses it now,
+      // before the body costs memory or time; the body stays unread, so the connection closes.
+      route_.clear();
+      if (std::optional<Response> refusal = server_.Screen(header, &route_)) {
+        res_ = std::move(*refusal);
+        res_.keep_alive(false);
+        return Write(/*close=*/true);
+      }
+      if (boost::optional<uint64_t> length = parser_->content_length()) {
+        // The string body reserves the whole length as the body starts: count it now.
+        MemoryLease::Outcome outcome = lease_.Reserve(*length);
+        if (outcome != MemoryLease::Outcome::kReserved) {
+          return SendMemoryRefusal(outcome,
+                                   "a request body of " + std::to_string(*length) + " bytes");
+        }
+      }
+    }
     stream_.expires_after(std::chrono::seconds(server_.config().read_timeout_seconds));
     bh::async_read(stream_, buffer_, *parser_,
                    beast::bind_front_handler(&Session::OnBody, shared_from_this()));
   }
 
+  // Before each chunk of a chunked body: the body's string grows to hold it, and the lease holds
+  // what it grows to (a string grows by doubling), or the read stops with memory_refused_ set.
+  void OnChunkHeader(uint64_t size, beast::string_view, beast::error_code& ec) {
+    std::string& body = parser_->get().body();
+    uint64_t needed = body.size() + size;
+    if (needed <= body.capacity()) return;
+    uint64_t grown = std::max<uint64_t>(needed, 2 * uint64_t{body.capacity()});
+    MemoryLease::Outcome outcome = lease_.ReserveTotal(grown);
+    if (outcome != MemoryLease::Outcome::kReserved) {
+      memory_refused_ = outcome;
+      ec = bh::error::body_limit;
+      return;
+    }
+    body.reserve(needed);
+    // What the string took, if not what was foreseen (it only ever takes less).
+    if (lease_.ReserveTotal(body.capacity()) != MemoryLease::Outcome::kReserved) {
+      memory_refused_ = MemoryLease::Outcome::kBudgetSpent;
+      ec = bh::error::body_limit;
+    }
+  }
+
   void OnBody(beast::error_code ec, size_t) {
+    if (memory_refused_) {
+      return SendMemoryRefusal(*memory_refused_, "a chunked request body of more than " +
+                                                     std::to_string(parser_->get().body().size()) +
+                                                     " bytes");
+    }
     if (ec == bh::error::body_limit) return SendBodyTooLarge();
-    if (IsMalformedRequest(ec)) return SendMalformed(ec);
+    if (IsMalformedRequest(ec)) return SendMalformed(ec.message());
     if (ec) return Close();
     stream_.expires_never();
     const Request& req = parser_->get();
     route_.clear();
-    res_ = server_.Handle(req, remote_, &route_);
+    res_ = server_.Handle(req, remote_, &route_, &lease_);
     bool keep_alive = req.keep_alive() && !server_.stopping();
     res_.keep_alive(keep_alive);
     Write(!keep_alive);
@@ -191,8 +269,8 @@ class Session : public std::enable_shared_from_this<Session> {
            ec != bh::error::need_more && ec != bh::error::need_buffer;
   }
 
-  void SendMalformed(const beast::error_code& ec) {
-    SendLimitError(bh::status::bad_request, "malformed request: " + ec.message());
+  void SendMalformed(const std::string& why) {
+    SendLimitError(bh::status::bad_request, "malformed request: " + why);
   }
 
   void SendBodyTooLarge() {
@@ -201,23 +279,32 @@ class Session : public std::enable_shared_from_this<Session> {
         "request body larger than " + std::to_string(server_.config().max_body) + " bytes");
   }
 
-  // Answers a request that broke a limit, then closes the connection (its remaining bytes
-  // cannot be parsed). The handler never saw the request, so nothing was written.
+  void SendMemoryRefusal(MemoryLease::Outcome outcome, const std::string& what) {
+    SendRefusal(MemoryRefusal(11, Target(), outcome, lease_, what));
+  }
+
+  // Answers a request that broke a limit.
   void SendLimitError(bh::status status, const std::string& message) {
+    SendRefusal(ServerErrorResponse(
+        11, Target(), status, status == bh::status::payload_too_large ? "too_large" : "bad_request",
+        message));
+  }
+
+  // The request's target, as far as it was parsed (a body limit is seen as soon as
+  // Content-Length is parsed, before the header is "done"; the request line is in the message
+  // by then).
+  std::string_view Target() const {
+    return parser_ ? View(parser_->get().target()) : std::string_view();
+  }
+
+  // Sends `res`, the server's own refusal of a request the handler never saw (so nothing was
+  // written), then closes the connection: the request's remaining bytes are not read.
+  void SendRefusal(Response res) {
     started_ = Clock::now();
-    res_ = Response{status, 11};
-    std::string_view method, target;
-    // A body limit is seen as soon as Content-Length is parsed, before the header is "done";
-    // the request line is in the message by then.
-    if (parser_) {
-      method = View(parser_->get().method_string());
-      target = View(parser_->get().target());
-    }
-    SetErrorBody(res_, target,
-                 status == bh::status::payload_too_large ? "too_large" : "bad_request", message);
+    res_ = std::move(res);
     res_.keep_alive(false);
-    res_.prepare_payload();
-    server_.metrics().ObserveRequest("", method, static_cast<int>(status), 0);
+    std::string_view method = parser_ ? View(parser_->get().method_string()) : std::string_view();
+    server_.metrics().ObserveRequest("", method, static_cast<int>(res_.result_int()), 0);
     route_.clear();
     Write(/*close=*/true);
   }
@@ -253,6 +340,8 @@ class Session : public std::enable_shared_from_this<Session> {
   // Half-closes, then reads and drops what the client still sends for a short while, so that
   // it sees the response rather than a connection reset.
   void CloseAfterWrite() {
+    parser_.reset();  // the request is logged: its body is needed no more
+    lease_.Clear();
     beast::error_code ec;
     stream_.socket().shutdown(tcp::socket::shutdown_send, ec);
     stream_.expires_after(std::chrono::seconds(2));
@@ -281,6 +370,16 @@ class Session : public std::enable_shared_from_this<Session> {
   HttpServer& server_;
   beast::flat_buffer buffer_;
   std::optional<bh::request_parser<bh::string_body>> parser_;
+  // The current request's share of the server's memory budget: its body, and what its handler
+  // decodes it into.
+  MemoryLease lease_;
+  // Set when a chunk of the body did not fit in the lease (the read then stops).
+  std::optional<MemoryLease::Outcome> memory_refused_;
+  // The parser holds a reference to it.
+  std::function<void(uint64_t, beast::string_view, beast::error_code&)> on_chunk_header_ =
+      [this](uint64_t size, beast::string_view extensions, beast::error_code& ec) {
+        OnChunkHeader(size, extensions, ec);
+      };
   Response res_;       // the response being written
   std::string route_;  // the route pattern of the request answered
   std::string remote_;
@@ -296,7 +395,7 @@ HttpServer::HttpServer(const ServerConfig& config, const Router& router, Metrics
       router_(router),
       metrics_(metrics),
       access_log_(access_log),
-      impl_(std::make_unique<Impl>()) {}
+      impl_(std::make_unique<Impl>(config)) {}
 
 HttpServer::~HttpServer() {
   // Handlers still queued (after a cut-off shutdown) hold sessions, which unregister from this
@@ -322,7 +421,7 @@ Status HttpServer::Listen() {
 
 void HttpServer::Accept() {
   // The new connection's socket goes to the next loop, round-robin; the completion runs on the
-  // acceptor's loop (loop 0), and the session starts on its own loop.
+  // control thread, and the session starts on its own loop.
   net::io_context& loop = *impl_->loops[impl_->next_loop];
   impl_->next_loop = (impl_->next_loop + 1) % impl_->loops.size();
   impl_->acceptor->async_accept(loop, [this](beast::error_code ec, Socket socket) {
@@ -360,7 +459,7 @@ void HttpServer::Run() {
   while (impl_->loops.size() < LoopCount(config_)) impl_->AddLoop();
   Accept();
   std::vector<std::thread> pool;
-  for (size_t i = 1; i < impl_->loops.size(); ++i) {
+  for (size_t i = 0; i < impl_->loops.size(); ++i) {
     pool.emplace_back([this, i] { impl_->loops[i]->run(); });
   }
   // The watchdog cuts off what is still running shutdown_timeout_seconds after the signal.
@@ -377,11 +476,13 @@ void HttpServer::Run() {
       }
       if (deadline && Clock::now() > *deadline) {
         for (auto& loop : impl_->loops) loop->stop();
+        impl_->control.stop();
         return;
       }
     }
   });
-  impl_->loops[0]->run();
+  // Returns once the shutdown has closed the acceptor and cancelled the signal wait.
+  impl_->control.run();
   for (auto& t : pool) t.join();
   {
     std::lock_guard<std::mutex> lock(mu);
@@ -392,7 +493,11 @@ void HttpServer::Run() {
 }
 
 void HttpServer::Stop() {
-  net::post(*impl_->loops[0], [this] { BeginShutdown(); });
+  net::post(impl_->control, [this] { BeginShutdown(); });
+}
+
+MemoryBudget& HttpServer::memory_budget() {
+  return impl_->budget;
 }
 
 void HttpServer::BeginShutdown() {
@@ -412,41 +517,82 @@ void HttpServer::BeginShutdown() {
   for (auto& s : live) s->StopIfIdle();
 }
 
-Response HttpServer::Handle(const Request& request, const std::string& remote, std::string* route) {
-  auto start = Clock::now();
-  std::string_view target(request.target().data(), request.target().size());
-  size_t q = target.find('?');
-  std::string_view path = target.substr(0, q);
-  Response res;
-  Router::Match match = router_.Find(request.method(), path);
-  std::optional<std::string> refusal = BrowserGuardRefusal(request, config_);
-  auto query = ParseQuery(q == std::string_view::npos ? std::string_view() : target.substr(q + 1));
-  if (refusal) {
+std::optional<Response> HttpServer::Refusal(const Request& request, const Router::Match& match,
+                                            QueryParams* query_out) {
+  std::string_view target = View(request.target());
+  if (std::optional<std::string> refusal = BrowserGuardRefusal(request, config_)) {
     // Before any handler: the request may come from a page on another site.
-    res = Response{bh::status::forbidden, request.version()};
+    Response res{bh::status::forbidden, request.version()};
     SetErrorBody(res, target, "forbidden", *refusal);
-  } else if (!query.ok()) {
-    res = ErrorResponse(request, query.status());
-    if (IsJsonApiTarget(target)) SetErrorBody(res, target, "bad_request", query.status().message());
-  } else if (match.handler != nullptr) {
-    RequestContext ctx{request, std::move(match.params), std::move(*query), remote};
-    try {
-      res = (*match.handler)(ctx);
-    } catch (const std::exception& e) {
-      // Handlers return errors as values; an exception here is a bug, not a client error.
-      res = ErrorResponse(request, Status::Internal(e.what()));
+    return res;
+  }
+  size_t q = target.find('?');
+  if (q != std::string_view::npos) {
+    auto query = ParseQuery(target.substr(q + 1));
+    if (!query.ok()) {
+      Response res = ErrorResponse(request, query.status());
+      if (IsJsonApiTarget(target)) {
+        SetErrorBody(res, target, "bad_request", query.status().message());
+      }
+      return res;
     }
-  } else if (!match.allowed.empty()) {
-    res = MakeResponse(request, bh::status::method_not_allowed, "text/plain",
-                       "Method not allowed\r\n");
+    if (query_out != nullptr) *query_out = std::move(*query);
+  }
+  if (match.handler == nullptr) {
+    if (match.allowed.empty()) {
+      return MakeResponse(request, bh::status::not_found, "text/plain", "Not found\r\n");
+    }
+    Response res = MakeResponse(request, bh::status::method_not_allowed, "text/plain",
+                                "Method not allowed\r\n");
     std::string allow;
     for (Verb v : match.allowed) {
       if (!allow.empty()) allow += ", ";
       allow += std::string(bh::to_string(v));
     }
     res.set(bh::field::allow, allow);
+    return res;
+  }
+  for (const RequestGuard* guard : match.guards) {
+    if (std::optional<Response> res = (*guard)(request)) return res;
+  }
+  return std::nullopt;
+}
+
+std::optional<Response> HttpServer::Screen(const Request& header, std::string* route) {
+  std::string_view target = View(header.target());
+  Router::Match match = router_.Find(header.method(), target.substr(0, target.find('?')));
+  std::optional<Response> res = Refusal(header, match, nullptr);
+  if (!res && match.fallback) {
+    // A namespace's own 404 or 405: its fallback answers from the header too.
+    RequestContext ctx{header, std::move(match.params), {}, ""};
+    res = (*match.handler)(ctx);
+  }
+  if (!res) return std::nullopt;
+  *route = match.pattern;
+  res->set(bh::field::server, "basalt");
+  metrics_.ObserveRequest(match.pattern, View(header.method_string()),
+                          static_cast<int>(res->result_int()), 0);
+  return res;
+}
+
+Response HttpServer::Handle(const Request& request, const std::string& remote, std::string* route,
+                            MemoryLease* memory) {
+  auto start = Clock::now();
+  std::string_view target = View(request.target());
+  Router::Match match = router_.Find(request.method(), target.substr(0, target.find('?')));
+  QueryParams query;
+  std::optional<Response> refusal = Refusal(request, match, &query);
+  Response res;
+  if (refusal) {
+    res = std::move(*refusal);
   } else {
-    res = MakeResponse(request, bh::status::not_found, "text/plain", "Not found\r\n");
+    RequestContext ctx{request, std::move(match.params), std::move(query), remote, memory};
+    try {
+      res = (*match.handler)(ctx);
+    } catch (const std::exception& e) {
+      // Handlers return errors as values; an exception here is a bug, not a client error.
+      res = ErrorResponse(request, Status::Internal(e.what()));
+    }
   }
   *route = match.pattern;
   res.set(bh::field::server, "basalt");

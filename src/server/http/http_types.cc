@@ -1,5 +1,8 @@
 #include "server/http/http_types.h"
 
+#include "server/http/memory_budget.h"
+#include "server/http/status_mapping.h"
+
 namespace basalt::server::http {
 
 std::optional<std::string> RequestContext::Query(const std::string& name) const {
@@ -52,6 +55,19 @@ std::string ClientAddress(std::string_view remote) {
 
 std::string RequestContext::client_address() const {
   return ClientAddress(remote);
+}
+
+}  // namespace basalt::server::http
+
+namespace basalt::server::http {
+
+std::optional<Response> RequestContext::ReserveMemory(uint64_t bytes, std::string_view what) const {
+  if (memory == nullptr) return std::nullopt;
+  MemoryLease::Outcome outcome = memory->Reserve(bytes);
+  if (outcome == MemoryLease::Outcome::kReserved) return std::nullopt;
+  return MemoryRefusal(
+      request.version(), View(request.target()), outcome, *memory,
+      std::string(what) + " would take " + std::to_string(bytes) + " more bytes of memory");
 }
 
 }  // namespace basalt::server::http

@@ -4,6 +4,7 @@
 #define BASALT_SERVER_HTTP_HTTP_TYPES_H_
 
 #include <boost/beast/http.hpp>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <optional>
@@ -13,6 +14,8 @@
 #include <vector>
 
 namespace basalt::server::http {
+
+class MemoryLease;
 
 using Request = boost::beast::http::request<boost::beast::http::string_body>;
 using Response = boost::beast::http::response<boost::beast::http::string_body>;
@@ -29,6 +32,10 @@ struct RequestContext {
   std::vector<std::pair<std::string, std::string>> query;
   // The remote address, "ip:port".
   std::string remote;
+  // This request's share of the server's memory budget (memory_budget.h), which holds its body
+  // already; null when no HttpServer serves the request (unit tests), and then nothing is
+  // counted.
+  MemoryLease* memory = nullptr;
 
   // The remote address without the port (ClientAddress): who the per-client caps count.
   std::string client_address() const;
@@ -39,6 +46,13 @@ struct RequestContext {
   std::vector<std::string> QueryAll(const std::string& name) const;
   // A path parameter (REQUIRES: the route declares it).
   const std::string& Param(const std::string& name) const { return params.at(name); }
+
+  // Holds `bytes` more of the server's memory budget until the response is written, for what
+  // the handler is about to expand the body into (`what`: "the decoded CellSet"). Call it
+  // before allocating. nullopt: held; else the response to answer instead, in the error shape
+  // of the request's API: 413 past what one request may hold, 503 with Retry-After while the
+  // server holds too much for other requests.
+  std::optional<Response> ReserveMemory(uint64_t bytes, std::string_view what) const;
 };
 
 // The client's address without the port: "127.0.0.1" from "127.0.0.1:5000", "::1" from
@@ -49,6 +63,11 @@ std::string ClientAddress(std::string_view remote);
 // and a value without the spaces and tabs around it (RFC 9110's optional whitespace).
 std::string AsciiLower(std::string_view s);
 std::string_view TrimWhitespace(std::string_view s);
+
+// Beast's string_view as the standard one.
+inline std::string_view View(boost::beast::string_view s) {
+  return std::string_view(s.data(), s.size());
+}
 
 // Handlers return the whole response; they never throw.
 using Handler = std::function<Response(const RequestContext&)>;

@@ -39,10 +39,11 @@ void Router::AddNamespace(std::string prefix, Handler fallback) {
   namespaces_.push_back({std::move(prefix), std::move(fallback)});
 }
 
-void Router::WrapRoutes(const std::function<bool(Verb, const std::string&)>& select,
-                        const std::function<Handler(Handler)>& wrap) {
+void Router::GuardRoutes(const std::function<bool(Verb, const std::string&)>& select,
+                         RequestGuard guard) {
+  auto shared = std::make_shared<const RequestGuard>(std::move(guard));
   for (Route& route : routes_) {
-    if (select(route.method, route.pattern)) route.handler = wrap(std::move(route.handler));
+    if (select(route.method, route.pattern)) route.guards.push_back(shared);
   }
 }
 
@@ -64,7 +65,7 @@ std::vector<std::pair<Verb, std::string>> Router::Routes() const {
 }
 
 void Router::Add(Verb method, std::string pattern, Handler handler) {
-  Route route{method, pattern, {}, std::move(handler)};
+  Route route{method, pattern, {}, std::move(handler), {}};
   std::vector<std::string_view> parts = SplitPath(pattern);
   if (parts.size() > kMaxSegments) {
     // Patterns are the program's own constants: a longer one is a bug, not an input.
@@ -126,6 +127,7 @@ Router::Match Router::Find(Verb method, std::string_view path) const {
   if (best != nullptr && best_score == allowed_score) {
     match.handler = &best->handler;
     match.pattern = best->pattern;
+    for (const auto& guard : best->guards) match.guards.push_back(guard.get());
     for (size_t i = 0; i < parts.size(); ++i) {
       if (!best->segments[i].literal) {
         match.params[best->segments[i].text] = std::string(parts[i]);
@@ -140,6 +142,7 @@ Router::Match Router::Find(Verb method, std::string_view path) const {
       allow += std::string(boost::beast::http::to_string(v));
     }
     match.handler = &space->fallback;
+    match.fallback = true;
     match.pattern = space->prefix + "/*";
     match.params["allow"] = std::move(allow);
     return match;

@@ -14,11 +14,15 @@
 // ("/{table}/{row}") never answers them, and the namespace's fallback handler answers what no
 // route of the namespace matches (so that API keeps its own error format for 404 and 405).
 //
+// A route may carry guards (GuardRoutes): checks of the request's header alone, such as the
+// admin token, which the server runs before it reads the body, so that a request they refuse
+// costs no more than its header (http_server.h), and again before the handler.
+//
 // Errors are translated once, here: a route added with a ResultHandler returns its failures as a
 // Status, and the router answers them in the API's error format (its ErrorRenderer: HBase REST's
 // is ErrorResponse in status_mapping.h), so no handler turns a Status into a response by hand.
 //
-// Thread safety: Add, AddNamespace and WrapRoutes before serving; Find may then be called from
+// Thread safety: Add, AddNamespace and GuardRoutes before serving; Find may then be called from
 // many threads.
 
 #ifndef BASALT_SERVER_HTTP_ROUTER_H_
@@ -26,6 +30,8 @@
 
 #include <functional>
 #include <map>
+#include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -42,6 +48,10 @@ using ResultHandler = std::function<Result<Response>(const RequestContext&)>;
 // An API's error format: the response for a failed `status`. REQUIRES: !status.ok().
 using ErrorRenderer = std::function<Response(const Request&, const Status&)>;
 
+// A check of a request from its method, target and header fields (never its body, which may
+// not have been read): the response that refuses it, or nullopt to let it through.
+using RequestGuard = std::function<std::optional<Response>(const Request&)>;
+
 class Router {
  public:
   struct Match {
@@ -49,6 +59,9 @@ class Router {
     std::string pattern;               // the matched route's pattern, "" when none matched
     std::map<std::string, std::string> params;
     std::vector<Verb> allowed;  // when handler is null but the path matched other methods
+    // The matched route's guards, in the order added (they live as long as the router).
+    std::vector<const RequestGuard*> guards;
+    bool fallback = false;  // handler is a namespace's fallback (no route of it matched)
   };
 
   void Add(Verb method, std::string pattern, Handler handler);
@@ -61,10 +74,10 @@ class Router {
   // no route at all). The fallback's route name is prefix + "/*".
   void AddNamespace(std::string prefix, Handler fallback);
 
-  // Replaces the handler of every route added so far for which `select(method, pattern)` holds
-  // with `wrap(handler)`: e.g. to require a credential on some routes of an API.
-  void WrapRoutes(const std::function<bool(Verb, const std::string&)>& select,
-                  const std::function<Handler(Handler)>& wrap);
+  // Adds `guard` to every route added so far for which `select(method, pattern)` holds: e.g. to
+  // require a credential on some routes of an API. A request passes a route's guards before its
+  // body is read and its handler runs.
+  void GuardRoutes(const std::function<bool(Verb, const std::string&)>& select, RequestGuard guard);
 
   // Every route added, as (method, pattern), in the order added.
   std::vector<std::pair<Verb, std::string>> Routes() const;
@@ -82,6 +95,7 @@ class Router {
     std::string pattern;
     std::vector<Segment> segments;
     Handler handler;
+    std::vector<std::shared_ptr<const RequestGuard>> guards;
   };
   struct Namespace {
     std::string prefix;

@@ -79,11 +79,13 @@ TEST(RouterTest, NamespaceKeepsCatchAllPatternsOfOtherApisOut) {
   auto m = r.Find(Verb::get, "/api/v1/me");
   ASSERT_NE(m.handler, nullptr);
   EXPECT_EQ(Call(m), "me");
+  EXPECT_FALSE(m.fallback);
   // Without the namespace, the REST pattern would answer this path.
   m = r.Find(Verb::get, "/api/v1/nothing");
   ASSERT_NE(m.handler, nullptr);
   EXPECT_EQ(Call(m), "fallback");
   EXPECT_EQ(m.pattern, "/api/v1/*");
+  EXPECT_TRUE(m.fallback);
   EXPECT_EQ(m.params["allow"], "");
   m = r.Find(Verb::post, "/api/v1/me");
   ASSERT_NE(m.handler, nullptr);
@@ -95,16 +97,31 @@ TEST(RouterTest, NamespaceKeepsCatchAllPatternsOfOtherApisOut) {
   EXPECT_EQ(Call(m), "row");
 }
 
-TEST(RouterTest, WrapRoutesReplacesOnlySelectedHandlers) {
+TEST(RouterTest, GuardRoutesGuardsOnlySelectedRoutes) {
   Router r;
   r.Add(Verb::get, "/{table}", Named("get"));
   r.Add(Verb::put, "/{table}", Named("put"));
-  r.WrapRoutes([](Verb v, const std::string&) { return v == Verb::put; },
-               [](Handler) { return Named("guarded"); });
-  EXPECT_EQ(Call(r.Find(Verb::get, "/t")), "get");
-  EXPECT_EQ(Call(r.Find(Verb::put, "/t")), "guarded");
-  ASSERT_EQ(r.Routes().size(), 2u);
-  EXPECT_EQ(r.Routes()[1].second, "/{table}");
+  r.Add(Verb::put, "/{table}/scanner", Named("scanner"));
+  r.GuardRoutes(
+      [](Verb v, const std::string& pattern) {
+        return v == Verb::put && pattern.find("/scanner") == std::string::npos;
+      },
+      [](const Request& req) -> std::optional<Response> {
+        if (req.count("X-Pass") != 0) return std::nullopt;
+        return MakeResponse(req, boost::beast::http::status::unauthorized, "text/plain", "no");
+      });
+  EXPECT_TRUE(r.Find(Verb::get, "/t").guards.empty());
+  EXPECT_TRUE(r.Find(Verb::put, "/t/scanner").guards.empty());
+  Router::Match put = r.Find(Verb::put, "/t");
+  ASSERT_EQ(put.guards.size(), 1u);
+  EXPECT_EQ(Call(put), "put");  // the handler itself is untouched
+  Request req;
+  std::optional<Response> refused = (*put.guards[0])(req);
+  ASSERT_TRUE(refused.has_value());
+  EXPECT_EQ(refused->result(), boost::beast::http::status::unauthorized);
+  req.set("X-Pass", "1");
+  EXPECT_FALSE((*put.guards[0])(req).has_value());
+  ASSERT_EQ(r.Routes().size(), 3u);
 }
 
 TEST(RouterTest, ResultRouteAnswersAFailedStatusInTheApisErrorFormat) {

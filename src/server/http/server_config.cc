@@ -62,6 +62,22 @@ Status ReadConfigValue(const nlohmann::json& v, const std::string& key,
   return Status::OK();
 }
 
+uint64_t RequestMemoryLimit(const ServerConfig& config) {
+  constexpr uint64_t kMax = std::numeric_limits<uint64_t>::max();
+  uint64_t expanded = config.max_body > kMax / 32 ? kMax : config.max_body * 32;
+  return std::min(std::max(expanded, uint64_t{64} << 20), config.request_memory_budget);
+}
+
+Status CheckLimits(const ServerConfig& config) {
+  if (config.request_memory_budget < config.max_body) {
+    return Status::InvalidArgument(
+        "request_memory_budget (" + std::to_string(config.request_memory_budget) +
+        " bytes) must be at least max_body (" + std::to_string(config.max_body) +
+        " bytes): no body the server accepts could be read");
+  }
+  return Status::OK();
+}
+
 bool IsLoopbackBind(const std::string& bind) {
   boost::system::error_code ec;
   boost::asio::ip::address address = boost::asio::ip::make_address(bind, ec);
@@ -102,6 +118,9 @@ std::optional<Status> ReadServerConfigKey(const std::string& key, const nlohmann
   if (key == "port") return ReadConfigValue(v, key, &config->port);
   if (key == "access_log") return ReadConfigValue(v, key, &config->access_log);
   if (key == "max_body") return ReadConfigValue(v, key, &config->max_body);
+  if (key == "request_memory_budget") {
+    return ReadConfigValue(v, key, &config->request_memory_budget);
+  }
   if (key == "max_header") return ReadConfigValue(v, key, &config->max_header);
   if (key == "read_timeout_seconds") return ReadConfigValue(v, key, &config->read_timeout_seconds);
   if (key == "idle_timeout_seconds") return ReadConfigValue(v, key, &config->idle_timeout_seconds);

@@ -24,9 +24,16 @@ inline constexpr uint32_t kMaxThriftSpinUs = 1000;
 struct ServerConfig {
   std::string data;  // data directory (required)
   std::string bind = "127.0.0.1";
-  uint16_t port = 8080;                    // 0: any free port (the ready line says which)
-  std::string access_log;                  // empty: stderr
-  uint64_t max_body = 8 * 1024 * 1024;     // bytes; larger request bodies get 413
+  uint16_t port = 8080;                 // 0: any free port (the ready line says which)
+  std::string access_log;               // empty: stderr
+  uint64_t max_body = 8 * 1024 * 1024;  // bytes; larger request bodies get 413
+  // Bytes of request data the server holds at once over every connection: bodies as they are
+  // read (a Content-Length body counts whole from its header on, a chunked one as its chunks
+  // come) and what handlers decode them into. A request that would go past it gets 503 with
+  // Retry-After (a Content-Length body before any of it is read). At the default, 32 bodies of
+  // max_body at once; without it, max_connections slow uploads would hold max_connections x
+  // max_body. At least max_body.
+  uint64_t request_memory_budget = uint64_t{256} << 20;
   uint32_t max_header = 16 * 1024;         // bytes; larger request headers get 431
   uint32_t read_timeout_seconds = 30;      // to read one request once it has started
   uint32_t idle_timeout_seconds = 60;      // a keep-alive connection with no request is closed
@@ -35,9 +42,9 @@ struct ServerConfig {
   // Open HTTP connections at once; one more is answered 503 and closed at once, so idle or
   // slow clients cannot exhaust file descriptors or memory.
   uint32_t max_connections = 1000;
-  uint32_t scanner_ttl_seconds = 3600;      // an idle REST scanner is dropped after this
-  uint32_t max_scanners = 10000;            // open REST scanners at once
-  uint32_t max_scanners_per_client = 1000;  // ... of one client address
+  uint32_t scanner_ttl_seconds = 60;       // an idle REST scanner is dropped after this
+  uint32_t max_scanners = 10000;           // open REST scanners at once
+  uint32_t max_scanners_per_client = 100;  // ... of one client address
   // HBase's Thrift2 protocol on the same store, on the same bind address.
   bool thrift = true;           // false: no Thrift2 server
   uint16_t thrift_port = 9090;  // 0: any free port (the ready line says which)
@@ -66,6 +73,16 @@ struct ServerConfig {
   // namespaces. Default: false.
   bool insecure_no_auth = false;
 };
+
+// The most one request may hold of request_memory_budget: its body and what it decodes into.
+// 32 x max_body (a JSON CellSet of tiny cells takes about 15 times its size once parsed, decoded
+// and made into Puts, and the estimate of it is from above) and at least 64 MiB (a small
+// max_body still lets a body decode), at most the whole budget.
+uint64_t RequestMemoryLimit(const ServerConfig& config);
+
+// InvalidArgument naming the keys when the limits contradict each other (a budget smaller than
+// max_body could never take a body the server accepts).
+Status CheckLimits(const ServerConfig& config);
 
 // Whether `bind` is a loopback address (127.0.0.0/8, ::1).
 bool IsLoopbackBind(const std::string& bind);

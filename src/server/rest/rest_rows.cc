@@ -2,13 +2,17 @@
 // stateless scan /{table}/{prefix}*, check-and-put / check-and-delete, and multiget.
 
 #include <climits>
+#include <cstdint>
+#include <unordered_map>
 
 #include "basalt/base64.h"
 #include "basalt/cell.h"
 #include "basalt/filter_language.h"
+#include "server/rest/cell_set_cost.h"
 #include "server/rest/codecs.h"
 #include "server/rest/rest_service.h"
 #include "server/rest/rest_util.h"
+#include "server/rest/result_budget.h"
 
 namespace basalt::server::rest {
 
@@ -120,28 +124,16 @@ void SelectColumns(const std::vector<ColumnName>& columns, Read* read) {
   }
 }
 
-// Every row of `scan`, in one response.
-// The most cell bytes one answer of a multi-row read (a stateless scan, a prefix or range row
-// spec) may hold. These answers are built whole before they are sent (HBase's REST server
-// streams them); without a bound one request built a 140 MB body and grew the server by
-// 420 MiB. A larger read is refused and pointed at a scanner, which pages.
-constexpr size_t kMaxReadAllBytes = 16 << 20;
-
+// Every row of `scan`, in one response, at most a ResultBudget of them (a larger read is refused
+// and pointed at a scanner, which pages).
 Result<std::vector<RowResult>> ReadAll(Table& table, const Scan& scan) {
   BASALT_ASSIGN_OR_RETURN(auto scanner, table.GetScanner(scan));
+  ResultBudget budget(
+      "ask for fewer (limit=N) or page through them with a scanner (POST /{table}/scanner)");
   std::vector<RowResult> out;
-  size_t bytes = 0;
   RowResult r;
   while (scanner->Next(&r)) {
-    for (const Cell& cell : r.cells()) {
-      bytes += cell.row.size() + cell.family.size() + cell.qualifier.size() + cell.value.size();
-    }
-    if (bytes > kMaxReadAllBytes) {
-      return Status::InvalidArgument(
-          "the rows asked for take more than " + std::to_string(kMaxReadAllBytes >> 20) +
-          " MiB; ask for fewer (limit=N) or page through them with a scanner "
-          "(POST /{table}/scanner)");
-    }
+    BASALT_RETURN_IF_ERROR(budget.Take(RowBytes(r)));
     out.push_back(std::move(r));
   }
   BASALT_RETURN_IF_ERROR(scanner->status());
@@ -266,6 +258,10 @@ Result<http::Response> RestService::PutRows(const Ctx& ctx) {
   }
   int64_t path_ts = spec.time ? spec.time->min : kLatestTimestamp;
 
+  // What the body decodes into is reserved before it is decoded (cell_set_cost.h).
+  if (auto refused = ctx.ReserveMemory(CellSetMemoryCost(*type, req.body()), "the cells")) {
+    return std::move(*refused);
+  }
   std::vector<RowModel> rows;
   if (*type == Representation::kOctetStream) {
     RowModel row;
@@ -451,16 +447,38 @@ Result<http::Response> RestService::MultiGet(const Ctx& ctx) {
     if (n < 1 || n > INT32_MAX) return Status::InvalidArgument("bad v");
     versions = static_cast<int32_t>(n);
   }
-  std::vector<Get> gets;
-  for (const auto& row : ctx.QueryAll("row")) {
-    Get get(row);
+  std::vector<std::string> keys = ctx.QueryAll("row");
+  if (keys.empty()) return Status::InvalidArgument("multiget needs ?row=...");
+  // As HBase's MultiRowResource, every row named is answered, in order, as often as it is
+  // named; each answer counts against the budget, so naming one large row many times is refused
+  // as a large read is. The rows are read one at a time, each distinct row once, so that
+  // nothing is read past the budget (a multi-get of the Table API reads every row first).
+  ResultBudget budget(
+      "ask for fewer rows (a row named N times counts N times) or page through them with a "
+      "scanner (POST /{table}/scanner)");
+  constexpr size_t kAbsent = SIZE_MAX;
+  std::unordered_map<std::string, size_t> answered;  // row key -> its index in `rows`, or kAbsent
+  std::vector<RowResult> rows;
+  for (const std::string& key : keys) {
+    if (auto it = answered.find(key); it != answered.end()) {
+      if (it->second == kAbsent) continue;
+      BASALT_RETURN_IF_ERROR(budget.Take(RowBytes(rows[it->second])));
+      RowResult again = rows[it->second];
+      rows.push_back(std::move(again));
+      continue;
+    }
+    Get get(key);
     SelectColumns(columns, &get);
     get.ReadVersions(versions);
-    gets.push_back(std::move(get));
+    BASALT_ASSIGN_OR_RETURN(RowResult row, table->Get(get));
+    if (row.empty()) {
+      answered.emplace(key, kAbsent);
+      continue;
+    }
+    BASALT_RETURN_IF_ERROR(budget.Take(RowBytes(row)));
+    answered.emplace(key, rows.size());
+    rows.push_back(std::move(row));
   }
-  if (gets.empty()) return Status::InvalidArgument("multiget needs ?row=...");
-  BASALT_ASSIGN_OR_RETURN(std::vector<RowResult> rows, table->Get(gets));
-  std::erase_if(rows, [](const RowResult& r) { return r.empty(); });
   if (rows.empty()) return NotFound(req, "No rows found.");
   return Ok(req, *repr, Encode(repr->representation, rows));
 }

@@ -68,6 +68,18 @@ Result<ScanSettings> ToScan(const ScannerModel& m) {
 
 }  // namespace
 
+ScannerOwner RestService::ScannerOwnerOf(const Ctx& ctx) const {
+  return {.admin = CarriesAdminToken(ctx), .address = ctx.client_address()};
+}
+
+std::string RestService::ScannerTableOf(const Ctx& ctx) {
+  // A path naming no valid table finds no scanner: no scanner's table is "".
+  Result<std::string> text = DecodeSegment(ctx.Param("table"));
+  if (!text.ok()) return "";
+  Result<TableName> name = TableName::Parse(*text);
+  return name.ok() ? name->ToString() : "";
+}
+
 Result<http::Response> RestService::CreateScanner(const Ctx& ctx) {
   const auto& req = ctx.request;
   std::optional<Representation> body = BodyRepresentation(req);
@@ -76,10 +88,11 @@ Result<http::Response> RestService::CreateScanner(const Ctx& ctx) {
   BASALT_ASSIGN_OR_RETURN(ScannerModel scanner_model, Decode<ScannerModel>(*body, req.body()));
   BASALT_ASSIGN_OR_RETURN(ScanSettings model, ToScan(scanner_model));
   BASALT_ASSIGN_OR_RETURN(auto scanner, table->GetScanner(model.scan));
+  std::string table_name = table->name().ToString();
   auto registered =
       std::make_shared<RestScanner>(std::move(table), std::move(scanner), model.batch);
-  BASALT_ASSIGN_OR_RETURN(std::string id,
-                          scanners_.Add(ctx.client_address(), std::move(registered)));
+  BASALT_ASSIGN_OR_RETURN(std::string id, scanners_.Add(ScannerOwnerOf(ctx), std::move(table_name),
+                                                        std::move(registered)));
   auto res = Empty(req, bh::status::created);
   std::string host = listen_address_;
   auto it = req.find(bh::field::host);
@@ -93,7 +106,9 @@ Result<http::Response> RestService::NextScannerChunk(const Ctx& ctx) {
   std::optional<Negotiated> repr = NegotiateResponse(req, {.octet_stream = true});
   if (!repr) return NotAcceptable(req);
   bool octet = repr->representation == Representation::kOctetStream;
-  auto scanner = scanners_.Find(ctx.Param("id"));
+  const std::string table = ScannerTableOf(ctx);
+  const ScannerOwner asker = ScannerOwnerOf(ctx);
+  auto scanner = scanners_.Find(ctx.Param("id"), asker, table);
   if (scanner == nullptr) return NotFound(req);
   int64_t cells = 0, rows = 0;
   if (auto c = ctx.Query("c")) {
@@ -105,7 +120,7 @@ Result<http::Response> RestService::NextScannerChunk(const Ctx& ctx) {
   if (octet) cells = rows = 1;
   auto chunk = scanner->NextChunk(cells, rows);
   if (!chunk.ok()) {
-    scanners_.Remove(ctx.Param("id"));
+    scanners_.Remove(ctx.Param("id"), asker, table);
     return http::MakeResponse(req, bh::status::gone, "text/plain",
                               "Gone: " + chunk.status().ToString() + "\r\n");
   }
@@ -122,7 +137,9 @@ Result<http::Response> RestService::NextScannerChunk(const Ctx& ctx) {
 }
 
 Result<http::Response> RestService::DeleteScanner(const Ctx& ctx) {
-  if (!scanners_.Remove(ctx.Param("id"))) return NotFound(ctx.request);
+  if (!scanners_.Remove(ctx.Param("id"), ScannerOwnerOf(ctx), ScannerTableOf(ctx))) {
+    return NotFound(ctx.request);
+  }
   return Empty(ctx.request, bh::status::ok);
 }
 

@@ -94,11 +94,13 @@ std::optional<http::Response> RestService::RefuseReserved(const Ctx& ctx) const 
     ns = name->ns;
   }
   if (!IsReservedNamespace(options_.reserved_namespaces, ns)) return std::nullopt;
-  if (!options_.admin_token.empty() && http::HasAdminToken(ctx.request, options_.admin_token)) {
-    return std::nullopt;
-  }
+  if (CarriesAdminToken(ctx)) return std::nullopt;
   return http::MakeResponse(ctx.request, bh::status::forbidden, "text/plain",
                             "Forbidden: " + ReservedNamespaceMessage(ns) + "\r\n");
+}
+
+bool RestService::CarriesAdminToken(const Ctx& ctx) const {
+  return !options_.admin_token.empty() && http::HasAdminToken(ctx.request, options_.admin_token);
 }
 
 http::Response RestService::ListTables(const Ctx& ctx) {

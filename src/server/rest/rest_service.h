@@ -16,6 +16,11 @@
 // 403 text/plain, unless the server has an admin token and the request carries it. Listing all
 // tables or namespaces still shows them (docs/security.md says why).
 //
+// Scanners belong to the table they were opened on and to who opened them: the admin token
+// when the opening request carried it, else the client address (ScannerOwner, scanners.h). A
+// read or delete from anyone else, or naming another table, is the 404 of an unknown scanner.
+// Multi-row answers hold at most a ResultBudget of cells (result_budget.h).
+//
 // Thread safety: handlers run on many threads at once.
 
 #ifndef BASALT_SERVER_REST_REST_SERVICE_H_
@@ -60,6 +65,13 @@ class RestService {
   // The 403 for a request naming a reserved namespace ("ns" or "table" path parameter) without
   // the admin token; nullopt to go on. A name that does not parse is left to the handler.
   std::optional<Response> RefuseReserved(const Ctx& ctx) const;
+
+  // Whether the server has an admin token and the request carries it.
+  bool CarriesAdminToken(const Ctx& ctx) const;
+  // Who a scanner request comes from, as the registry binds scanners to it (scanners.h).
+  ScannerOwner ScannerOwnerOf(const Ctx& ctx) const;
+  // The canonical name of the path's table, "" when it names none.
+  static std::string ScannerTableOf(const Ctx& ctx);
 
   // The route behind ListTables.
   Result<Response> TableList(const Ctx& ctx);

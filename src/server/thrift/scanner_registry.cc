@@ -1,38 +1,105 @@
 #include "server/thrift/scanner_registry.h"
 
+#include <sys/random.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <iterator>
 #include <vector>
 
 namespace basalt::server {
 
+namespace {
+
+// Draws until one is free: with at most a few thousand of 2^31 ids open, a second draw is rare
+// and a sixty-fourth never happens unless the OS's generator is broken.
+constexpr int kMostIdDraws = 64;
+
+}  // namespace
+
+Result<int32_t> ScannerRegistry::NewIdLocked() const {
+  for (int draw = 0; draw < kMostIdDraws; ++draw) {
+    uint32_t bits = 0;
+    ssize_t n = getrandom(&bits, sizeof(bits), 0);
+    if (n < 0 && errno == EINTR) continue;
+    if (n != static_cast<ssize_t>(sizeof(bits))) {
+      return Status::IOError(std::string("cannot draw a scanner id: getrandom: ") +
+                             (n < 0 ? std::strerror(errno) : "short read"));
+    }
+    // Positive: Thrift's ids are i32, and some clients take 0 or a negative id for "none".
+    auto id = static_cast<int32_t>(bits & 0x7fffffffu);
+    if (id != 0 && scanners_.find(id) == scanners_.end()) return id;
+  }
+  return Status::IOError("cannot draw a free scanner id");
+}
+
+Status ScannerRegistry::AdmitLocked(const std::string& client, std::shared_ptr<Entry>* evicted) {
+  auto mine = by_client_.find(client);
+  const size_t held = mine == by_client_.end() ? 0 : mine->second.size();
+  if (max_scanners_per_client_ > 0 && held >= max_scanners_per_client_) {
+    return Status::Busy("too many open scanners for client " + client + " (at most " +
+                        std::to_string(max_scanners_per_client_) +
+                        " per client); close some or retry later");
+  }
+  if (max_scanners_ == 0 || scanners_.size() < max_scanners_) return Status::OK();
+  // Full: a client holding the most gives up its idlest scanner to a client that holds none, or
+  // two fewer (one fewer would only move the imbalance from one to the other). Among clients
+  // holding as many, the idlest scanner of theirs goes.
+  size_t most = 0;
+  for (const auto& [owner, ids] : by_client_) most = std::max(most, ids.size());
+  if (most <= held || (held > 0 && most < held + 2)) {
+    return Status::Busy("too many open scanners on this server (at most " +
+                        std::to_string(max_scanners_) + "), and client " + client + " holds " +
+                        std::to_string(held) +
+                        ", as many as the server can share out; close some or retry later");
+  }
+  auto idlest = scanners_.end();
+  for (const auto& [owner, ids] : by_client_) {
+    if (ids.size() != most) continue;
+    for (int32_t id : ids) {
+      auto it = scanners_.find(id);
+      if (idlest == scanners_.end() || it->second->last_access < idlest->second->last_access) {
+        idlest = it;
+      }
+    }
+  }
+  *evicted = EraseLocked(idlest);
+  return Status::OK();
+}
+
 Result<int32_t> ScannerRegistry::Add(std::string_view client, std::unique_ptr<Table> table,
                                      std::unique_ptr<ResultScanner> scanner, bool sort_columns) {
-  BASALT_RETURN_IF_ERROR(quota_.Acquire(client));
   auto entry = std::make_shared<Entry>();
   entry->table = std::move(table);
   entry->scanner = std::move(scanner);
   entry->client = std::string(client);
   entry->sort_columns = sort_columns;
+  // Destroyed (closing the scanner) after the lock is released, as `entry` is when refused.
+  std::shared_ptr<Entry> evicted;
   std::lock_guard<std::mutex> lock(mu_);
+  BASALT_ASSIGN_OR_RETURN(int32_t id, NewIdLocked());
+  BASALT_RETURN_IF_ERROR(AdmitLocked(entry->client, &evicted));
   entry->last_access = Clock::now();
-  int32_t id = next_id_++;
-  scanners_[id] = std::move(entry);
+  by_client_[entry->client].insert(id);
+  scanners_.emplace(id, std::move(entry));
   return id;
 }
 
-std::shared_ptr<ScannerRegistry::Entry> ScannerRegistry::EraseLocked(
-    std::map<int32_t, std::shared_ptr<Entry>>::iterator it) {
+std::shared_ptr<ScannerRegistry::Entry> ScannerRegistry::EraseLocked(EntryMap::iterator it) {
   std::shared_ptr<Entry> entry = std::move(it->second);
+  auto owner = by_client_.find(entry->client);
+  owner->second.erase(it->first);
+  if (owner->second.empty()) by_client_.erase(owner);
   scanners_.erase(it);
-  quota_.Release(entry->client);
   return entry;
 }
 
-std::shared_ptr<ScannerRegistry::Entry> ScannerRegistry::Find(int32_t id) {
+std::shared_ptr<ScannerRegistry::Entry> ScannerRegistry::Find(int32_t id, std::string_view client) {
   std::shared_ptr<Entry> expired;  // destroyed (closing the scanner) after the lock is released
   std::lock_guard<std::mutex> lock(mu_);
   auto it = scanners_.find(id);
-  if (it == scanners_.end()) return nullptr;
+  if (it == scanners_.end() || it->second->client != client) return nullptr;
   Clock::time_point now = Clock::now();
   if (now - it->second->last_access > idle_timeout_) {
     expired = EraseLocked(it);
@@ -42,12 +109,12 @@ std::shared_ptr<ScannerRegistry::Entry> ScannerRegistry::Find(int32_t id) {
   return it->second;
 }
 
-bool ScannerRegistry::Remove(int32_t id) {
+bool ScannerRegistry::Remove(int32_t id, std::string_view client) {
   std::shared_ptr<Entry> entry;
   {
     std::lock_guard<std::mutex> lock(mu_);
     auto it = scanners_.find(id);
-    if (it == scanners_.end()) return false;
+    if (it == scanners_.end() || it->second->client != client) return false;
     entry = EraseLocked(it);
   }
   // Destroyed (closing the scanner) outside the registry lock, after any call using it.
@@ -78,6 +145,12 @@ void ScannerRegistry::ExpireAll() {
 size_t ScannerRegistry::size() const {
   std::lock_guard<std::mutex> lock(mu_);
   return scanners_.size();
+}
+
+size_t ScannerRegistry::held_by(std::string_view client) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = by_client_.find(std::string(client));
+  return it == by_client_.end() ? 0 : it->second.size();
 }
 
 }  // namespace basalt::server

@@ -203,7 +203,7 @@ void Thrift1Handler::getVerTs(std::vector<TCell>& out, const Text& table, const 
   ReadCells(out, table, row, column, versions, timestamp);
 }
 
-void Thrift1Handler::ReadRows(std::vector<TRowResult>& out, const Text& table,
+void Thrift1Handler::ReadRows(std::vector<TRowResult>& out, const char* method, const Text& table,
                               const std::vector<Text>& rows, const std::vector<Text>& columns,
                               int64_t timestamp) {
   auto t = OpenTable(table);
@@ -215,56 +215,72 @@ void Thrift1Handler::ReadRows(std::vector<TRowResult>& out, const Text& table,
     ThrowIfError(thrift1::AddColumns(columns, &get));
     get.SetTimeRange(range.min, range.max);
   }
-  for (const auto& result : ValueOrThrow(t->Get(gets))) {
-    if (!result.empty()) out.push_back(thrift1::ToThrift(result));
+  // One row at a time into one RowResult, counted as a scanner's rows are, so that the call
+  // holds about the cap at most however many rows (or repeats of one row) it names: a multi-get
+  // would build every row first. Only rows with cells count, and answer; a short answer would
+  // drop rows silently, so past the cap the call is refused.
+  size_t bytes = 0;
+  RowResult r;
+  for (const Get& get : gets) {
+    ThrowIfError(t->GetInto(get, &r));
+    if (r.empty()) continue;
+    if (bytes >= kMaxResultBytes) {
+      out.clear();
+      ThrowIOError(Status::InvalidArgument(
+          std::string(method) + ": the " + std::to_string(rows.size()) +
+          " rows asked for take more than " + std::to_string(kMaxResultBytes >> 20) +
+          " MiB; ask for fewer rows per call"));
+    }
+    bytes += ResultBytes(r);
+    out.push_back(thrift1::ToThrift(r));
   }
 }
 
 void Thrift1Handler::getRow(std::vector<TRowResult>& out, const Text& table, const Text& row,
                             const Attributes& /*attributes*/) {
-  ReadRows(out, table, {row}, {}, kLatestTimestamp);
+  ReadRows(out, "getRow", table, {row}, {}, kLatestTimestamp);
 }
 
 void Thrift1Handler::getRowWithColumns(std::vector<TRowResult>& out, const Text& table,
                                        const Text& row, const std::vector<Text>& columns,
                                        const Attributes& /*attributes*/) {
-  ReadRows(out, table, {row}, columns, kLatestTimestamp);
+  ReadRows(out, "getRowWithColumns", table, {row}, columns, kLatestTimestamp);
 }
 
 void Thrift1Handler::getRowTs(std::vector<TRowResult>& out, const Text& table, const Text& row,
                               int64_t timestamp, const Attributes& /*attributes*/) {
-  ReadRows(out, table, {row}, {}, timestamp);
+  ReadRows(out, "getRowTs", table, {row}, {}, timestamp);
 }
 
 void Thrift1Handler::getRowWithColumnsTs(std::vector<TRowResult>& out, const Text& table,
                                          const Text& row, const std::vector<Text>& columns,
                                          int64_t timestamp, const Attributes& /*attributes*/) {
-  ReadRows(out, table, {row}, columns, timestamp);
+  ReadRows(out, "getRowWithColumnsTs", table, {row}, columns, timestamp);
 }
 
 void Thrift1Handler::getRows(std::vector<TRowResult>& out, const Text& table,
                              const std::vector<Text>& rows, const Attributes& /*attributes*/) {
-  ReadRows(out, table, rows, {}, kLatestTimestamp);
+  ReadRows(out, "getRows", table, rows, {}, kLatestTimestamp);
 }
 
 void Thrift1Handler::getRowsWithColumns(std::vector<TRowResult>& out, const Text& table,
                                         const std::vector<Text>& rows,
                                         const std::vector<Text>& columns,
                                         const Attributes& /*attributes*/) {
-  ReadRows(out, table, rows, columns, kLatestTimestamp);
+  ReadRows(out, "getRowsWithColumns", table, rows, columns, kLatestTimestamp);
 }
 
 void Thrift1Handler::getRowsTs(std::vector<TRowResult>& out, const Text& table,
                                const std::vector<Text>& rows, int64_t timestamp,
                                const Attributes& /*attributes*/) {
-  ReadRows(out, table, rows, {}, timestamp);
+  ReadRows(out, "getRowsTs", table, rows, {}, timestamp);
 }
 
 void Thrift1Handler::getRowsWithColumnsTs(std::vector<TRowResult>& out, const Text& table,
                                           const std::vector<Text>& rows,
                                           const std::vector<Text>& columns, int64_t timestamp,
                                           const Attributes& /*attributes*/) {
-  ReadRows(out, table, rows, columns, timestamp);
+  ReadRows(out, "getRowsWithColumnsTs", table, rows, columns, timestamp);
 }
 
 // ---- Writes ----
@@ -442,7 +458,8 @@ void Thrift1Handler::scannerGet(std::vector<TRowResult>& out, ScannerID id) {
 }
 
 void Thrift1Handler::scannerGetList(std::vector<TRowResult>& out, ScannerID id, int32_t rows) {
-  auto entry = scanners_.Find(id);
+  // Another client's scanner answers as an unknown one: an id tells nothing about others'.
+  auto entry = scanners_.Find(id, client_);
   if (!entry) ThrowIllegalArgument(thrift1_errors::kInvalidScannerId);
   ScannerRegistry::Lease lease(std::move(entry));
   ScannerRegistry::Entry& scanner = lease.entry();
@@ -476,7 +493,7 @@ void Thrift1Handler::scannerGetList(std::vector<TRowResult>& out, ScannerID id, 
 
 void Thrift1Handler::scannerClose(ScannerID id) {
   // HBase's Thrift1 handler, unlike its Thrift2 one, refuses an unknown id.
-  if (!scanners_.Remove(id)) ThrowIllegalArgument(thrift1_errors::kInvalidScannerId);
+  if (!scanners_.Remove(id, client_)) ThrowIllegalArgument(thrift1_errors::kInvalidScannerId);
 }
 
 // ---- Other ----

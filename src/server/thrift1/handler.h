@@ -29,16 +29,20 @@ class Thrift1Handler : public thrift1::HbaseIf {
   // `conn`, `scanners` and `port` must outlive the handler. `host` and `*port` are what region
   // infos report as the server. Every method naming a table of `reserved_namespaces` throws a
   // permission-denied IOError (errors.h). `client` (the peer's address) owns the scanners this
-  // handler opens, for the registry's per-client cap.
+  // handler opens: only handlers of the same client read or close them, and they count against
+  // its share of the registry's caps.
   Thrift1Handler(Connection& conn, ScannerRegistry& scanners, std::string host,
                  const std::atomic<int>* port, std::vector<std::string> reserved_namespaces = {},
                  std::string client = {});
 
-  // The most bytes of rows one scannerGetList returns (cell bytes, roughly what goes on the
-  // wire). A Thrift1 client takes an answer shorter than it asked for as the end of the scan
-  // (happybase stops there), so the server may not return fewer rows to stay under it as
+  // The most bytes of rows one scannerGetList or multi-row read (getRows and its variants)
+  // returns (cell bytes, roughly what goes on the wire). A Thrift1 client takes an answer shorter
+  // than it asked for as the end of the scan (happybase stops there), and a getRows answer
+  // leaves out only missing rows, so the server may not return fewer rows to stay under it as
   // Thrift2's getScannerRows does: past it, the call is an IOError saying to ask for fewer rows,
-  // and the scanner cannot go on. One row is always returned whole, however large.
+  // and a scanner cannot go on. The rows are read one at a time and counted as they come, so
+  // the cap bounds what the call holds too, however many times a request names one row. One row
+  // is always returned whole, however large.
   static constexpr size_t kMaxResultBytes = 16 << 20;
 
   // Tables.
@@ -149,7 +153,8 @@ class Thrift1Handler : public thrift1::HbaseIf {
   TableName TableNameOrThrow(const Text& table) const;
   std::unique_ptr<Table> OpenTable(const Text& table);
   // Reads one row per Get, leaving out rows that have no cells (HBase's rowResultFromHBase).
-  void ReadRows(std::vector<thrift1::TRowResult>& out, const Text& table,
+  // Past kMaxResultBytes with rows left to answer, an IOError naming `method` and the cap.
+  void ReadRows(std::vector<thrift1::TRowResult>& out, const char* method, const Text& table,
                 const std::vector<Text>& rows, const std::vector<Text>& columns, int64_t timestamp);
   void ReadCells(std::vector<thrift1::TCell>& out, const Text& table, const Text& row,
                  const Text& column, int32_t versions, int64_t timestamp);

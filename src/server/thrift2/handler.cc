@@ -171,9 +171,24 @@ void Thrift2Handler::getMultiple(std::vector<TResult>& out, const std::string& t
   std::vector<Get> gets;
   gets.reserve(tgets.size());
   for (const auto& tget : tgets) gets.push_back(ValueOrThrow(thrift2::FromThrift(tget)));
-  std::vector<RowResult> rows = ValueOrThrow(t->Get(gets));
-  out.reserve(rows.size());
-  for (const auto& r : rows) thrift2::ToThrift(r, &out.emplace_back());
+  // One row at a time into one RowResult, counted as a scanner's rows are, so that the call
+  // holds about the cap at most however many rows (or repeats of one row) it names: a multi-get
+  // would build every row first. The answer has a result per Get, so past the cap the call is
+  // refused rather than cut short.
+  out.reserve(gets.size());
+  size_t bytes = 0;
+  RowResult r;
+  for (const Get& get : gets) {
+    ThrowIfError(t->GetInto(get, &r));
+    if (!r.empty() && bytes >= kMaxResultBytes) {
+      out.clear();
+      ThrowTIOError(Status::InvalidArgument(
+          "getMultiple: the " + std::to_string(gets.size()) + " rows asked for take more than " +
+          std::to_string(kMaxResultBytes >> 20) + " MiB; ask for fewer rows per call"));
+    }
+    bytes += ResultBytes(r);
+    thrift2::ToThrift(r, &out.emplace_back());
+  }
 }
 
 void Thrift2Handler::put(const std::string& table, const TPut& tput) {
@@ -243,7 +258,8 @@ int32_t Thrift2Handler::openScanner(const std::string& table, const TScan& tscan
 
 void Thrift2Handler::getScannerRows(std::vector<TResult>& out, int32_t scanner_id,
                                     int32_t num_rows) {
-  auto entry = scanners_.Find(scanner_id);
+  // Another client's scanner answers as an unknown one: an id tells nothing about others'.
+  auto entry = scanners_.Find(scanner_id, client_);
   if (!entry) {
     TIllegalArgument ia;
     ia.__set_message(kInvalidScannerId);
@@ -254,8 +270,9 @@ void Thrift2Handler::getScannerRows(std::vector<TResult>& out, int32_t scanner_i
 }
 
 void Thrift2Handler::closeScanner(int32_t scanner_id) {
-  // As HBase's handler: closing a scanner that is unknown (or expired already) is not an error.
-  scanners_.Remove(scanner_id);
+  // As HBase's handler: closing a scanner that is unknown (or expired already) is not an error;
+  // another client's is left open, and answered the same.
+  scanners_.Remove(scanner_id, client_);
 }
 
 void Thrift2Handler::mutateRow(const std::string& table, const TRowMutations& trow_mutations) {

@@ -24,16 +24,19 @@ class Thrift2Handler : public thrift2::THBaseServiceIf {
   // `conn`, `scanners` and `port` must outlive the handler. `host` and `*port` are what region
   // locations report as the server. Every method naming a table or namespace of
   // `reserved_namespaces` throws a permission-denied TIOError (errors.h). `client` (the peer's
-  // address) owns the scanners this handler opens, for the registry's per-client cap.
+  // address) owns the scanners this handler opens: only handlers of the same client read or
+  // close them, and they count against its share of the registry's caps.
   Thrift2Handler(Connection& conn, ScannerRegistry& scanners, std::string host,
                  const std::atomic<int>* port, std::vector<std::string> reserved_namespaces = {},
                  std::string client = {});
 
   // The most bytes of results one call returns (cell bytes, roughly what goes on the wire):
   // getScannerRows returns fewer rows than asked once past it (the scanner goes on from there,
-  // as HBase's does past hbase.server.scanner.max.result.size), and getScannerResults, which
-  // has no next call to continue in, refuses. Without it one call of either built a whole table
-  // in memory. One row is always returned whole, however large.
+  // as HBase's does past hbase.server.scanner.max.result.size), and getScannerResults and
+  // getMultiple, which have no next call to continue in, refuse. Without it one call of any of
+  // them built every row it named in memory. Rows are read one at a time and counted as they
+  // come, so the cap bounds what the call holds too. One row is always returned whole, however
+  // large.
   static constexpr size_t kMaxResultBytes = 16 << 20;
 
   // Data methods.
