@@ -186,8 +186,7 @@ std::optional<std::string> FilterLanguageExtension(const FilterPtr& filter) {
       return ComparatorExtension(static_cast<const CompareFilter&>(*filter).comparator());
     case Filter::Type::kSingleColumnValue:
     case Filter::Type::kSingleColumnValueExclude:
-      return ComparatorExtension(
-          static_cast<const SingleColumnValueFilter&>(*filter).comparator());
+      return ComparatorExtension(static_cast<const SingleColumnValueFilter&>(*filter).comparator());
     case Filter::Type::kDependentColumn: {
       const auto& c = static_cast<const DependentColumnFilter&>(*filter).comparator();
       return c ? ComparatorExtension(*c) : std::nullopt;
