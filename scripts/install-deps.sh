@@ -3,8 +3,9 @@
 #   scripts/install-deps.sh serve   what building and running `basalt` needs (scripts/run.sh)
 #   scripts/install-deps.sh         that and what the tests need (scripts/test.sh): compilers for
 #                                   the sanitizer builds, Chromium and Node.js for the browser
-#                                   tests, pytest, wrk, the browser tests' npm modules, and the
-#                                   happybase tests' virtual environment (PyPI)
+#                                   tests, pytest, wrk, the browser tests' npm modules, the
+#                                   happybase tests' virtual environment (PyPI), a JDK 17 and Maven
+#                                   with the jars of the tests' HBase (scripts/hbase.sh)
 # Idempotent; needs root (or sudo) only when something is missing.
 set -euo pipefail
 
@@ -44,6 +45,10 @@ if [ "$mode" = test ]; then
   # Node.js for the browser tests; a machine may already have it from elsewhere (its npm too).
   command -v node >/dev/null 2>&1 || packages+=(nodejs)
   command -v npm >/dev/null 2>&1 || packages+=(npm)
+  # The tests' Apache HBase (scripts/hbase.sh) runs on JDK 17 (Debian 12's default JDK; not a
+  # newer one a machine may have elsewhere) and resolves its jars with Maven.
+  ls /usr/lib/jvm/java-17-openjdk-*/bin/java >/dev/null 2>&1 || packages+=(default-jdk-headless)
+  command -v mvn >/dev/null 2>&1 || packages+=(maven)
 fi
 
 missing=()
@@ -61,6 +66,10 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 [ "$mode" = serve ] && exit 0
+
+# HBase's jars into Maven's local repository, so that scripts/hbase.sh starts offline (a no-op once
+# they are there).
+"$(dirname "$0")/hbase.sh" fetch
 
 # The browser tests' npm modules (playwright-core, the OpenAPI validator, node-hbase), exactly as
 # locked in tests/browser/package-lock.json (optional dependencies left out: tests/browser/.npmrc),

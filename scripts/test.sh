@@ -2,8 +2,10 @@
 # The whole test suite: installs what is missing, then
 #   1. builds everything with the release flags (warnings are errors; in unity batches, in
 #      build/check) and runs the tests with CTest, all labels but the four that step 2 runs
-#      (concurrency, recipes, crash, cli, http, shell, browser, python, install, package) and java (it
-#      needs a JDK and Maven, which this script does not install);
+#      (concurrency, recipes, crash, cli, http, shell, browser, python, install, package);
+#   1b. starts a real Apache HBase (scripts/hbase.sh), runs the conformance suite on its Thrift2
+#      gateway (CTest label hbase, build/check's binary) and the tests that need Java (label java),
+#      and stops it; fails if HBase cannot start;
 #   2. builds the unit, api, model and thrift tests and the fuzzers with clang, ASan+UBSan, and
 #      runs them (there only: under the sanitizers they check more, and running them in
 #      step 1's tree too cost about 40 of .ci/run's 1,750 s on 2 cores);
@@ -23,7 +25,23 @@ step "build (release flags, -Werror)"
 scripts/build.sh check
 step "tests (release flags)"
 ctest --test-dir build/check --output-on-failure -j "$(nproc)" --timeout 600 \
-  -LE '^(unit|api|model|thrift|java)$'
+  -LE '^(unit|api|model|thrift|hbase|java)$'
+
+step "conformance on Apache HBase (scripts/hbase.sh)"
+# A standalone HBase and its gateways (four JVMs, about 1 GB of RSS), only for this step. Its
+# start fails the suite with the reason (the logs' ends); the trap stops it however the step ends.
+hbase_started=${SECONDS}
+trap 'scripts/hbase.sh stop' EXIT
+hbase_ports="$(scripts/hbase.sh start)"
+eval "$hbase_ports"
+: "${BASALT_TEST_THRIFT_TARGET:?scripts/hbase.sh start printed no Thrift2 target}"
+# The suite's thrift_target instances (one test), then the Java tests, serial: the tests share
+# HBase's tables.
+BASALT_TEST_THRIFT_TARGET="$BASALT_TEST_THRIFT_TARGET" \
+  ctest --test-dir build/check --output-on-failure --timeout 600 -L '^(hbase|java)$'
+scripts/hbase.sh stop
+trap - EXIT
+echo "the HBase step took $((SECONDS - hbase_started)) s"
 
 step "build (asan+ubsan)"
 # One clang tree for the sanitizer tests and the fuzzers (step 4 only runs them).

@@ -430,9 +430,6 @@ class SkipRowsTest : public StoreTest {
 TEST_P(SkipRowsTest, SkipsWhatNextWouldReturn) {
   for (const Scan& scan : Scans()) {
     if (!Expressible(scan)) continue;
-    // A batch with several versions ends rows with pieces that say partial(): the default
-    // SkipRows (Thrift2) miscounts those, as its contract says.
-    if (IsRemote(GetParam()) && scan.batch() > 0 && scan.max_versions() > 1) continue;
     const auto all = RowsByNext(scan);
     ASSERT_GT(all.size(), 0u);
     for (int64_t n : {0, 1, 2, 3, 5, 8, 100}) {

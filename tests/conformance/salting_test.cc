@@ -326,6 +326,13 @@ TEST_P(SaltingTest, RowKeyFiltersDecideOnOriginalKeys) {
   for (size_t i = 0; i < filters.size(); ++i) {
     for (bool reversed : {false, true}) {
       Scan scan = Scan().SetFilter(filters[i]).SetReversed(reversed);
+      if (store().IsRealHBase() && (i == 5 || i == 6)) {
+        // Filters 5 and 6 hold the FuzzyRowFilter, which HBase's filter language does not have
+        // (docs/filters.md).
+        const Status s = ScanStatus(plain, scan);
+        EXPECT_TRUE(s.IsNotSupported()) << "filter " << i << ": " << s.ToString();
+        continue;
+      }
       Strings expected = ScanRows(plain, scan);
       EXPECT_FALSE(expected.empty()) << "filter " << i;
       EXPECT_EQ(ScanRows(salted, scan), expected)

@@ -108,12 +108,17 @@ TEST_P(SemanticsTest, TimeRangeIsHalfOpenAndTimestampIsExact) {
 
 TEST_P(SemanticsTest, VersionsAreCountedBeforeTheTimeRange) {
   // Unlike HBase (docs/data-model.md): with VERSIONS 2, the versions at 30 and 20 are the
-  // visible ones, so a time range that only covers 10 finds nothing, compacted or not.
+  // visible ones, so a time range that only covers 10 finds nothing, compacted or not. HBase
+  // counts versions inside the range, so until a compaction drops it, the version at 10 shows.
   CreateWith("t", {Family("f", 2)});
   for (int ts = 10; ts <= 30; ts += 10) {
     ASSERT_OK(store().table("t").Put(Put("r").Add("f", "q", ts, std::to_string(ts))));
   }
-  EXPECT_EQ(Read("t", Get("r").SetTimeRange(0, 15)), Strings{});
+  if (store().IsRealHBase()) {
+    EXPECT_EQ(Read("t", Get("r").SetTimeRange(0, 15)), (Strings{"f:q@10=10"}));
+  } else {
+    EXPECT_EQ(Read("t", Get("r").SetTimeRange(0, 15)), Strings{});
+  }
   EXPECT_EQ(Read("t", Get("r").SetTimeRange(0, 25)), (Strings{"f:q@20=20"}));
 }
 
@@ -216,15 +221,21 @@ TEST_P(SemanticsTest, DeleteColumnHidesOneVersion) {
 }
 
 TEST_P(SemanticsTest, PutAfterDeleteIsVisibleEvenWithAnOlderTimestamp) {
-  if (!store().SupportsMaintenance()) GTEST_SKIP() << "Thrift2 has no flush or major compaction";
   // basalt follows HBase's NEW_VERSION_BEHAVIOR: a marker hides only what was written before it.
+  // HBase's default ("deletes mask puts", docs/data-model.md) hides the later Put too, until a
+  // major compaction drops the marker.
   CreateWith("t", {Family("f", 5)});
   Table& t = store().table("t");
   ASSERT_OK(t.Put(Put("r").Add("f", "q", 10, "before")));
   ASSERT_OK(t.Delete(Delete("r", 100)));
   ASSERT_OK(t.Put(Put("r").Add("f", "q", 50, "after")));
   store().Reopen();
+  if (store().IsRealHBase()) {
+    EXPECT_EQ(Read("t", Get("r").ReadAllVersions()), Strings{});
+    return;  // Thrift2 has no major compaction to drop the marker with
+  }
   EXPECT_EQ(Read("t", Get("r").ReadAllVersions()), (Strings{"f:q@50=after"}));
+  if (!store().SupportsMaintenance()) return;
   Compact("t");
   EXPECT_EQ(Read("t", Get("r").ReadAllVersions()), (Strings{"f:q@50=after"}));
 }

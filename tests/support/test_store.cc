@@ -59,6 +59,8 @@ TestStore::TestStore(StoreKind kind) : kind_(kind) {
   }
   Open();
   if (kind == StoreKind::kThriftTarget) {
+    auto meta = admin().TableExists(TableName(std::string(kSystemNamespace), "meta"));
+    is_hbase_ = meta.ok() && *meta;
     auto tables = admin().ListTables();
     if (tables.ok()) tables_before_ = *tables;
     auto namespaces = admin().ListNamespaces();
@@ -208,6 +210,15 @@ std::vector<std::string> ScanRows(Table& table, const Scan& scan) {
   std::vector<std::string> out;
   for (auto& r : ScanAll(table, scan)) out.push_back(r.row());
   return out;
+}
+
+Status ScanStatus(Table& table, const Scan& scan) {
+  auto scanner = table.GetScanner(scan);
+  if (!scanner.ok()) return scanner.status();
+  RowResult r;
+  while ((*scanner)->Next(&r)) {
+  }
+  return (*scanner)->status();
 }
 
 std::string Describe(const Cell& c) {

@@ -12,6 +12,9 @@
 //   thrift_target  only when BASALT_TEST_THRIFT_TARGET is set (e.g. thrift://hbase-host:9090):
 //            the remote backend against that server, such as an HBase cluster's Thrift2 gateway.
 //            Tables and namespaces a test creates are dropped when it ends; use a scratch cluster.
+//            scripts/hbase.sh starts one (docs/hbase.md), and CTest's `hbase` label runs the suite
+//            on it. Where a real HBase answers otherwise on purpose (docs/data-model.md, "Where
+//            basalt differs from HBase"), a test asserts HBase's answer when IsRealHBase().
 
 #ifndef BASALT_TESTS_SUPPORT_TEST_STORE_H_
 #define BASALT_TESTS_SUPPORT_TEST_STORE_H_
@@ -91,6 +94,10 @@ class TestStore {
   Status MajorCompact(const TableName& name);
   bool SupportsMaintenance() const { return kind_ != StoreKind::kThriftTarget; }
 
+  // True when the store is an Apache HBase: the thrift_target kind whose server has HBase's
+  // catalog table, hbase:meta (a basalt server has no such table).
+  bool IsRealHBase() const { return is_hbase_; }
+
   // Creates `name` with the given families (default settings) and returns it.
   Table& CreateTable(const std::string& name, const std::vector<std::string>& families);
   Table& CreateTable(const TableDescriptor& desc, const std::vector<std::string>& splits = {});
@@ -103,6 +110,7 @@ class TestStore {
   void DropCreatedObjects();
 
   StoreKind kind_;
+  bool is_hbase_ = false;
   std::unique_ptr<TempDir> dir_;
   // kThrift: the embedded store behind the server, and the server.
   std::unique_ptr<Connection> backing_;
@@ -133,6 +141,8 @@ class StoreTest : public ::testing::TestWithParam<StoreKind> {
 std::vector<RowResult> ScanAll(Table& table, const Scan& scan = Scan());
 // The row keys of a scan.
 std::vector<std::string> ScanRows(Table& table, const Scan& scan = Scan());
+// How a scan ends: the status of GetScanner, or else of the scanner after reading every row.
+Status ScanStatus(Table& table, const Scan& scan);
 // "family:qualifier@ts=value" for each cell, for compact expectations.
 std::vector<std::string> Describe(const RowResult& r);
 std::string Describe(const Cell& c);

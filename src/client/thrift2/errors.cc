@@ -13,6 +13,11 @@ namespace basalt::client::remote {
 
 namespace {
 
+constexpr std::string_view kServerFailure = "thrift server: ";
+constexpr std::string_view kTransportFailure = "thrift transport: ";
+constexpr std::string_view kProtocolFailure = "thrift protocol: ";
+constexpr std::string_view kOtherFailure = "thrift: ";
+
 bool Contains(std::string_view text, std::string_view part) {
   return text.find(part) != std::string_view::npos;
 }
@@ -81,16 +86,30 @@ CallFailure TranslateCurrentException() {
     if (e.getType() == apache::thrift::TApplicationException::UNKNOWN_METHOD) {
       return {Status::NotSupported(std::string("thrift server: ") + e.what()), true};
     }
-    return {Status::IOError(std::string("thrift server: ") + e.what()), true};
+    return {Status::IOError(std::string(kServerFailure) + e.what()), true};
   } catch (const apache::thrift::transport::TTransportException& e) {
-    return {Status::IOError(std::string("thrift transport: ") + e.what()), false};
+    return {Status::IOError(std::string(kTransportFailure) + e.what()), false};
   } catch (const apache::thrift::protocol::TProtocolException& e) {
-    return {Status::IOError(std::string("thrift protocol: ") + e.what()), false};
+    return {Status::IOError(std::string(kProtocolFailure) + e.what()), false};
   } catch (const std::exception& e) {
-    return {Status::IOError(std::string("thrift: ") + e.what()), false};
+    return {Status::IOError(std::string(kOtherFailure) + e.what()), false};
   } catch (...) {
-    return {Status::IOError("thrift: an unknown exception"), false};
+    return {Status::IOError(std::string(kOtherFailure) + "an unknown exception"), false};
   }
+}
+
+bool IsServerFailure(const Status& s) {
+  return s.IsIOError() && s.message().rfind(kServerFailure, 0) == 0;
+}
+
+bool IsTransportFailure(const Status& s) {
+  if (!s.IsIOError()) return false;
+  const std::string& m = s.message();
+  for (std::string_view prefix : {kTransportFailure, kProtocolFailure, kOtherFailure}) {
+    if (m.rfind(prefix, 0) == 0) return true;
+  }
+  // ClientPool's failure to connect carries the target first.
+  return m.rfind("connecting to ", 0) == 0;
 }
 
 }  // namespace basalt::client::remote

@@ -22,6 +22,15 @@ struct CallFailure {
 //   transport and protocol failures, anything else -> IOError.
 CallFailure TranslateCurrentException();
 
+// Whether `s` is what TranslateCurrentException made of a TApplicationException other than an
+// unknown method: the server failed on the request without saying why (HBase's gateway answers
+// so when converting the request threw, e.g. on a filter string its parser refuses).
+bool IsServerFailure(const Status& s);
+
+// Whether `s` is a failure of the connection (transport, protocol, connecting) rather than an
+// answer of the server.
+bool IsTransportFailure(const Status& s);
+
 }  // namespace basalt::client::remote
 
 #endif  // BASALT_CLIENT_THRIFT2_ERRORS_H_

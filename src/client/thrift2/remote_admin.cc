@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "client/thrift2/request_checks.h"
 #include "thrift2/codec.h"
 
 namespace basalt::client::remote {
@@ -9,6 +10,8 @@ namespace basalt::client::remote {
 namespace t2 = ::basalt::thrift2;
 
 Status RemoteAdmin::CreateNamespace(const NamespaceDescriptor& ns) {
+  // HBase's master refuses a bad name only after its gateway's client retried for half a minute.
+  BASALT_RETURN_IF_ERROR(ValidateNamespaceName(ns.name));
   t2::TNamespaceDescriptor t = t2::ToThrift(ns);
   return pool_->Call([&](ThriftClient& c) { c.createNamespace(t); });
 }
@@ -38,6 +41,7 @@ Status RemoteAdmin::CreateTable(const TableDescriptor& desc,
   // Checked here too: Thrift2 cannot carry every mistake to the server (an attribute named like
   // a setting travels in the setting's typed field).
   BASALT_RETURN_IF_ERROR(desc.Validate());
+  BASALT_RETURN_IF_ERROR(CheckSplitKeys(split_keys));
   t2::TTableDescriptor t = t2::ToThrift(desc);
   return pool_->Call([&](ThriftClient& c) { c.createTable(t, split_keys); });
 }
@@ -55,7 +59,7 @@ Result<std::vector<TableName>> RemoteAdmin::ListTables(const std::string& ns) {
   BASALT_RETURN_IF_ERROR(pool_->Call(
       [&](ThriftClient& c) {
         if (ns.empty()) {
-          c.getTableNamesByPattern(ts, ".*", /*includeSysTables=*/true);
+          c.getTableNamesByPattern(ts, ".*", /*includeSysTables=*/false);
         } else {
           c.getTableNamesByNamespace(ts, ns);
         }
@@ -75,13 +79,15 @@ Result<TableInfo> RemoteAdmin::DescribeTable(const TableName& name) {
   t2::TTableDescriptor desc;
   bool enabled = true;
   std::vector<t2::THRegionLocation> regions;
-  BASALT_RETURN_IF_ERROR(pool_->Call(
-      [&](ThriftClient& c) {
-        c.getTableDescriptor(desc, tname);
-        enabled = c.isTableEnabled(tname);
-        c.getAllRegionLocations(regions, name.ToString());
-      },
-      ClientPool::Idempotence::kYes));
+  BASALT_RETURN_IF_ERROR(ExplainTableFailure(*pool_, name,
+                                             pool_->Call(
+                                                 [&](ThriftClient& c) {
+                                                   c.getTableDescriptor(desc, tname);
+                                                   enabled = c.isTableEnabled(tname);
+                                                   c.getAllRegionLocations(regions,
+                                                                           name.ToString());
+                                                 },
+                                                 ClientPool::Idempotence::kYes)));
   TableInfo info;
   BASALT_ASSIGN_OR_RETURN(info.descriptor, t2::FromThrift(desc));
   std::sort(info.descriptor.families.begin(), info.descriptor.families.end(),
@@ -113,7 +119,21 @@ Status RemoteAdmin::ModifyFamily(const TableName& table, const FamilyDescriptor&
 
 Status RemoteAdmin::DeleteFamily(const TableName& table, const std::string& family) {
   t2::TTableName t = t2::ToThrift(table);
-  return pool_->Call([&](ThriftClient& c) { c.deleteColumnFamily(t, family); });
+  Status s = pool_->Call([&](ThriftClient& c) { c.deleteColumnFamily(t, family); });
+  if (s.ok() || !s.IsIOError() || IsTransportFailure(s)) return s;
+  // HBase's gateway answers an IOError (InvalidFamilyOperationException) for the last family.
+  t2::TTableDescriptor desc;
+  if (!pool_
+           ->Call([&](ThriftClient& c) { c.getTableDescriptor(desc, t); },
+                  ClientPool::Idempotence::kYes)
+           .ok()) {
+    return s;
+  }
+  if (desc.columns.size() == 1 && desc.columns[0].name == family) {
+    return Status::FailedPrecondition("family '" + family + "' is the only family of table '" +
+                                      table.ToString() + "'; the server said: " + s.message());
+  }
+  return s;
 }
 
 Status RemoteAdmin::SetDurability(const TableName& table, Durability durability) {

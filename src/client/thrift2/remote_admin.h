@@ -1,6 +1,12 @@
 // Admin over Thrift2: each call is one or a few THBaseService admin calls (docs/hbase.md).
 // Flush, MajorCompact and GetStoreStats have no Thrift2 form: NotSupported (NewBulkLoader too, by
 // the default of basalt/admin.h).
+// ListTables() lists every namespace but HBase's own, `hbase` (its catalog tables hbase:meta and
+// hbase:namespace are not the caller's; HBase's Admin.listTableNames() leaves them out too):
+// ListTables("hbase") names them. Names, namespaces and split keys are checked here first
+// (request_checks.h), and failures HBase's gateway answers without saying why are told apart
+// with one more call (a missing table: NotFound; deleting a table's only family:
+// FailedPrecondition).
 
 #ifndef BASALT_CLIENT_THRIFT2_REMOTE_ADMIN_H_
 #define BASALT_CLIENT_THRIFT2_REMOTE_ADMIN_H_

@@ -173,6 +173,11 @@ Status RemoteScanner::Fetch() {
 }
 
 bool RemoteScanner::Next(RowResult* out) {
+  if (pending_) {
+    *out = std::move(*pending_);
+    pending_.reset();
+    return true;
+  }
   while (true) {
     if (buffer_.empty()) {
       if (exhausted_ || !open_) return false;
@@ -214,7 +219,34 @@ bool RemoteScanner::Next(RowResult* out) {
   }
 }
 
+int64_t RemoteScanner::SkipRows(int64_t n) {
+  if (n <= 0) return 0;
+  int64_t skipped = 0;
+  // The row being skipped: at first the one the last Next() returned a piece of, whose rest (if
+  // any piece of it follows) counts as one row.
+  std::optional<std::string> row;
+  if (have_last_row_) row = last_row_;
+  bool counted = false;
+  RowResult piece;
+  while (Next(&piece)) {
+    if (row && piece.row() == *row) {
+      if (!counted) ++skipped;
+      counted = true;
+      continue;
+    }
+    if (skipped == n) {
+      pending_ = std::move(piece);
+      break;
+    }
+    ++skipped;
+    row = piece.row();
+    counted = true;
+  }
+  return skipped;
+}
+
 void RemoteScanner::Close() {
+  pending_.reset();
   buffer_.clear();
   exhausted_ = true;
   if (!open_) return;

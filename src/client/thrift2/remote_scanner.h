@@ -18,6 +18,11 @@ namespace basalt::client::remote {
 // stateless getScannerResults call, so a scan that fits in it costs one round trip; a longer one
 // then goes on with openScanner / getScannerRows / closeScanner from after the rows already
 // returned. Makes exact what TScan cannot say (see the .cc).
+//
+// SkipRows counts rows by their keys, not by partial(): HBase's gateway sends partial() as
+// HBase's mayHaveMoreCellsInRow, which a row's last piece can say too (a batch that ends with
+// the row), so the default would count such a row together with the next. It reads one piece of
+// the row after the last skipped one to see that row end, and Next() returns that piece.
 class RemoteScanner final : public ResultScanner {
  public:
   // Fetches the first batch.
@@ -26,6 +31,7 @@ class RemoteScanner final : public ResultScanner {
   ~RemoteScanner() override;
 
   bool Next(RowResult* out) override;
+  int64_t SkipRows(int64_t n) override;
   Status status() const override { return status_; }
   void Close() override;
 
@@ -46,6 +52,8 @@ class RemoteScanner final : public ResultScanner {
   // scanner opened after it sends them again when a filter kept its start from moving on.
   std::optional<std::string> returned_through_;
   std::deque<RowResult> buffer_;
+  // The first piece of the row after the ones SkipRows skipped: already counted, Next's next.
+  std::optional<RowResult> pending_;
   bool open_ = false;  // a server-side scanner is open
   bool exhausted_ = false;
   int64_t rows_seen_ = 0;

@@ -4,21 +4,28 @@
 #include <variant>
 
 #include "client/thrift2/remote_scanner.h"
+#include "client/thrift2/request_checks.h"
 #include "thrift2/codec.h"
 
 namespace basalt::client::remote {
 
 namespace t2 = ::basalt::thrift2;
 
+Status RemoteTable::ExplainFailure(Status failure) {
+  return ExplainTableFailure(*pool_, name_, std::move(failure));
+}
+
 Status RemoteTable::Put(const basalt::Put& put) {
+  BASALT_RETURN_IF_ERROR(CheckRequest(put, max_value_bytes_));
   BASALT_ASSIGN_OR_RETURN(t2::TPut tput, t2::ToThrift(put));
-  return pool_->Call([&](ThriftClient& c) { c.put(wire_name_, tput); });
+  return Call([&](ThriftClient& c) { c.put(wire_name_, tput); });
 }
 
 Status RemoteTable::Delete(const basalt::Delete& del) {
+  BASALT_RETURN_IF_ERROR(CheckRequest(del));
   BASALT_ASSIGN_OR_RETURN(std::vector<t2::TDelete> deletes, t2::ToThrift(del));
   if (deletes.size() == 1) {
-    return pool_->Call([&](ThriftClient& c) { c.deleteSingle(wire_name_, deletes[0]); });
+    return Call([&](ThriftClient& c) { c.deleteSingle(wire_name_, deletes[0]); });
   }
   // Several delete kinds need several TDeletes: mutateRow applies them atomically.
   t2::TRowMutations rm;
@@ -28,28 +35,32 @@ Status RemoteTable::Delete(const basalt::Delete& del) {
     m.__set_deleteSingle(std::move(d));
     rm.mutations.push_back(std::move(m));
   }
-  return pool_->Call([&](ThriftClient& c) { c.mutateRow(wire_name_, rm); });
+  return Call([&](ThriftClient& c) { c.mutateRow(wire_name_, rm); });
 }
 
 Result<RowResult> RemoteTable::Get(const basalt::Get& get) {
+  BASALT_RETURN_IF_ERROR(CheckRequest(get));
   BASALT_ASSIGN_OR_RETURN(t2::TGet tget, t2::ToThrift(get));
   t2::TResult result;
-  BASALT_RETURN_IF_ERROR(pool_->Call([&](ThriftClient& c) { c.get(result, wire_name_, tget); },
-                                     ClientPool::Idempotence::kYes));
+  BASALT_RETURN_IF_ERROR(
+      ExplainFilterFailure(Call([&](ThriftClient& c) { c.get(result, wire_name_, tget); },
+                                ClientPool::Idempotence::kYes),
+                           get.filter()));
   return t2::FromThrift(std::move(result));
 }
 
 Result<std::vector<RowResult>> RemoteTable::Get(const std::vector<basalt::Get>& gets) {
   std::vector<t2::TGet> tgets;
   tgets.reserve(gets.size());
-  for (const auto& g : gets) {
-    BASALT_ASSIGN_OR_RETURN(t2::TGet tget, t2::ToThrift(g));
+  for (size_t i = 0; i < gets.size(); ++i) {
+    Status s = CheckRequest(gets[i]);
+    if (!s.ok()) return s.WithContext("get " + std::to_string(i));
+    BASALT_ASSIGN_OR_RETURN(t2::TGet tget, t2::ToThrift(gets[i]));
     tgets.push_back(std::move(tget));
   }
   std::vector<t2::TResult> results;
-  BASALT_RETURN_IF_ERROR(
-      pool_->Call([&](ThriftClient& c) { c.getMultiple(results, wire_name_, tgets); },
-                  ClientPool::Idempotence::kYes));
+  BASALT_RETURN_IF_ERROR(Call([&](ThriftClient& c) { c.getMultiple(results, wire_name_, tgets); },
+                              ClientPool::Idempotence::kYes));
   std::vector<RowResult> out;
   out.reserve(results.size());
   for (auto& r : results) out.push_back(t2::FromThrift(std::move(r)));
@@ -57,30 +68,37 @@ Result<std::vector<RowResult>> RemoteTable::Get(const std::vector<basalt::Get>& 
 }
 
 Result<bool> RemoteTable::Exists(const basalt::Get& get) {
+  BASALT_RETURN_IF_ERROR(CheckRequest(get));
   BASALT_ASSIGN_OR_RETURN(t2::TGet tget, t2::ToThrift(get));
   bool exists = false;
-  BASALT_RETURN_IF_ERROR(pool_->Call([&](ThriftClient& c) { exists = c.exists(wire_name_, tget); },
-                                     ClientPool::Idempotence::kYes));
+  BASALT_RETURN_IF_ERROR(
+      ExplainFilterFailure(Call([&](ThriftClient& c) { exists = c.exists(wire_name_, tget); },
+                                ClientPool::Idempotence::kYes),
+                           get.filter()));
   return exists;
 }
 
 Result<std::unique_ptr<ResultScanner>> RemoteTable::GetScanner(const basalt::Scan& scan) {
-  return RemoteScanner::Open(pool_, wire_name_, scan);
+  BASALT_RETURN_IF_ERROR(CheckRequest(scan));
+  auto scanner = RemoteScanner::Open(pool_, wire_name_, scan);
+  if (scanner.ok()) return scanner;
+  return ExplainFilterFailure(ExplainFailure(scanner.status()), scan.filter());
 }
 
 Result<RowResult> RemoteTable::Increment(const basalt::Increment& inc) {
+  BASALT_RETURN_IF_ERROR(CheckRequest(inc));
   BASALT_ASSIGN_OR_RETURN(t2::TIncrement tinc, t2::ToThrift(inc));
   t2::TResult result;
-  BASALT_RETURN_IF_ERROR(
-      pool_->Call([&](ThriftClient& c) { c.increment(result, wire_name_, tinc); }));
+  BASALT_RETURN_IF_ERROR(Call([&](ThriftClient& c) { c.increment(result, wire_name_, tinc); }));
   if (!inc.return_results()) return RowResult();
   return t2::FromThrift(std::move(result));
 }
 
 Result<RowResult> RemoteTable::Append(const basalt::Append& app) {
+  BASALT_RETURN_IF_ERROR(CheckRequest(app, max_value_bytes_));
   t2::TAppend tapp = t2::ToThrift(app);
   t2::TResult result;
-  BASALT_RETURN_IF_ERROR(pool_->Call([&](ThriftClient& c) { c.append(result, wire_name_, tapp); }));
+  BASALT_RETURN_IF_ERROR(Call([&](ThriftClient& c) { c.append(result, wire_name_, tapp); }));
   if (!app.return_results()) return RowResult();
   return t2::FromThrift(std::move(result));
 }
@@ -92,12 +110,13 @@ Result<bool> RemoteTable::CheckAndMutate(const basalt::CheckAndMutate& cam) {
   if (!cam.action().has_value()) {
     return Status::InvalidArgument("CheckAndMutate has no action (call Then)");
   }
+  BASALT_RETURN_IF_ERROR(CheckRequest(cam, max_value_bytes_));
   BASALT_ASSIGN_OR_RETURN(t2::TRowMutations rm, t2::ActionToThrift(cam.row(), *cam.action()));
   // Thrift2 has no null value: an absent expected value travels as an empty one, which the
   // check rule treats the same way (check_and_mutate.h).
   std::string value = cam.expected().value_or(std::string());
   bool passed = false;
-  BASALT_RETURN_IF_ERROR(pool_->Call([&](ThriftClient& c) {
+  BASALT_RETURN_IF_ERROR(Call([&](ThriftClient& c) {
     passed = c.checkAndMutate(wire_name_, cam.row(), cam.family(), cam.qualifier(),
                               t2::ToThrift(cam.op()), value, rm);
   }));
@@ -105,8 +124,9 @@ Result<bool> RemoteTable::CheckAndMutate(const basalt::CheckAndMutate& cam) {
 }
 
 Status RemoteTable::MutateRow(const RowMutations& mutations) {
+  BASALT_RETURN_IF_ERROR(CheckRequest(mutations, max_value_bytes_));
   BASALT_ASSIGN_OR_RETURN(t2::TRowMutations rm, t2::ToThrift(mutations));
-  return pool_->Call([&](ThriftClient& c) { c.mutateRow(wire_name_, rm); });
+  return Call([&](ThriftClient& c) { c.mutateRow(wire_name_, rm); });
 }
 
 namespace {
@@ -156,8 +176,8 @@ Status CheckMutation(const TableDescriptor& desc, const Mutation& m) {
 Result<TableDescriptor> RemoteTable::Describe() {
   t2::TTableDescriptor tdesc;
   t2::TTableName tname = t2::ToThrift(name_);
-  BASALT_RETURN_IF_ERROR(pool_->Call([&](ThriftClient& c) { c.getTableDescriptor(tdesc, tname); },
-                                     ClientPool::Idempotence::kYes));
+  BASALT_RETURN_IF_ERROR(Call([&](ThriftClient& c) { c.getTableDescriptor(tdesc, tname); },
+                              ClientPool::Idempotence::kYes));
   return t2::FromThrift(tdesc);
 }
 
@@ -183,6 +203,10 @@ Status RemoteTable::CheckAgainstSchema(const std::function<Status(const TableDes
 
 Status RemoteTable::Put(const std::vector<basalt::Put>& puts) {
   if (puts.empty()) return Status::OK();
+  for (size_t i = 0; i < puts.size(); ++i) {
+    Status s = CheckRequest(puts[i], max_value_bytes_);
+    if (!s.ok()) return s.WithContext("put " + std::to_string(i));
+  }
   BASALT_RETURN_IF_ERROR(CheckAgainstSchema([&](const TableDescriptor& desc) {
     for (size_t i = 0; i < puts.size(); ++i) {
       Status s = CheckEntries(desc, puts[i]);
@@ -196,7 +220,7 @@ Status RemoteTable::Put(const std::vector<basalt::Put>& puts) {
     BASALT_ASSIGN_OR_RETURN(t2::TPut tput, t2::ToThrift(put));
     tputs.push_back(std::move(tput));
   }
-  return pool_->Call([&](ThriftClient& c) { c.putMultiple(wire_name_, tputs); });
+  return Call([&](ThriftClient& c) { c.putMultiple(wire_name_, tputs); });
 }
 
 Result<std::vector<RowResult>> RemoteTable::Batch(const std::vector<Mutation>& mutations) {
@@ -204,6 +228,19 @@ Result<std::vector<RowResult>> RemoteTable::Batch(const std::vector<Mutation>& m
   // on the embedded backend. Then the mutations in order, runs of Puts and of Deletes one call
   // each; a failure the server finds ends the batch, and the calls before it stay written
   // (Thrift2 has no cross-row atomicity).
+  for (size_t i = 0; i < mutations.size(); ++i) {
+    Status s = std::visit(
+        [&](const auto& m) -> Status {
+          using T = std::decay_t<decltype(m)>;
+          if constexpr (std::is_same_v<T, basalt::Delete> || std::is_same_v<T, basalt::Increment>) {
+            return CheckRequest(m);
+          } else {
+            return CheckRequest(m, max_value_bytes_);
+          }
+        },
+        mutations[i]);
+    if (!s.ok()) return s.WithContext("batch mutation " + std::to_string(i));
+  }
   BASALT_RETURN_IF_ERROR(CheckAgainstSchema([&](const TableDescriptor& desc) {
     for (size_t i = 0; i < mutations.size(); ++i) {
       Status s = CheckMutation(desc, mutations[i]);
@@ -236,9 +273,9 @@ Result<std::vector<RowResult>> RemoteTable::Batch(const std::vector<Mutation>& m
     }
     Status s;
     if (!puts.empty()) {
-      s = pool_->Call([&](ThriftClient& c) { c.putMultiple(wire_name_, puts); });
+      s = Call([&](ThriftClient& c) { c.putMultiple(wire_name_, puts); });
     } else if (!deletes.empty()) {
-      s = pool_->Call([&](ThriftClient& c) {
+      s = Call([&](ThriftClient& c) {
         std::vector<t2::TDelete> failed;
         c.deleteMultiple(failed, wire_name_, deletes);
       });

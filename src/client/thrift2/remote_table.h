@@ -5,6 +5,10 @@
 // when a family is missing from it), so a batch is one call less than with a descriptor read per
 // batch; a family dropped within that second is left for the server to refuse.
 // Increment and CheckAndMutate time ranges have no Thrift2 form: NotSupported.
+// Every request first passes the client's checks (request_checks.h). A call the server fails
+// with a bare IOError (HBase's gateway names neither a missing nor a disabled table in its
+// message) is told apart with one more call: NotFound when the table is gone, FailedPrecondition
+// when it is disabled.
 
 #ifndef BASALT_CLIENT_THRIFT2_REMOTE_TABLE_H_
 #define BASALT_CLIENT_THRIFT2_REMOTE_TABLE_H_
@@ -23,8 +27,12 @@ namespace basalt::client::remote {
 
 class RemoteTable final : public Table {
  public:
-  RemoteTable(std::shared_ptr<ClientPool> pool, TableName name)
-      : pool_(std::move(pool)), name_(std::move(name)), wire_name_(name_.ToString()) {}
+  // `max_value_bytes`: ConnectionOptions::max_value_bytes, checked before a write is sent.
+  RemoteTable(std::shared_ptr<ClientPool> pool, TableName name, size_t max_value_bytes)
+      : pool_(std::move(pool)),
+        name_(std::move(name)),
+        wire_name_(name_.ToString()),
+        max_value_bytes_(max_value_bytes) {}
 
   const TableName& name() const override { return name_; }
   Status Put(const basalt::Put& put) override;
@@ -48,10 +56,17 @@ class RemoteTable final : public Table {
   // `check` against the descriptor read within the last second, or, when there is none or
   // `check` fails on it (the schema may have changed since), against the server's descriptor now.
   Status CheckAgainstSchema(const std::function<Status(const TableDescriptor&)>& check);
+  // `fn` through the pool, its failure explained (see the file comment).
+  template <class F>
+  Status Call(F&& fn, ClientPool::Idempotence idempotence = ClientPool::Idempotence::kNo) {
+    return ExplainFailure(pool_->Call(std::forward<F>(fn), idempotence));
+  }
+  Status ExplainFailure(Status failure);
 
   std::shared_ptr<ClientPool> pool_;
   TableName name_;
   std::string wire_name_;  // the `binary table` argument: "ns:qualifier" or "qualifier"
+  const size_t max_value_bytes_;
   std::mutex schema_mu_;
   std::shared_ptr<const TableDescriptor> schema_;      // guarded by schema_mu_; null: none read
   std::chrono::steady_clock::time_point schema_read_;  // guarded by schema_mu_
