@@ -128,6 +128,12 @@ class ScanTest extends ThriftClientTest {
       assertTrue(e.getMessage().contains("colFamTimeRangeMap"), e.getMessage());
       return;
     }
+    if (hbaseFramed()) {
+      // The family reads as the frame up to its end (Bytes.toBytes(ByteBuffer) copies from index
+      // 0 of the frame): the range applies to no family.
+      assertEquals(List.of("row00: f:a=A0 f:b=b0 g:even=e0"), cells(name, scan));
+      return;
+    }
     assertEquals(List.of("row00: f:a=a0 f:b=b0 g:even=e0"), cells(name, scan));
   }
 
