@@ -62,6 +62,7 @@ class AdminTest extends ThriftClientTest {
                     .setCompressionType(Compression.Algorithm.NONE)
                     .build())
             .setDurability(Durability.FSYNC_WAL)
+            .setValue("TABLE_NOTE", "kept by HBase")
             .build();
     try (Admin admin = connection.getAdmin()) {
       admin.createTable(desc);
@@ -91,6 +92,9 @@ class AdminTest extends ThriftClientTest {
       // server (docs/hbase.md): ThriftUtilities copies each with ByteBuffer.array(), which there
       // is the whole frame.
       assertEquals("kept", info.getValue("MY_ATTRIBUTE"));
+      // A table's own attributes: basalt's table descriptor has none, so it drops them
+      // (docs/hbase.md); a family's are kept.
+      assertEquals(target.isBasalt() ? null : "kept by HBase", got.getValue("TABLE_NOTE"));
     }
     ColumnFamilyDescriptor hist = got.getColumnFamily(b("hist"));
     assertEquals(1, hist.getMinVersions());
