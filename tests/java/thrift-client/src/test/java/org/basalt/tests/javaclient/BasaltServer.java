@@ -20,8 +20,9 @@ import java.util.stream.Stream;
  * One {@code basalt serve} on a fresh store, on free loopback ports (HTTP, Thrift2; Thrift1 off),
  * for the whole JVM. It prints its Thrift2 port and then its HTTP port once it accepts
  * connections; at the JVM's exit it gets SIGTERM, and its exit status is written to {@code
- * basalt-serve.exit} in the work directory ({@code JAVA_SUITE_WORK_DIR}, else a temporary one)
- * beside its log, {@code basalt-serve.log}: scripts/java-suite.sh fails the run unless it is 0.
+ * basalt-serve.exit} in the work directory ({@code JAVA_SUITE_WORK_DIR}) beside its log, {@code
+ * basalt-serve.log}: scripts/java-suite.sh fails the run unless it is 0. Without that variable the
+ * work directory is a temporary one, removed at the exit with the store.
  */
 final class BasaltServer {
   private static final Pattern THRIFT2 = Pattern.compile("thrift2 on [0-9.]+:(\\d+)");
@@ -32,11 +33,14 @@ final class BasaltServer {
   private final Process process;
   private final Path workDir;
   private final Path dataDir;
+  private final boolean temporary;
 
-  private BasaltServer(Process process, Path workDir, Path dataDir, int thrift2Port, int restPort) {
+  private BasaltServer(
+      Process process, Path workDir, Path dataDir, boolean temporary, int thrift2Port, int restPort) {
     this.process = process;
     this.workDir = workDir;
     this.dataDir = dataDir;
+    this.temporary = temporary;
     this.thrift2Port = thrift2Port;
     this.restPort = restPort;
   }
@@ -44,8 +48,9 @@ final class BasaltServer {
   static BasaltServer start(String binary, boolean framed) {
     try {
       String dir = System.getenv("JAVA_SUITE_WORK_DIR");
+      boolean temporary = dir == null || dir.isEmpty();
       Path workDir =
-          dir == null || dir.isEmpty()
+          temporary
               ? Files.createTempDirectory("basalt-java-suite-")
               : Files.createDirectories(Path.of(dir));
       Path dataDir = Files.createTempDirectory(workDir, "data-");
@@ -98,7 +103,7 @@ final class BasaltServer {
               "basalt-serve-stdout");
       drain.setDaemon(true);
       drain.start();
-      BasaltServer server = new BasaltServer(process, workDir, dataDir, thrift2, http);
+      BasaltServer server = new BasaltServer(process, workDir, dataDir, temporary, thrift2, http);
       Runtime.getRuntime().addShutdownHook(new Thread(server::stop, "basalt-serve-stop"));
       return server;
     } catch (IOException e) {
@@ -121,7 +126,7 @@ final class BasaltServer {
     }
     try {
       Files.writeString(workDir.resolve("basalt-serve.exit"), status + "\n");
-      try (Stream<Path> walk = Files.walk(dataDir)) {
+      try (Stream<Path> walk = Files.walk(temporary ? workDir : dataDir)) {
         walk.sorted(Comparator.reverseOrder()).map(Path::toFile).forEach(File::delete);
       }
     } catch (IOException ignored) {
