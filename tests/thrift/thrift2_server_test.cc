@@ -516,20 +516,6 @@ TEST_F(Thrift2ServerTest, HostileTableNamePatternsAreRefusedOrAnsweredQuickly) {
   EXPECT_FALSE(namespaces.empty());
 }
 
-TEST_F(Thrift2ServerTest, MethodsThatDoNotApplyThrowTIOError) {
-  TAccessControlEntity acl;
-  acl.username = "u";
-  acl.actions = "R";
-  try {
-    client_->grant(acl);
-    FAIL() << "grant succeeded";
-  } catch (const TIOError& e) {
-    EXPECT_NE(e.message.find("grant is not supported"), std::string::npos) << e.message;
-  }
-  std::vector<bool> cleared;
-  EXPECT_THROW(client_->clearSlowLogResponses(cleared, {}), TIOError);
-}
-
 // The app's accounts and sessions live in a reserved namespace: before, an anonymous Thrift2
 // client could forge a session row or disable app:social_sessions (which stops every log-in).
 TEST_F(Thrift2ServerTest, ReservedNamespaceIsRefusedByEveryMethodThatNamesIt) {

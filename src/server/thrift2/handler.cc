@@ -501,7 +501,17 @@ void Thrift2Handler::createNamespace(const TNamespaceDescriptor& namespace_desc)
 
 void Thrift2Handler::modifyNamespace(const TNamespaceDescriptor& namespace_desc) {
   RefuseReserved(namespace_desc.name);
-  ThrowUnsupported("modifyNamespace");
+  ThrowIfError(ValidateNamespaceName(namespace_desc.name));
+  // As HBase: a missing namespace is an error, and the descriptor given replaces the old one
+  // whole. Admin has no call that changes a namespace's configuration, so only a modification
+  // that changes nothing succeeds; any other is refused before anything is written.
+  NamespaceDescriptor current = ValueOrThrow(conn_.admin().GetNamespace(namespace_desc.name));
+  if (current.configuration == namespace_desc.configuration) return;
+  ThrowTIOError(Status::NotSupported(
+      "modifyNamespace: basalt cannot change the configuration of namespace '" +
+      namespace_desc.name +
+      "' (it is kept as created); a descriptor equal to the current one is "
+      "accepted"));
 }
 
 void Thrift2Handler::deleteNamespace(const std::string& name) {
@@ -532,25 +542,59 @@ void Thrift2Handler::getClusterId(std::string& out) {
   out = ValueOrThrow(conn_.admin().ClusterId());
 }
 
-// ---- Methods that do not apply ----
+// ---- Slow logs and permissions: answered as an HBase without them ----
 
-void Thrift2Handler::getSlowLogResponses(std::vector<TOnlineLogRecord>& /*out*/,
+void Thrift2Handler::getSlowLogResponses(std::vector<TOnlineLogRecord>& out,
                                          const std::set<TServerName>& /*server_names*/,
                                          const TLogQueryFilter& /*log_query_filter*/) {
-  ThrowUnsupported("getSlowLogResponses");
+  // An HBase region server keeps slow and large RPC logs only with
+  // hbase.regionserver.slowlog.buffer.enabled, false by default; without it every server named
+  // answers no records, and no server named means no records either. Basalt keeps none.
+  out.clear();
 }
 
-void Thrift2Handler::clearSlowLogResponses(std::vector<bool>& /*out*/,
-                                           const std::set<TServerName>& /*server_names*/) {
-  ThrowUnsupported("clearSlowLogResponses");
+void Thrift2Handler::clearSlowLogResponses(std::vector<bool>& out,
+                                           const std::set<TServerName>& server_names) {
+  // HBase answers one flag per server named: whether that server's slow log buffer was cleared,
+  // false for a server without one.
+  out.assign(server_names.size(), false);
 }
 
-bool Thrift2Handler::grant(const TAccessControlEntity& /*info*/) {
-  ThrowUnsupported("grant");
+namespace {
+
+// What HBase's gateway answers for grant and revoke when its master runs without the access
+// controller (HBase's default): the master refuses with a DoNotRetryIOException naming the
+// coprocessor, which the gateway passes on as a TIOError that cannot be retried.
+[[noreturn]] void ThrowNoAccessController(const std::string& method) {
+  thrift2::TIOError error;
+  error.__set_message(
+      Status::NotSupported(method +
+                           ": org.apache.hadoop.hbase.security.access.AccessController is not "
+                           "loaded (basalt has no users or permissions)")
+          .ToString());
+  error.__set_canRetry(false);
+  throw error;
 }
 
-bool Thrift2Handler::revoke(const TAccessControlEntity& /*info*/) {
-  ThrowUnsupported("revoke");
+}  // namespace
+
+void Thrift2Handler::RefuseReservedScope(const TAccessControlEntity& info) const {
+  // HBase parses a table scope's name before it asks the master.
+  if (info.scope == thrift2::TPermissionScope::TABLE) {
+    TableNameOrThrow(info.tableName);
+  } else if (info.scope == thrift2::TPermissionScope::NAMESPACE) {
+    RefuseReserved(info.nsName);
+  }
+}
+
+bool Thrift2Handler::grant(const TAccessControlEntity& info) {
+  RefuseReservedScope(info);
+  ThrowNoAccessController("grant");
+}
+
+bool Thrift2Handler::revoke(const TAccessControlEntity& info) {
+  RefuseReservedScope(info);
+  ThrowNoAccessController("revoke");
 }
 
 }  // namespace basalt::server

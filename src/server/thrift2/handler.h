@@ -118,18 +118,24 @@ class Thrift2Handler : public thrift2::THBaseServiceIf {
   thrift2::TThriftServerType::type getThriftServerType() override;
   void getClusterId(std::string& out) override;
 
-  // Methods that do not apply to basalt: each throws a TIOError naming itself.
+  // Answered as an HBase without a slow log buffer (the default) answers: no records, and
+  // nothing cleared on any server named.
   void getSlowLogResponses(std::vector<thrift2::TOnlineLogRecord>& out,
                            const std::set<thrift2::TServerName>& server_names,
                            const thrift2::TLogQueryFilter& log_query_filter) override;
   void clearSlowLogResponses(std::vector<bool>& out,
                              const std::set<thrift2::TServerName>& server_names) override;
+  // Answered as an HBase without its access controller (the default) answers: a TIOError that
+  // cannot be retried, "... AccessController is not loaded". A reserved namespace or table is
+  // refused as everywhere; a table scope needs a valid table name.
   bool grant(const thrift2::TAccessControlEntity& info) override;
   bool revoke(const thrift2::TAccessControlEntity& info) override;
 
  private:
   // Throws the permission-denied TIOError when `ns` is reserved.
   void RefuseReserved(std::string_view ns) const;
+  // The same for the namespace or table a grant or revoke names (a table's name must parse).
+  void RefuseReservedScope(const thrift2::TAccessControlEntity& info) const;
   // A table argument as a name, refused when reserved.
   TableName TableNameOrThrow(const thrift2::TTableName& name) const;
   TableName TableNameOrThrow(const std::string& table) const;

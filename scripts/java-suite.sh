@@ -1,0 +1,163 @@
+#!/usr/bin/env bash
+# HBase's Java client API, unchanged, against basalt and against a real HBase: runs the JUnit 5
+# suite of tests/java/thrift-client (a Java HBase application's Connection, Admin, Table, Scan and
+# filters made a Thrift2 client by configuration through hbase-thrift's ThriftConnection, HBase's
+# generated Thrift2 client, and HBase's REST client in the protobuf representation).
+#   scripts/java-suite.sh --basalt BINARY [--transport T] [--suite S]
+#       against a `basalt serve` of the suite's own (BINARY serve, free loopback ports, a fresh
+#       store; --thrift-framed when T is framed). Fails unless it also exits 0 on SIGTERM.
+#   scripts/java-suite.sh --hbase [--transport T] [--suite S]
+#       against the HBase scripts/hbase.sh started (its state directory: BASALT_HBASE_DIR, default
+#       build/hbase); exits 77 (skipped) when none runs. Its Thrift2 gateway is buffered; for
+#       framed this script starts a framed Thrift2 gateway of its own on HBase's classpath and
+#       configuration for the run, and stops it after.
+#   T is buffered (the default) or framed; S is thrift (ThriftConnection and the generated
+#   client), rest (the REST client) or all (the default).
+# Needs a JDK 17 (BASALT_JAVA, else Debian's openjdk-17) and Maven, which resolves the jars from
+# Maven Central into ~/.m2 on the first run and works offline after it.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+project="$root/tests/java/thrift-client"
+
+say() { echo "java-suite.sh: $*" >&2; }
+usage() {
+  echo "usage: $0 --basalt BINARY | --hbase  [--transport buffered|framed] [--suite thrift|rest|all]" >&2
+  exit 2
+}
+
+target="" binary="" transport=buffered suite=all
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --basalt) [ $# -ge 2 ] || usage; target=basalt binary="$2"; shift 2 ;;
+    --hbase) target=hbase; shift ;;
+    --transport) [ $# -ge 2 ] || usage; transport="$2"; shift 2 ;;
+    --suite) [ $# -ge 2 ] || usage; suite="$2"; shift 2 ;;
+    *) usage ;;
+  esac
+done
+[ -n "$target" ] || usage
+case "$transport" in buffered|framed) ;; *) usage ;; esac
+case "$suite" in
+  thrift) tests='AdminTest,TableTest,ScanTest,FilterTest,Thrift2IdlTest,DocExampleTest' ;;
+  rest) tests='RestClientTest' ;;
+  all) tests='AdminTest,TableTest,ScanTest,FilterTest,Thrift2IdlTest,DocExampleTest,RestClientTest' ;;
+  *) usage ;;
+esac
+
+# HBase 2.6's client supports JDK 17 (Hadoop's code it loads fails on JDK 23 and later).
+find_java() {
+  local candidates=() j v
+  [ -n "${BASALT_JAVA:-}" ] && candidates+=("$BASALT_JAVA")
+  candidates+=(/usr/lib/jvm/java-17-openjdk-amd64/bin/java /usr/lib/jvm/java-17-openjdk-arm64/bin/java)
+  command -v java >/dev/null 2>&1 && candidates+=("$(command -v java)")
+  for j in "${candidates[@]}"; do
+    [ -x "$j" ] || continue
+    v="$("$j" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p')"
+    if [ "$v" = 17 ]; then echo "$j"; return 0; fi
+  done
+  say "no JDK 17 found (tried: ${candidates[*]}); install Debian's openjdk-17-jdk-headless"
+  return 1
+}
+
+java="$(find_java)"
+export JAVA_HOME="$(dirname "$(dirname "$(readlink -f "$java")")")"
+command -v mvn >/dev/null 2>&1 || { say "mvn not found; install Debian's maven"; exit 1; }
+work="$(mktemp -d "${TMPDIR:-/tmp}/basalt-java-suite.XXXXXX")"
+gateway_pid=""
+cleanup() {
+  if [ -n "$gateway_pid" ] && kill -0 "$gateway_pid" 2>/dev/null; then
+    kill -TERM "$gateway_pid" 2>/dev/null || true
+    for _ in $(seq 1 100); do kill -0 "$gateway_pid" 2>/dev/null || break; sleep 0.2; done
+    kill -KILL "$gateway_pid" 2>/dev/null || true
+  fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+export JAVA_SUITE_TARGET="$target" JAVA_SUITE_TRANSPORT="$transport" JAVA_SUITE_WORK_DIR="$work"
+if [ "$target" = basalt ]; then
+  [ -x "$binary" ] || { say "$binary is not an executable basalt binary"; exit 1; }
+  export BASALT_BINARY="$(readlink -f "$binary")"
+else
+  state="${BASALT_HBASE_DIR:-$root/build/hbase}"
+  if ! "$root/scripts/hbase.sh" status >/dev/null 2>&1 || [ ! -f "$state/ports.env" ]; then
+    echo "no HBase runs (scripts/hbase.sh start first; docs/hbase.md): skipped"
+    exit 77
+  fi
+  # shellcheck disable=SC1091
+  . "$state/ports.env"
+  export HBASE_HOST=127.0.0.1 HBASE_THRIFT2_PORT HBASE_REST_PORT
+  if [ "$transport" = framed ]; then
+    port="$(/usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+    say "starting a framed Thrift2 gateway of HBase's on port $port"
+    setsid "$java" -Xmx192m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Djava.net.preferIPv4Stack=true \
+      --add-opens java.base/java.lang=ALL-UNNAMED --add-opens java.base/java.nio=ALL-UNNAMED \
+      --add-opens java.base/java.util=ALL-UNNAMED --add-opens java.base/sun.nio.ch=ALL-UNNAMED \
+      -Dlog4j2.configurationFile="$state/conf/log4j2.properties" -Dhbase.root.logger=INFO,console \
+      "-Dhbase.log.dir=$work" -Dhbase.log.file=thrift2-framed.log \
+      -cp "$state/conf:$(cat "$state/classpath.txt")" \
+      org.apache.hadoop.hbase.thrift2.ThriftServer -b 127.0.0.1 -p "$port" -f start \
+      </dev/null >"$work/thrift2-framed.log" 2>&1 &
+    gateway_pid=$!
+    # Ready once a framed listNamespaceDescriptors gets a reply (the gateway asks the master).
+    ready=0
+    for _ in $(seq 1 240); do
+      kill -0 "$gateway_pid" 2>/dev/null || break
+      if /usr/bin/python3 - "$port" <<'EOF'
+import socket, struct, sys
+name = b"listNamespaceDescriptors"
+msg = struct.pack(">Ii", 0x80010001, len(name)) + name + struct.pack(">i", 1) + b"\x00"
+try:
+    with socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=10) as s:
+        s.sendall(struct.pack(">i", len(msg)) + msg)
+        head = s.recv(8)
+        # A reply message (type 2) whose result is field 0, a list.
+        sys.exit(0 if len(head) == 8 and head[4:8] == b"\x80\x01\x00\x02" else 1)
+except OSError:
+    sys.exit(1)
+EOF
+      then ready=1; break; fi
+      sleep 0.5
+    done
+    if [ "$ready" != 1 ]; then
+      tail -n 30 "$work/thrift2-framed.log" >&2
+      say "HBase's framed Thrift2 gateway did not start"
+      exit 1
+    fi
+    HBASE_THRIFT2_PORT="$port"
+  fi
+fi
+
+# Maven offline first, so that a run after the first needs no network.
+args=(-B -f "$project/pom.xml" test "-Dtest=$tests" -Dsurefire.failIfNoSpecifiedTests=false
+      "-Dsuite.build.directory=$work/target")
+log="$work/mvn.log"
+status=0
+mvn -o "${args[@]}" >"$log" 2>&1 || status=$?
+if [ $status -ne 0 ] && grep -q "offline mode" "$log"; then
+  say "resolving the suite's jars from Maven Central (the first run only)"
+  status=0
+  mvn "${args[@]}" >"$log" 2>&1 || status=$?
+fi
+
+echo "java-suite.sh: $target, $transport, suite $suite"
+grep -a -E '^\[(INFO|ERROR|WARNING)\] Tests run:' "$log" | sed 's/^\[[A-Z]*\] //' || true
+if [ $status -ne 0 ]; then
+  if ls "$work/target/surefire-reports/"*.txt >/dev/null 2>&1; then
+    grep -a -h -A 25 '<<< \(FAILURE\|ERROR\)!' "$work/target/surefire-reports/"*.txt |
+      grep -a -v '^[[:space:]]*at \(org\.junit\|java\.base\|org\.apache\.maven\)' >&2 || true
+  else
+    tail -n 40 "$log" >&2
+  fi
+  [ -f "$work/basalt-serve.log" ] && { echo "---- end of basalt serve's log" >&2; tail -n 20 "$work/basalt-serve.log" >&2; }
+  say "the suite failed"
+  exit 1
+fi
+if [ "$target" = basalt ]; then
+  exit_status="$(cat "$work/basalt-serve.exit" 2>/dev/null || echo "no exit status recorded")"
+  if [ "$exit_status" != 0 ]; then
+    tail -n 20 "$work/basalt-serve.log" >&2 || true
+    say "basalt serve did not exit 0 on SIGTERM: $exit_status"
+    exit 1
+  fi
+fi
