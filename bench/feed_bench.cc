@@ -174,7 +174,9 @@ struct FeedStack {
 FeedStack OpenFeedStack(const Config& c, const std::string& name,
                         const basalt::recipes::FeedOptions& options, bool remote = false) {
   const std::string path = c.dir + "/" + name;
-  std::filesystem::remove_all(path);
+  // The remote side's name is the embedded side's, whose store is still open (the home reads
+  // alternate between them): only the embedded side starts from an empty directory.
+  if (!remote) std::filesystem::remove_all(path);
   std::filesystem::create_directories(c.dir);
   FeedStack stack;
   auto conn = basalt::Connection::Open(remote ? c.url : path);

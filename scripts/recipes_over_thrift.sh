@@ -11,7 +11,16 @@
 #      prints them.
 #
 #   scripts/recipes_over_thrift.sh [--no-build] [--markdown FILE] [--only feed|w1]
-#       [--feed "FEED_BENCH_ARGS"] [--w1 "W1_BENCH_ARGS"]
+#       [--target thrift://HOST:PORT] [--feed "FEED_BENCH_ARGS"] [--w1 "W1_BENCH_ARGS"]
+#
+# --target runs the thrift:// side against that Thrift2 server instead of a private basalt serve,
+# e.g. an Apache HBase's Thrift2 gateway (docs/benchmarks.md, "The recipes on Apache HBase"):
+#   eval "$(scripts/hbase.sh start)"
+#   scripts/recipes_over_thrift.sh --target "$BASALT_TEST_THRIFT_TARGET" --feed "..." --w1 "..."
+# It has no /metrics, so the tables give no calls per operation (they are the client's, the same
+# as against basalt serve). The benches need their tables fresh: the target must hold no tables
+# at all (a scratch cluster; refused otherwise), and every table a bench creates there is dropped
+# after it (and when the script stops early).
 #
 # The defaults are a modest scale (a few minutes a bench on 2 cores):
 #   --feed "--scale 0.05 --follows 250 --reads 1000"   --w1 "--scale 0.05 --seconds 2 --rounds 3"
@@ -21,6 +30,7 @@ cd "$(dirname "$0")/.."
 build=1
 markdown=/tmp/recipes_over_thrift.md
 only=""
+target=""
 feed_args="--scale 0.05 --follows 250 --reads 1000"
 w1_args="--scale 0.05 --seconds 2 --rounds 3"
 while [ $# -gt 0 ]; do
@@ -28,6 +38,7 @@ while [ $# -gt 0 ]; do
     --no-build) build=0 ;;
     --markdown) markdown="$2"; shift ;;
     --only) only="$2"; shift ;;
+    --target) target="$2"; shift ;;
     --feed) feed_args="$2"; shift ;;
     --w1) w1_args="$2"; shift ;;
     *) echo "unknown argument $1 (see the comment at the top of $0)" >&2; exit 2 ;;
@@ -37,6 +48,10 @@ done
 case "$only" in
   "" | feed | w1) ;;
   *) echo "--only feed or --only w1" >&2; exit 2 ;;
+esac
+case "$target" in
+  "" | thrift://*) ;;
+  *) echo "--target takes thrift://HOST:PORT" >&2; exit 2 ;;
 esac
 
 if [ "$build" = 1 ]; then
@@ -54,8 +69,23 @@ stop_server() {
     server_pid=""
   fi
 }
+# With --target: the target's tables, one a line (the CLI's `list` between its header and its
+# count).
+target_tables() {
+  "$bin" --data "$target" list | sed '1d;$d'
+}
+# Drops every table of the target not in $tmp/tables-before (what the last bench created).
+drop_new_tables() {
+  [ -n "$target" ] && [ -f "$tmp/tables-before" ] || return 0
+  local t
+  target_tables | while read -r t; do
+    grep -qxF -- "$t" "$tmp/tables-before" || "$bin" --data "$target" drop "$t" >/dev/null
+  done
+  rm -f "$tmp/tables-before"
+}
 cleanup() {
   stop_server
+  drop_new_tables || true
   rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -82,10 +112,24 @@ start_server() {
   fi
 }
 
-# run NAME BENCH ARGS...: the bench against a fresh server of its own.
+# run NAME BENCH ARGS...: the bench against a fresh server of its own, or against --target.
 run() {
   local name="$1" bench="$2"
   shift 2
+  if [ -n "$target" ]; then
+    target_tables >"$tmp/tables-before"
+    if [ -s "$tmp/tables-before" ]; then
+      echo "$target holds tables; the benches need a scratch cluster without any:" >&2
+      cat "$tmp/tables-before" >&2
+      rm -f "$tmp/tables-before"
+      exit 1
+    fi
+    echo "== $name: $target ($(date -u +%H:%M:%S) UTC, load average $(cut -d' ' -f1-3 /proc/loadavg))"
+    echo "   $bench $* --url $target"
+    "$bench" --dir "$tmp/bench-$name" --markdown "$tmp/$name.md" "$@" --url "$target"
+    drop_new_tables
+    return
+  fi
   start_server "$name"
   echo "== $name: thrift://127.0.0.1:$thrift_port, /metrics on $http_port" \
     "($(date -u +%H:%M:%S) UTC, load average $(cut -d' ' -f1-3 /proc/loadavg))"
@@ -96,15 +140,17 @@ run() {
 }
 
 : >"$markdown"
+side=""
+[ -z "$target" ] || side=" (thrift:// against $target)"
 if [ -z "$only" ] || [ "$only" = feed ]; then
   # shellcheck disable=SC2086  # the bench's arguments, split on purpose
   run feed build/release/bench/basalt_feed_bench $feed_args
-  { echo "feed_bench $feed_args:"; echo; cat "$tmp/feed.md"; echo; } >>"$markdown"
+  { echo "feed_bench $feed_args$side:"; echo; cat "$tmp/feed.md"; echo; } >>"$markdown"
 fi
 if [ -z "$only" ] || [ "$only" = w1 ]; then
   # shellcheck disable=SC2086
   run w1 build/release/bench/basalt_w1_bench $w1_args
-  { echo "w1_bench $w1_args:"; echo; cat "$tmp/w1.md"; echo; } >>"$markdown"
+  { echo "w1_bench $w1_args$side:"; echo; cat "$tmp/w1.md"; echo; } >>"$markdown"
 fi
 echo "== done ($(date -u +%H:%M:%S) UTC); tables in $markdown"
 cat "$markdown"

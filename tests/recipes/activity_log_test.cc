@@ -13,12 +13,13 @@
 #include <thread>
 #include <vector>
 
+#include "recipes/recipe_store.h"
 #include "support/test_store.h"
 
 namespace basalt::recipes {
 namespace {
 
-using basalt::testing::StoreTest;
+using basalt::testing::RecipeTest;
 using Layout = ActivityLogOptions::Layout;
 
 // trim_every is 1 unless a test says otherwise, so that the cap is exact.
@@ -54,7 +55,7 @@ std::vector<ActivityEvent> Slice(const UserModel& m, int64_t offset, int64_t lim
   return out;
 }
 
-class ActivityLogTest : public StoreTest {};
+class ActivityLogTest : public RecipeTest {};
 
 TEST_P(ActivityLogTest, TallAndWideMatchAModelUnderRandomOperations) {
   for (int64_t cap : {int64_t{0}, int64_t{9}}) {
@@ -63,11 +64,13 @@ TEST_P(ActivityLogTest, TallAndWideMatchAModelUnderRandomOperations) {
     std::vector<std::unique_ptr<ActivityLog>> logs;
     auto open_logs = [&] {
       logs.clear();
-      logs.push_back(OpenLog(store().conn(), Layout::kTall, "tall" + suffix, cap));
-      logs.push_back(OpenLog(store().conn(), Layout::kWide, "wide" + suffix, cap));
+      logs.push_back(OpenLog(conn(), Layout::kTall, "tall" + suffix, cap));
+      logs.push_back(OpenLog(conn(), Layout::kWide, "wide" + suffix, cap));
       ASSERT_TRUE(logs[0] && logs[1]);
     };
+    // An ASSERT in the lambda returns from the lambda only: stop here rather than use a null log.
     open_logs();
+    if (::testing::Test::HasFatalFailure()) return;
     // Users whose plain bytes are prefixes of one another, and bytes 00 / FF.
     const std::vector<std::string> users = {"a", std::string("a\0", 2), "ab", "", "b\xff"};
     // One model per log: each log numbers its events with its own sequence.
@@ -129,6 +132,7 @@ TEST_P(ActivityLogTest, TallAndWideMatchAModelUnderRandomOperations) {
         logs.clear();
         store().Reopen();
         open_logs();
+        if (::testing::Test::HasFatalFailure()) return;
         continue;
       }
       for (size_t li = 0; li < logs.size(); ++li) {
@@ -210,7 +214,7 @@ TEST_P(ActivityLogTest, TallAndWideMatchAModelUnderRandomOperations) {
 
 TEST_P(ActivityLogTest, EventsOfOneMillisecondGetDistinctIdsNewestLast) {
   for (Layout layout : {Layout::kTall, Layout::kWide}) {
-    auto log = OpenLog(store().conn(), layout, LayoutName(layout));
+    auto log = OpenLog(conn(), layout, LayoutName(layout));
     ASSERT_TRUE(log);
     std::vector<EventId> ids;
     for (int i = 0; i < 5; ++i) {
@@ -229,7 +233,7 @@ TEST_P(ActivityLogTest, EventsOfOneMillisecondGetDistinctIdsNewestLast) {
 TEST_P(ActivityLogTest, IdsStayUniqueAcrossReopen) {
   std::set<EventId> ids;
   for (int round = 0; round < 2; ++round) {
-    auto log = OpenLog(store().conn(), Layout::kTall, "log");
+    auto log = OpenLog(conn(), Layout::kTall, "log");
     ASSERT_TRUE(log);
     for (int i = 0; i < 3; ++i) {
       auto id = log->Record("u", "x", "", 7);
@@ -239,7 +243,7 @@ TEST_P(ActivityLogTest, IdsStayUniqueAcrossReopen) {
     log.reset();
     store().Reopen();
   }
-  auto log = OpenLog(store().conn(), Layout::kTall, "log");
+  auto log = OpenLog(conn(), Layout::kTall, "log");
   ASSERT_TRUE(log);
   auto count = log->Count("u");
   ASSERT_OK(count);
@@ -248,7 +252,7 @@ TEST_P(ActivityLogTest, IdsStayUniqueAcrossReopen) {
 
 TEST_P(ActivityLogTest, TtlHidesEventsOlderThanTheRetention) {
   for (Layout layout : {Layout::kTall, Layout::kWide}) {
-    auto log = OpenLog(store().conn(), layout, LayoutName(layout), 0, /*ttl=*/3600);
+    auto log = OpenLog(conn(), layout, LayoutName(layout), 0, /*ttl=*/3600);
     ASSERT_TRUE(log);
     const int64_t now = std::chrono::duration_cast<std::chrono::milliseconds>(
                             std::chrono::system_clock::now().time_since_epoch())
@@ -268,7 +272,7 @@ TEST_P(ActivityLogTest, TtlHidesEventsOlderThanTheRetention) {
 
 TEST_P(ActivityLogTest, CapDeletesTheOldestEventsOnWrite) {
   for (Layout layout : {Layout::kTall, Layout::kWide}) {
-    auto log = OpenLog(store().conn(), layout, LayoutName(layout), /*cap=*/3);
+    auto log = OpenLog(conn(), layout, LayoutName(layout), /*cap=*/3);
     ASSERT_TRUE(log);
     // Written out of time order: the cap keeps the three newest times, not the last three.
     for (int64_t t : {50, 10, 40, 20, 30}) ASSERT_OK(log->Record("u", "e", "", t));
@@ -281,22 +285,22 @@ TEST_P(ActivityLogTest, CapDeletesTheOldestEventsOnWrite) {
 }
 
 TEST_P(ActivityLogTest, RejectsBadArguments) {
-  auto log = OpenLog(store().conn(), Layout::kTall, "log");
+  auto log = OpenLog(conn(), Layout::kTall, "log");
   ASSERT_TRUE(log);
   EXPECT_TRUE(log->Record("u", "e", "", -5).status().IsInvalidArgument());
   EXPECT_TRUE(log->Latest("u", -1).status().IsInvalidArgument());
   EXPECT_TRUE(log->Page("u", 0).status().IsInvalidArgument());
   ActivityLogOptions bad;
   bad.max_events_per_user = -1;
-  EXPECT_TRUE(ActivityLog::Open(store().conn(), bad).status().IsInvalidArgument());
+  EXPECT_TRUE(ActivityLog::Open(conn(), bad).status().IsInvalidArgument());
   ActivityLogOptions no_trims;
   no_trims.trim_every = 0;
-  EXPECT_TRUE(ActivityLog::Open(store().conn(), no_trims).status().IsInvalidArgument());
+  EXPECT_TRUE(ActivityLog::Open(conn(), no_trims).status().IsInvalidArgument());
 }
 
 TEST_P(ActivityLogTest, RecordManyWritesNothingWhenOneEventIsBad) {
   for (Layout layout : {Layout::kTall, Layout::kWide}) {
-    auto log = OpenLog(store().conn(), layout, LayoutName(layout));
+    auto log = OpenLog(conn(), layout, LayoutName(layout));
     ASSERT_TRUE(log);
     std::vector<NewEvent> batch = {{"u", "a", "", 10}, {"v", "b", "", -7}, {"u", "c", "", 12}};
     EXPECT_TRUE(log->RecordMany(batch).status().IsInvalidArgument());
@@ -313,7 +317,7 @@ TEST_P(ActivityLogTest, RecordManyWritesNothingWhenOneEventIsBad) {
 
 TEST_P(ActivityLogTest, RecordManyKeepsTheBatchOrderWithinAMillisecond) {
   for (Layout layout : {Layout::kTall, Layout::kWide}) {
-    auto log = OpenLog(store().conn(), layout, LayoutName(layout));
+    auto log = OpenLog(conn(), layout, LayoutName(layout));
     ASSERT_TRUE(log);
     std::vector<NewEvent> batch;
     for (int i = 0; i < 5; ++i) batch.push_back({"u", "e", std::to_string(i), 5000});
@@ -332,8 +336,8 @@ TEST_P(ActivityLogTest, AmortisedTrimsKeepTheLogNearTheCap) {
   constexpr int64_t kCap = 20;
   constexpr int32_t kTrimEvery = 4;
   for (Layout layout : {Layout::kTall, Layout::kWide}) {
-    auto log = OpenLog(store().conn(), layout, LayoutName(layout) + "_amortised", kCap, kForeverTtl,
-                       kTrimEvery);
+    auto log =
+        OpenLog(conn(), layout, LayoutName(layout) + "_amortised", kCap, kForeverTtl, kTrimEvery);
     ASSERT_TRUE(log);
     int64_t largest = 0;
     int trims_seen = 0;
@@ -367,7 +371,7 @@ TEST_P(ActivityLogTest, AmortisedTrimsKeepTheLogNearTheCap) {
 TEST_P(ActivityLogTest, EventsRecordedPastTheLastTrimDoNotPileUp) {
   constexpr int64_t kCap = 5;
   for (Layout layout : {Layout::kTall, Layout::kWide}) {
-    auto log = OpenLog(store().conn(), layout, LayoutName(layout) + "_late", kCap, kForeverTtl,
+    auto log = OpenLog(conn(), layout, LayoutName(layout) + "_late", kCap, kForeverTtl,
                        /*trim_every=*/2);
     ASSERT_TRUE(log);
     for (int i = 0; i < 600; ++i) ASSERT_OK(log->Record("u", "e", "", 1'000'000 - i));
@@ -389,7 +393,7 @@ TEST_P(ActivityLogTest, EventsRecordedPastTheLastTrimDoNotPileUp) {
 // Ids come from a counter of the log, not of the store: many threads recording for one user at
 // the same millisecond still get distinct ids, and every event is stored.
 TEST_P(ActivityLogTest, ConcurrentRecordsOfOneUserGetDistinctIds) {
-  auto log = OpenLog(store().conn(), Layout::kTall, "concurrent");
+  auto log = OpenLog(conn(), Layout::kTall, "concurrent");
   ASSERT_TRUE(log);
   constexpr int kThreads = 4, kPerThread = 50;
   std::vector<std::vector<EventId>> ids(kThreads);

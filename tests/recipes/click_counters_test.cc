@@ -19,12 +19,13 @@
 #include <vector>
 
 #include "recipes/click_sketches.h"
+#include "recipes/recipe_store.h"
 #include "support/test_store.h"
 
 namespace basalt::recipes {
 namespace {
 
-using basalt::testing::StoreTest;
+using basalt::testing::RecipeTest;
 
 constexpr int64_t kMinute = ClickCounters::kMinuteMs;
 constexpr int64_t kHalfHour = ClickCounters::kRefreshPeriodMs;
@@ -43,15 +44,16 @@ ClickCountersOptions WithPrefix(std::string prefix, int salt = 0) {
   ClickCountersOptions options;
   options.table_prefix = std::move(prefix);
   options.salt_buckets = salt;
+  if (salt > 0) options.presplit_regions = basalt::testing::kPresplitRegions;
   return options;
 }
 
-class ClickCountersTest : public StoreTest {};
+class ClickCountersTest : public RecipeTest {};
 
 TEST_P(ClickCountersTest, WindowsTotalsAndTopKMatchTheClicks) {
   for (int salt : {0, 7}) {
     SCOPED_TRACE("salt " + std::to_string(salt));
-    auto counters = OpenCounters(store().conn(), WithPrefix("c" + std::to_string(salt), salt));
+    auto counters = OpenCounters(conn(), WithPrefix("c" + std::to_string(salt), salt));
     ASSERT_TRUE(counters);
     // Items whose bytes are prefixes of one another, and an item with 00 and '#'.
     const std::vector<std::string> items = {"a", "ab", std::string("a\0#", 3), "b"};
@@ -102,7 +104,7 @@ TEST_P(ClickCountersTest, WindowsTotalsAndTopKMatchTheClicks) {
 }
 
 TEST_P(ClickCountersTest, MinuteBucketsAreUtcCalendarMinutes) {
-  auto counters = OpenCounters(store().conn(), WithPrefix("cal"));
+  auto counters = OpenCounters(conn(), WithPrefix("cal"));
   ASSERT_TRUE(counters);
   // 2026-11-23 10:30:59.999 and 10:31:00.000 UTC fall in different buckets.
   const int64_t t = kDay0 + (10 * 60 + 31) * kMinute;
@@ -143,7 +145,7 @@ TEST_P(ClickCountersTest, RollingWeekEqualsTheExactWindowAtEveryRefresh) {
     return cv.wait_for(lock, std::chrono::seconds(20), [&] { return refreshed >= boundary; }) &&
            last.ok();
   };
-  auto counters = OpenCounters(store().conn(), options);
+  auto counters = OpenCounters(conn(), options);
   ASSERT_TRUE(counters);
   ASSERT_OK(counters->StartRefresher());
   EXPECT_TRUE(counters->StartRefresher().IsFailedPrecondition());
@@ -179,7 +181,7 @@ TEST_P(ClickCountersTest, RollingWeekEqualsTheExactWindowAtEveryRefresh) {
   counters.reset();
   store().Reopen();
   options.on_refresh = nullptr;
-  counters = OpenCounters(store().conn(), options);
+  counters = OpenCounters(conn(), options);
   ASSERT_TRUE(counters);
   std::map<std::string, int64_t> before;
   for (const auto& item : items) before[item] = counters->RollingWeek(item).value_or(-1);
@@ -192,7 +194,7 @@ TEST_P(ClickCountersTest, RollingWeekEqualsTheExactWindowAtEveryRefresh) {
 }
 
 TEST_P(ClickCountersTest, RefreshAfterALongGapRebuildsAndDropsStaleItems) {
-  auto counters = OpenCounters(store().conn(), WithPrefix("gap"));
+  auto counters = OpenCounters(conn(), WithPrefix("gap"));
   ASSERT_TRUE(counters);
   ASSERT_OK(counters->Click("old", 5, kDay0 + kMinute));
   ASSERT_OK(counters->RefreshWeekly(kDay0 + kHalfHour));
@@ -211,10 +213,9 @@ TEST_P(ClickCountersTest, RefreshAfterALongGapRebuildsAndDropsStaleItems) {
 TEST_P(ClickCountersTest, RejectsBadOptionsAndArguments) {
   ClickCountersOptions short_ttl = WithPrefix("bad");
   short_ttl.bucket_ttl_seconds = 7 * 24 * 3600;
-  EXPECT_TRUE(ClickCounters::Open(store().conn(), short_ttl).status().IsInvalidArgument());
-  EXPECT_TRUE(
-      ClickCounters::Open(store().conn(), WithPrefix("bad", 300)).status().IsInvalidArgument());
-  auto counters = OpenCounters(store().conn(), WithPrefix("ok"));
+  EXPECT_TRUE(ClickCounters::Open(conn(), short_ttl).status().IsInvalidArgument());
+  EXPECT_TRUE(ClickCounters::Open(conn(), WithPrefix("bad", 300)).status().IsInvalidArgument());
+  auto counters = OpenCounters(conn(), WithPrefix("ok"));
   ASSERT_TRUE(counters);
   EXPECT_TRUE(counters->Click("i", 1, -7).IsInvalidArgument());
   EXPECT_TRUE(counters->TopK(0, kDay0, 0).status().IsInvalidArgument());
@@ -236,7 +237,7 @@ TEST_P(ClickCountersTest, RejectsBadOptionsAndArguments) {
 TEST_P(ClickCountersTest, DistinctVisitorsMergeTheHoursOfTheWindow) {
   for (int salt : {0, 5}) {
     SCOPED_TRACE("salt " + std::to_string(salt));
-    auto counters = OpenCounters(store().conn(), WithPrefix("dv" + std::to_string(salt), salt));
+    auto counters = OpenCounters(conn(), WithPrefix("dv" + std::to_string(salt), salt));
     ASSERT_TRUE(counters);
     std::map<int, std::set<std::string>> by_hour;  // hour index -> visitors
     std::mt19937_64 rng(11 + salt);
@@ -291,7 +292,7 @@ TEST_P(ClickCountersTest, DistinctVisitorsMergeTheHoursOfTheWindow) {
 // An item steady across four hours is the window's top item though it is never the top item
 // of any one hour: the candidates of each hour are kept and merged, not only each hour's top.
 TEST_P(ClickCountersTest, TopKApproxMergesTheHoursCandidates) {
-  auto counters = OpenCounters(store().conn(), WithPrefix("hh"));
+  auto counters = OpenCounters(conn(), WithPrefix("hh"));
   ASSERT_TRUE(counters);
   std::map<std::string, int64_t> truth;
   auto click = [&](const std::string& item, int64_t n, int64_t t) {
@@ -333,7 +334,7 @@ TEST_P(ClickCountersTest, TopKApproxMergesTheHoursCandidates) {
 // An item's first clicks of an hour, below 1/256 of its shard's clicks, are not in its
 // candidate counter; its count still covers them (never below the truth), within the bound.
 TEST_P(ClickCountersTest, TopKApproxCountsClicksFromBeforeAnItemWasACandidate) {
-  auto counters = OpenCounters(store().conn(), WithPrefix("late"));
+  auto counters = OpenCounters(conn(), WithPrefix("late"));
   ASSERT_TRUE(counters);
   const std::string late = "late";
   // 3,000 clicks of other items in the late item's shard first, so that its first clicks are
@@ -368,7 +369,7 @@ TEST_P(ClickCountersTest, TopKApproxCountsClicksFromBeforeAnItemWasACandidate) {
 // the error bound above the truth, the window's clicks are all counted, and the visitors'
 // registers equal those of a sketch fed one click at a time.
 TEST_P(ClickCountersTest, ConcurrentClicksKeepTheSketchesSound) {
-  auto counters = OpenCounters(store().conn(), WithPrefix("conc"));
+  auto counters = OpenCounters(conn(), WithPrefix("conc"));
   ASSERT_TRUE(counters);
   constexpr int kThreads = 8;
   const bool remote = basalt::testing::IsRemote(GetParam());

@@ -23,12 +23,13 @@
 #include "basalt/recipes/fanout_worker.h"
 #include "basalt/recipes/feed.h"
 #include "basalt/recipes/follow_graph.h"
+#include "recipes/recipe_store.h"
 #include "support/test_store.h"
 
 namespace basalt::recipes {
 namespace {
 
-using ::basalt::testing::StoreTest;
+using ::basalt::testing::RecipeTest;
 
 struct ModelPost {
   std::string author;
@@ -54,7 +55,7 @@ std::string OrderKey(int64_t ts, const std::string& id) {
   return KeyBuilder().AddReverseTimestamp(ts).Build() + id;
 }
 
-class FeedModelTest : public StoreTest {
+class FeedModelTest : public RecipeTest {
  protected:
   void RunModel(const ModelRun& run, FanoutStats* stats);
 };
@@ -67,10 +68,12 @@ void FeedModelTest::RunModel(const ModelRun& run, FanoutStats* stats) {
   constexpr int kOps = 1500;
   auto user = [](int i) { return "u" + std::to_string(i); };
 
-  auto graph = FollowGraph::Open(store().conn());
+  FollowGraphOptions graph_options;
+  graph_options.presplit_regions = testing::kPresplitRegions;
+  auto graph = FollowGraph::Open(conn(), graph_options);
   ASSERT_OK(graph);
   const FeedOptions& options = run.options;
-  auto feed = Feed::Open(store().conn(), **graph, options);
+  auto feed = Feed::Open(conn(), **graph, options);
   ASSERT_OK(feed);
   FanoutWorkerPool pool(**feed, {.threads = 2, .chunk_size = 4});
   pool.Start();

@@ -17,34 +17,37 @@
 #include "basalt/recipes/fanout_worker.h"
 #include "basalt/recipes/follow_graph.h"
 #include "recipes/feed_layout.h"
+#include "recipes/recipe_store.h"
 #include "support/test_store.h"
 
 namespace basalt::recipes {
 namespace {
 
-using ::basalt::testing::StoreTest;
+using ::basalt::testing::RecipeTest;
 
-class FeedTest : public StoreTest {
+class FeedTest : public RecipeTest {
  protected:
   void OpenFeed(FeedOptions options = {}) {
     options_ = options;
     feed_.reset();
     graph_.reset();
-    auto graph = FollowGraph::Open(store().conn());
+    FollowGraphOptions graph_options;
+    graph_options.presplit_regions = testing::kPresplitRegions;
+    auto graph = FollowGraph::Open(conn(), graph_options);
     ASSERT_OK(graph);
     graph_ = std::move(*graph);
-    auto feed = Feed::Open(store().conn(), *graph_, options);
+    auto feed = Feed::Open(conn(), *graph_, options);
     ASSERT_OK(feed);
     feed_ = std::move(*feed);
   }
   void SetUp() override {
-    StoreTest::SetUp();
+    RecipeTest::SetUp();
     OpenFeed();
   }
   void TearDown() override {
     feed_.reset();
     graph_.reset();
-    StoreTest::TearDown();
+    RecipeTest::TearDown();
   }
   // Closes and reopens the store (kReopen), then the graph and the feed.
   void Reopen() {
@@ -271,8 +274,8 @@ TEST_P(FeedTest, OwnPostsFromBeforeTheyWentIntoInboxesStayOnTheHomeTimeline) {
   for (int i = 0; i < 5; ++i) old.push_back(MustPost("alice", "old " + std::to_string(i)));
   const std::string b1 = MustPost("bob", "b1");
   DrainJobs();
-  auto inbox = store().conn().GetTable(TableName("default", "feed_inbox"));
-  auto posts = store().conn().GetTable(TableName("default", "feed_posts"));
+  auto inbox = conn().GetTable(TableName("default", "feed_inbox"));
+  auto posts = conn().GetTable(TableName("default", "feed_posts"));
   ASSERT_OK(inbox);
   ASSERT_OK(posts);
   for (const std::string& id : old) {
@@ -318,7 +321,7 @@ TEST_P(FeedTest, JobRowsOfTheLayoutBeforeTheQueueStillRun) {
   ASSERT_OK(feed_->Follow("bob", "alice"));
   const std::string first = MustPost("alice", "one");
   const std::string second = MustPost("alice", "two");
-  auto posts = store().conn().GetTable(TableName("default", "feed_posts"));
+  auto posts = conn().GetTable(TableName("default", "feed_posts"));
   ASSERT_OK(posts);
   MoveJobRows(**posts, [](const RowResult& job) {
     return fl::OldJobRow(std::string(*job.Value("j", "p")), fl::kFanoutJob);
@@ -352,7 +355,7 @@ TEST_P(FeedTest, JobQueuedBehindTheLowWaterMarkIsFoundByAFullLook) {
   ASSERT_OK(pool.Drain(std::chrono::seconds(20)));
   pool.Stop();
   const std::string late = MustPost("alice", "late");
-  auto posts = store().conn().GetTable(TableName("default", "feed_posts"));
+  auto posts = conn().GetTable(TableName("default", "feed_posts"));
   ASSERT_OK(posts);
   MoveJobRows(**posts, [](const RowResult& job) {
     return fl::JobRow(1, std::string(*job.Value("j", "p")), fl::kFanoutJob);
@@ -380,7 +383,7 @@ TEST_P(FeedTest, TheThresholdIsCheckedAgainstAFollowerCountAtMostTheRefreshTimeO
     MustPost(author, "one follower");
     ASSERT_OK(feed_->Follow("f2", author));
     MustPost(author, "two followers");
-    auto posts = store().conn().GetTable(TableName("default", "feed_posts"));
+    auto posts = conn().GetTable(TableName("default", "feed_posts"));
     ASSERT_OK(posts);
     auto marked = (*posts)->Exists(Get(fl::MarkRow(author)));
     ASSERT_OK(marked);
@@ -388,7 +391,7 @@ TEST_P(FeedTest, TheThresholdIsCheckedAgainstAFollowerCountAtMostTheRefreshTimeO
   }
   FeedOptions bad;
   bad.follower_count_refresh_ms = -1;
-  EXPECT_TRUE(Feed::Open(store().conn(), *graph_, bad).status().IsInvalidArgument());
+  EXPECT_TRUE(Feed::Open(conn(), *graph_, bad).status().IsInvalidArgument());
 }
 
 TEST_P(FeedTest, HomeCursorIsRejectedWhenMalformed) {
@@ -404,7 +407,7 @@ TEST_P(FeedTest, OwnPostsAreCappedInTheInboxAndTheWalkGoesOnPastThem) {
   OpenFeed(options);
   std::vector<std::string> ids;
   for (int i = 0; i < 10; ++i) ids.push_back(MustPost("alice", std::to_string(i)));
-  auto inbox = store().conn().GetTable("feed_inbox");
+  auto inbox = conn().GetTable("feed_inbox");
   ASSERT_OK(inbox);
   auto row = (*inbox)->Get(Get(KeyBuilder().AddBytes("alice").Build()));
   ASSERT_OK(row);
@@ -437,7 +440,7 @@ TEST_P(FeedTest, EntriesDeliveredPastTheBoundDoNotPileUp) {
     }
     DrainJobs();
   }
-  auto inbox = store().conn().GetTable("feed_inbox");
+  auto inbox = conn().GetTable("feed_inbox");
   ASSERT_OK(inbox);
   auto row = (*inbox)->Get(Get(KeyBuilder().AddBytes("bob").Build()));
   ASSERT_OK(row);
@@ -458,7 +461,7 @@ TEST_P(FeedTest, InboxIsCappedOnWriteAndHomeTimelineGoesOnPastTheCap) {
     ids.push_back(MustPost(i % 3 ? "alice" : "carol", std::to_string(i)));
   DrainJobs();
   // Only the newest five are kept: the inbox row has five columns.
-  auto inbox = store().conn().GetTable("feed_inbox");
+  auto inbox = conn().GetTable("feed_inbox");
   ASSERT_OK(inbox);
   auto row = (*inbox)->Get(Get(KeyBuilder().AddBytes("bob").Build()));
   ASSERT_OK(row);
@@ -505,7 +508,7 @@ TEST_P(FeedTest, TrimsAreAmortisedAndTheHomeTimelineHoldsEveryPost) {
   std::vector<std::string> ids;
   for (int i = 0; i < 300; ++i) ids.push_back(MustPost("alice", std::to_string(i)));
   DrainJobs();
-  auto inbox = store().conn().GetTable("feed_inbox");
+  auto inbox = conn().GetTable("feed_inbox");
   ASSERT_OK(inbox);
   auto row = (*inbox)->Get(Get(KeyBuilder().AddBytes("bob").Build()));
   ASSERT_OK(row);
@@ -516,7 +519,7 @@ TEST_P(FeedTest, TrimsAreAmortisedAndTheHomeTimelineHoldsEveryPost) {
   std::vector<std::string> expected(ids.rbegin(), ids.rend());
   EXPECT_EQ(HomeIds("bob", 7), expected);
   options.inbox_trim_every = 0;
-  EXPECT_TRUE(Feed::Open(store().conn(), *graph_, options).status().IsInvalidArgument());
+  EXPECT_TRUE(Feed::Open(conn(), *graph_, options).status().IsInvalidArgument());
 }
 
 // A follow copies backfill_posts posts; the followed user's older ones come from their own
@@ -617,7 +620,7 @@ TEST_P(FeedTest, InactiveReaderIsSkippedAndRebuiltOnTheirNextRead) {
   run();
   EXPECT_EQ(stats.skipped_inactive, 6);  // bob, for each post
   EXPECT_EQ(stats.inbox_writes, 6);      // carol
-  auto inbox = store().conn().GetTable("feed_inbox");
+  auto inbox = conn().GetTable("feed_inbox");
   ASSERT_OK(inbox);
   auto row = (*inbox)->Get(Get(KeyBuilder().AddBytes("bob").Build()));
   ASSERT_OK(row);
@@ -635,7 +638,7 @@ TEST_P(FeedTest, InactiveReaderIsSkippedAndRebuiltOnTheirNextRead) {
   EXPECT_EQ(stats.inbox_writes, 2);
   EXPECT_EQ(HomeIds("bob", 3).front(), after);
   options.inactive_after_ms = -1;
-  EXPECT_TRUE(Feed::Open(store().conn(), *graph_, options).status().IsInvalidArgument());
+  EXPECT_TRUE(Feed::Open(conn(), *graph_, options).status().IsInvalidArgument());
 }
 
 // With inactive_after_ms = 0 every reader is delivered to, however long ago they read.
@@ -652,7 +655,7 @@ TEST_P(FeedTest, InactivityTrackingCanBeTurnedOff) {
   EXPECT_EQ(stats.inbox_writes, 1);
   EXPECT_EQ(stats.skipped_inactive, 0);
   // No reader row was written: a Get of it finds nothing.
-  auto inbox = store().conn().GetTable("feed_inbox");
+  auto inbox = conn().GetTable("feed_inbox");
   ASSERT_OK(inbox);
   auto reader = (*inbox)->Get(Get(KeyBuilder().AddBytes("bob").AddUint8(1).Build()));
   ASSERT_OK(reader);
@@ -666,7 +669,7 @@ TEST_P(FeedTest, AMarkWrittenElsewhereIsSeenWithinTheRefreshTime) {
   options.fanout_threshold = 1;
   options.marks_refresh_ms = 300;
   OpenFeed(options);
-  auto other = Feed::Open(store().conn(), *graph_, options);
+  auto other = Feed::Open(conn(), *graph_, options);
   ASSERT_OK(other);
   for (std::string f : {"f1", "f2"}) ASSERT_OK(feed_->Follow(f, "star"));
   EXPECT_EQ(HomeIds("f1", 5), std::vector<std::string>{});  // the copy: no marks yet
@@ -760,7 +763,7 @@ TEST_P(FeedTest, FollowBackfillsAndUnfollowRemovesTheFolloweesPosts) {
   ASSERT_OK(feed_->Unfollow("bob", "alice"));
   EXPECT_EQ(HomeIds("bob"), (std::vector<std::string>{c1}));
   // Removed from the inbox itself, not only hidden: one column is left.
-  auto inbox = store().conn().GetTable("feed_inbox");
+  auto inbox = conn().GetTable("feed_inbox");
   ASSERT_OK(inbox);
   auto row = (*inbox)->Get(Get(KeyBuilder().AddBytes("bob").Build()));
   ASSERT_OK(row);
@@ -773,7 +776,7 @@ TEST_P(FeedTest, AnEntryDeliveredAfterItsUnfollowStaysHidden) {
   std::string a1 = MustPost("alice", "a1");
   std::string c1 = MustPost("carol", "c1");
   DrainJobs();
-  auto inbox = store().conn().GetTable("feed_inbox");
+  auto inbox = conn().GetTable("feed_inbox");
   ASSERT_OK(inbox);
   const std::string bob_inbox = KeyBuilder().AddBytes("bob").Build();
   auto delivered = (*inbox)->Get(Get(bob_inbox));
@@ -805,7 +808,7 @@ TEST_P(FeedTest, DeletedPostDisappearsFromEveryHomeTimeline) {
   for (std::string f : {"f1", "f2", "f3"}) EXPECT_EQ(HomeIds(f), (std::vector<std::string>{keep}));
   DrainJobs();
   // ...and after it, removed from the inboxes.
-  auto inbox = store().conn().GetTable("feed_inbox");
+  auto inbox = conn().GetTable("feed_inbox");
   ASSERT_OK(inbox);
   for (std::string f : {"f1", "f2", "f3"}) {
     EXPECT_EQ(HomeIds(f), (std::vector<std::string>{keep}));
@@ -835,7 +838,7 @@ TEST_P(FeedTest, APostDeletedBeforeItsFanOutTakesTheJobWithIt) {
   pending = feed_->PendingJobs();
   ASSERT_OK(pending);
   EXPECT_EQ(*pending, 0);
-  auto inbox = store().conn().GetTable("feed_inbox");
+  auto inbox = conn().GetTable("feed_inbox");
   ASSERT_OK(inbox);
   for (std::string f : {"f1", "f2", "f3"}) {
     auto row = (*inbox)->Get(Get(KeyBuilder().AddBytes(f).Build()));
@@ -851,7 +854,7 @@ TEST_P(FeedTest, AJobNotWrittenWithItsPostIsDroppedWhenItsPostIsMissing) {
   namespace fl = feed_layout;
   for (std::string f : {"f1", "f2"}) ASSERT_OK(feed_->Follow(f, "alice"));
   const std::string id = MustPost("alice", "vanishing");
-  auto posts = store().conn().GetTable(TableName("default", "feed_posts"));
+  auto posts = conn().GetTable(TableName("default", "feed_posts"));
   ASSERT_OK(posts);
   ASSERT_OK((*posts)->Delete(basalt::Delete(fl::PostRow(id))));
   auto scanner = (*posts)->GetScanner(Scan().SetRowPrefix(fl::JobRowsPrefix()));
@@ -865,7 +868,7 @@ TEST_P(FeedTest, AJobNotWrittenWithItsPostIsDroppedWhenItsPostIsMissing) {
   EXPECT_TRUE(*ran);
   EXPECT_EQ(stats.inbox_writes, 0);
   EXPECT_EQ(stats.jobs_finished, 1);
-  auto inbox = store().conn().GetTable("feed_inbox");
+  auto inbox = conn().GetTable("feed_inbox");
   ASSERT_OK(inbox);
   for (std::string f : {"f1", "f2"}) {
     auto row = (*inbox)->Get(Get(fl::InboxRow(f)));

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "recipes/faulty_connection.h"
+#include "recipes/recipe_store.h"
 #include "support/test_store.h"
 
 namespace basalt::testing {
@@ -32,6 +33,7 @@ std::unique_ptr<FollowGraph> OpenGraph(Connection& conn, Layout layout,
                                        FollowGraphOptions options = {}) {
   options.layout = layout;
   options.table_prefix = "g_" + LayoutName(layout);
+  if (layout == Layout::kTall) options.presplit_regions = kPresplitRegions;
   auto graph = FollowGraph::Open(conn, options);
   EXPECT_TRUE(graph.ok()) << graph.status().ToString();
   return graph.ok() ? std::move(graph).value() : nullptr;
@@ -59,12 +61,12 @@ std::vector<std::string> Sorted(std::vector<std::string> v) {
   return v;
 }
 
-class FollowGraphTest : public StoreTest {};
+class FollowGraphTest : public RecipeTest {};
 
 TEST_P(FollowGraphTest, FollowShowsInCheckListsAndCounts) {
   for (Layout layout : kLayouts) {
     SCOPED_TRACE(LayoutName(layout));
-    auto graph = OpenGraph(store().conn(), layout);
+    auto graph = OpenGraph(conn(), layout);
     ASSERT_NE(graph, nullptr);
     ASSERT_OK(graph->Follow("alice", "bob"));
     ASSERT_OK(graph->Follow("carol", "bob"));
@@ -83,7 +85,7 @@ TEST_P(FollowGraphTest, FollowShowsInCheckListsAndCounts) {
 TEST_P(FollowGraphTest, IsFollowingEachAnswersAsIsFollowingInOrder) {
   for (Layout layout : kLayouts) {
     SCOPED_TRACE(LayoutName(layout));
-    auto graph = OpenGraph(store().conn(), layout);
+    auto graph = OpenGraph(conn(), layout);
     ASSERT_NE(graph, nullptr);
     ASSERT_OK(graph->Follow("alice", "bob"));
     ASSERT_OK(graph->Follow("alice", "dave"));
@@ -104,7 +106,7 @@ TEST_P(FollowGraphTest, IsFollowingEachAnswersAsIsFollowingInOrder) {
 TEST_P(FollowGraphTest, FollowTwiceIsOneEdge) {
   for (Layout layout : kLayouts) {
     SCOPED_TRACE(LayoutName(layout));
-    auto graph = OpenGraph(store().conn(), layout);
+    auto graph = OpenGraph(conn(), layout);
     ASSERT_NE(graph, nullptr);
     ASSERT_OK(graph->Follow("alice", "bob"));
     ASSERT_OK(graph->Follow("alice", "bob"));
@@ -117,7 +119,7 @@ TEST_P(FollowGraphTest, FollowTwiceIsOneEdge) {
 TEST_P(FollowGraphTest, UnfollowRemovesBothSidesAndIsIdempotent) {
   for (Layout layout : kLayouts) {
     SCOPED_TRACE(LayoutName(layout));
-    auto graph = OpenGraph(store().conn(), layout);
+    auto graph = OpenGraph(conn(), layout);
     ASSERT_NE(graph, nullptr);
     ASSERT_OK(graph->Follow("alice", "bob"));
     ASSERT_OK(graph->Unfollow("alice", "bob"));
@@ -136,7 +138,7 @@ TEST_P(FollowGraphTest, UnfollowRemovesBothSidesAndIsIdempotent) {
 TEST_P(FollowGraphTest, SelfFollowAndEmptyNamesAreInvalidArgument) {
   for (Layout layout : kLayouts) {
     SCOPED_TRACE(LayoutName(layout));
-    auto graph = OpenGraph(store().conn(), layout);
+    auto graph = OpenGraph(conn(), layout);
     ASSERT_NE(graph, nullptr);
     EXPECT_TRUE(graph->Follow("alice", "alice").IsInvalidArgument());
     EXPECT_TRUE(graph->Unfollow("alice", "alice").IsInvalidArgument());
@@ -153,7 +155,7 @@ TEST_P(FollowGraphTest, UnknownUserIsNotFound) {
     options.user_exists = [](std::string_view user) -> Result<bool> {
       return user == "alice" || user == "bob";
     };
-    auto graph = OpenGraph(store().conn(), layout, options);
+    auto graph = OpenGraph(conn(), layout, options);
     ASSERT_NE(graph, nullptr);
     EXPECT_TRUE(graph->Follow("alice", "mallory").IsNotFound());
     EXPECT_TRUE(graph->Follow("mallory", "alice").IsNotFound());
@@ -168,7 +170,7 @@ TEST_P(FollowGraphTest, UserCheckErrorsAreReturned) {
   options.user_exists = [](std::string_view) -> Result<bool> {
     return Status::IOError("user table down");
   };
-  auto graph = OpenGraph(store().conn(), Layout::kTall, options);
+  auto graph = OpenGraph(conn(), Layout::kTall, options);
   ASSERT_NE(graph, nullptr);
   EXPECT_TRUE(graph->Follow("alice", "bob").IsIOError());
   EXPECT_FALSE(*graph->IsFollowing("alice", "bob"));
@@ -177,7 +179,7 @@ TEST_P(FollowGraphTest, UserCheckErrorsAreReturned) {
 TEST_P(FollowGraphTest, ListsPageWithoutRepeatsOrSkips) {
   for (Layout layout : kLayouts) {
     SCOPED_TRACE(LayoutName(layout));
-    auto graph = OpenGraph(store().conn(), layout);
+    auto graph = OpenGraph(conn(), layout);
     ASSERT_NE(graph, nullptr);
     std::vector<std::string> expected;
     for (int i = 0; i < 23; ++i) {
@@ -204,12 +206,12 @@ TEST_P(FollowGraphTest, EdgesSurviveReopen) {
   for (Layout layout : kLayouts) {
     SCOPED_TRACE(LayoutName(layout));
     {
-      auto graph = OpenGraph(store().conn(), layout);
+      auto graph = OpenGraph(conn(), layout);
       ASSERT_NE(graph, nullptr);
       ASSERT_OK(graph->Follow("alice", "bob"));
     }
     store().Reopen();
-    auto graph = OpenGraph(store().conn(), layout);
+    auto graph = OpenGraph(conn(), layout);
     ASSERT_NE(graph, nullptr);
     EXPECT_TRUE(*graph->IsFollowing("alice", "bob"));
     EXPECT_EQ(*graph->FollowerCount("bob"), 1);
@@ -219,8 +221,8 @@ TEST_P(FollowGraphTest, EdgesSurviveReopen) {
 
 // The same random scenario through both layouts and a model: the same answers everywhere.
 TEST_P(FollowGraphTest, BothLayoutsAgreeWithAModelOnARandomScenario) {
-  auto tall = OpenGraph(store().conn(), Layout::kTall);
-  auto wide = OpenGraph(store().conn(), Layout::kWide);
+  auto tall = OpenGraph(conn(), Layout::kTall);
+  auto wide = OpenGraph(conn(), Layout::kWide);
   ASSERT_NE(tall, nullptr);
   ASSERT_NE(wide, nullptr);
   std::mt19937 rng(20261123);
@@ -265,7 +267,7 @@ using Edges = std::vector<std::pair<std::string, std::string>>;
 TEST_P(FollowGraphTest, FollowManyDedupesAndCountsEachEdgeOnce) {
   for (Layout layout : kLayouts) {
     SCOPED_TRACE(LayoutName(layout));
-    auto graph = OpenGraph(store().conn(), layout);
+    auto graph = OpenGraph(conn(), layout);
     ASSERT_NE(graph, nullptr);
     ASSERT_OK(graph->Follow("alice", "bob"));  // already there: not counted again
     ASSERT_OK(graph->FollowMany({{"alice", "bob"},
@@ -300,7 +302,7 @@ TEST_P(FollowGraphTest, FollowManyChecksEveryPairBeforeWritingAny) {
     SCOPED_TRACE(LayoutName(layout));
     FollowGraphOptions options;
     options.user_exists = [](std::string_view user) -> Result<bool> { return user != "mallory"; };
-    auto graph = OpenGraph(store().conn(), layout, options);
+    auto graph = OpenGraph(conn(), layout, options);
     ASSERT_NE(graph, nullptr);
     EXPECT_TRUE(graph->FollowMany({{"alice", "bob"}, {"carol", "carol"}}).IsInvalidArgument());
     EXPECT_TRUE(graph->FollowMany({{"alice", "bob"}, {"", "carol"}}).IsInvalidArgument());
@@ -316,7 +318,7 @@ TEST_P(FollowGraphTest, FollowManyChecksEveryPairBeforeWritingAny) {
 TEST_P(FollowGraphTest, FollowManyAgreesWithAModel) {
   for (Layout layout : kLayouts) {
     SCOPED_TRACE(LayoutName(layout));
-    auto graph = OpenGraph(store().conn(), layout);
+    auto graph = OpenGraph(conn(), layout);
     ASSERT_NE(graph, nullptr);
     std::mt19937 rng(20261126);
     constexpr int kUsers = 12;
@@ -358,9 +360,9 @@ TEST_P(FollowGraphTest, FollowAndFollowManyCompleteAHalfWrittenEdge) {
   for (Layout layout : kLayouts) {
     SCOPED_TRACE(LayoutName(layout));
     FaultPlan plan;
-    FaultyConnection faulty(store().conn(), &plan);
+    FaultyConnection faulty(conn(), &plan);
     auto broken = OpenGraph(faulty, layout);
-    auto graph = OpenGraph(store().conn(), layout);
+    auto graph = OpenGraph(conn(), layout);
     ASSERT_NE(broken, nullptr);
     ASSERT_NE(graph, nullptr);
     // Tall: the reverse table fails. Wide: every write after the record and its counter.
@@ -394,7 +396,7 @@ TEST_P(FollowGraphTest, RepairAddsTheReverseEdgeAFailedFollowMissed) {
   for (Layout layout : kLayouts) {
     SCOPED_TRACE(LayoutName(layout));
     FaultPlan plan;
-    FaultyConnection conn(store().conn(), &plan);
+    FaultyConnection conn(this->conn(), &plan);
     auto graph = OpenGraph(conn, layout);
     ASSERT_NE(graph, nullptr);
     ASSERT_OK(graph->Follow("carol", "bob"));
@@ -431,7 +433,7 @@ TEST_P(FollowGraphTest, RepairAddsTheReverseEdgeAFailedFollowMissed) {
 
 TEST_P(FollowGraphTest, RepairRemovesTheReverseEdgeAFailedUnfollowLeft) {
   FaultPlan plan;
-  FaultyConnection conn(store().conn(), &plan);
+  FaultyConnection conn(this->conn(), &plan);
   auto graph = OpenGraph(conn, Layout::kTall);
   ASSERT_NE(graph, nullptr);
   ASSERT_OK(graph->Follow("alice", "bob"));
@@ -455,7 +457,7 @@ TEST_P(FollowGraphTest, RepairRemovesTheReverseEdgeAFailedUnfollowLeft) {
 
 TEST_P(FollowGraphTest, RepairRecomputesALostCount) {
   FaultPlan plan;
-  FaultyConnection conn(store().conn(), &plan);
+  FaultyConnection conn(this->conn(), &plan);
   auto graph = OpenGraph(conn, Layout::kTall);
   ASSERT_NE(graph, nullptr);
   plan.table = "g_tall_follows";
@@ -477,9 +479,9 @@ TEST_P(FollowGraphTest, FollowOvertakenByUnfollowLeavesNoStaleReverseEdge) {
   for (Layout layout : kLayouts) {
     SCOPED_TRACE(LayoutName(layout));
     FaultPlan plan;
-    FaultyConnection conn(store().conn(), &plan);
+    FaultyConnection conn(this->conn(), &plan);
     auto slow = OpenGraph(conn, layout);
-    auto fast = OpenGraph(store().conn(), layout);
+    auto fast = OpenGraph(this->conn(), layout);
     ASSERT_NE(slow, nullptr);
     ASSERT_NE(fast, nullptr);
     ASSERT_OK(slow->Follow("carol", "bob"));

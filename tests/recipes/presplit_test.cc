@@ -9,6 +9,7 @@
 #include "basalt/recipes/click_counters.h"
 #include "basalt/recipes/follow_graph.h"
 #include "basalt/recipes/users.h"
+#include "recipes/recipe_store.h"
 #include "server/thrift2/thrift2_server.h"
 #include "support/test_store.h"
 #include "thrift2/gen/THBaseService.h"
@@ -136,6 +137,38 @@ TEST_P(PresplitTest, BadOptionsAreInvalidArgumentAndCreateNothing) {
   auto tables = store().admin().ListTables();
   ASSERT_OK(tables);
   EXPECT_TRUE(tables->empty());
+}
+
+// The recipe tests' own setup (recipe_store.h): each table comes out in several regions, at the
+// recipe's own split keys where it takes presplit_regions and at SplitKeysForRecipeTables()
+// elsewhere, so that on HBase those tests' reads really cross region boundaries.
+TEST_P(PresplitTest, TheRecipeTestsTablesAreCreatedInSeveralRegions) {
+  RecipeConnection conn(store());
+  UserStoreOptions users = Users(kPresplitRegions);
+  ASSERT_OK(UserStore::Open(conn, users));
+  FollowGraphOptions tall;
+  tall.presplit_regions = kPresplitRegions;
+  ASSERT_OK(FollowGraph::Open(conn, tall));
+  FollowGraphOptions wide;
+  wide.layout = FollowGraphOptions::Layout::kWide;
+  ASSERT_OK(FollowGraph::Open(conn, wide));
+  ClickCountersOptions salted;
+  salted.table_prefix = "salted";
+  salted.salt_buckets = 8;
+  salted.presplit_regions = kPresplitRegions;
+  ASSERT_OK(ClickCounters::Open(conn, salted));
+  const Keys hash_splits = {"\x40", "\x80", "\xC0"};
+  const Keys bucket_splits = {"\x02", "\x04", "\x06"};
+  const Keys test_splits = SplitKeysForRecipeTables();
+  EXPECT_EQ(SplitKeysOf(conn, "social_sessions"), hash_splits);
+  EXPECT_EQ(SplitKeysOf(conn, "social_users"), test_splits);
+  EXPECT_EQ(SplitKeysOf(conn, "follow_follows"), hash_splits);
+  EXPECT_EQ(SplitKeysOf(conn, "follow_followers"), hash_splits);
+  EXPECT_EQ(SplitKeysOf(conn, "follow_users"), test_splits);
+  EXPECT_EQ(SplitKeysOf(conn, "salted_by_item"), bucket_splits);
+  EXPECT_EQ(SplitKeysOf(conn, "salted_by_minute"), bucket_splits);
+  EXPECT_EQ(SplitKeysOf(conn, "salted_totals"), test_splits);
+  EXPECT_EQ(test_splits.size(), 4u);
 }
 
 BASALT_INSTANTIATE_STORE_TEST(PresplitTest);

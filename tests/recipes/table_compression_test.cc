@@ -12,6 +12,7 @@
 #include "basalt/recipes/feed.h"
 #include "basalt/recipes/follow_graph.h"
 #include "basalt/recipes/users.h"
+#include "recipes/recipe_store.h"
 #include "support/test_store.h"
 
 namespace basalt::testing {
@@ -56,10 +57,10 @@ UserStoreOptions Users() {
   return options;
 }
 
-class TableCompressionTest : public StoreTest {};
+class TableCompressionTest : public RecipeTest {};
 
 TEST_P(TableCompressionTest, RecipesCreateTheirTablesWithTheChosenCompression) {
-  Connection& conn = store().conn();
+  Connection& conn = this->conn();
   ASSERT_OK(UserStore::Open(conn, Users()));
   auto graph = FollowGraph::Open(conn);
   ASSERT_OK(graph);
@@ -81,7 +82,7 @@ TEST_P(TableCompressionTest, RecipesCreateTheirTablesWithTheChosenCompression) {
 }
 
 TEST_P(TableCompressionTest, OptionsChooseAnotherCompression) {
-  Connection& conn = store().conn();
+  Connection& conn = this->conn();
   UserStoreOptions users = Users();
   users.compression = Compression::kZstd;
   ASSERT_OK(UserStore::Open(conn, users));
@@ -113,12 +114,12 @@ TEST_P(TableCompressionTest, OptionsChooseAnotherCompression) {
 TEST_P(TableCompressionTest, WideFollowGraphTableToo) {
   FollowGraphOptions options;
   options.layout = FollowGraphOptions::Layout::kWide;
-  ASSERT_OK(FollowGraph::Open(store().conn(), options));
-  ExpectCompression(store().conn(), "follow_users", 3, Compression::kLz4);
+  ASSERT_OK(FollowGraph::Open(conn(), options));
+  ExpectCompression(conn(), "follow_users", 3, Compression::kLz4);
 }
 
 TEST_P(TableCompressionTest, ExistingTablesKeepTheirCompression) {
-  Connection& conn = store().conn();
+  Connection& conn = this->conn();
   ActivityLogOptions none;
   none.compression = Compression::kNone;
   auto log = ActivityLog::Open(conn, none);

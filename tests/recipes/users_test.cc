@@ -8,6 +8,7 @@
 #include <string>
 
 #include "basalt/recipes/follow_graph.h"
+#include "recipes/recipe_store.h"
 #include "support/test_store.h"
 
 namespace basalt::testing {
@@ -20,15 +21,16 @@ using recipes::UserStoreOptions;
 
 constexpr char kPassword[] = "Tr0ub4dor&3 horse";
 
-class UsersTest : public StoreTest {
+class UsersTest : public RecipeTest {
  protected:
   std::unique_ptr<UserStore> Open(
       UserStoreOptions::HashCost cost = UserStoreOptions::HashCost::kMinimum) {
     UserStoreOptions options;
     options.hash_cost = cost;
+    options.presplit_regions = kPresplitRegions;
     options.session_ttl_ms = 60'000;
     options.now_ms = [this] { return now_ms_.load(); };
-    auto users = UserStore::Open(store().conn(), options);
+    auto users = UserStore::Open(conn(), options);
     EXPECT_TRUE(users.ok()) << users.status().ToString();
     return users.ok() ? std::move(users).value() : nullptr;
   }
@@ -283,7 +285,8 @@ TEST_P(UsersTest, UserExistsPlugsIntoTheFollowGraph) {
   ASSERT_OK(users->Register("bob", kPassword));
   recipes::FollowGraphOptions options;
   options.user_exists = users->UserExistsFunction();
-  auto graph = recipes::FollowGraph::Open(store().conn(), options);
+  options.presplit_regions = kPresplitRegions;
+  auto graph = recipes::FollowGraph::Open(conn(), options);
   ASSERT_OK(graph);
   EXPECT_OK((*graph)->Follow("alice", "bob"));
   EXPECT_TRUE((*graph)->Follow("alice", "mallory").IsNotFound());

@@ -1,6 +1,7 @@
 // The thrift:// backend's own behaviour: targets and options, the scan bounds it has to emulate,
 // and where it differs from the embedded backend on purpose.
 
+#include <optional>
 #include <thread>
 
 #include "server/thrift2/thrift2_server.h"
@@ -167,6 +168,84 @@ TEST_F(RemoteBackendTest, ASmallScanAMultiGetAndAGetAreOneCallEach) {
   // empty batch, close).
   EXPECT_EQ(calls_of([&] { EXPECT_EQ(ScanRows(*table_, Scan().SetCaching(20)).size(), 30u); }),
             1u + 1u + 2u + 1u);
+}
+
+// A multi-get goes in calls of at most 1,000 Gets, in order: rows found and rows missing keep
+// their places across the calls.
+TEST_F(RemoteBackendTest, AMultiGetOfManyRowsIsSentInCallsOfAThousandGets) {
+  std::vector<Mutation> puts;
+  for (int i = 0; i < 2500; i += 2) {
+    puts.emplace_back(Put("r" + std::to_string(i)).Add("f", "q", "v" + std::to_string(i)));
+  }
+  ASSERT_OK(table_->Batch(puts));
+  std::vector<Get> gets;
+  std::vector<std::string> rows;
+  for (int i = 0; i < 2500; ++i) {
+    gets.emplace_back("r" + std::to_string(i));
+    rows.push_back("r" + std::to_string(i));
+  }
+  uint64_t before = server_->calls();
+  auto got = table_->Get(gets);
+  ASSERT_OK(got);
+  EXPECT_EQ(server_->calls() - before, 3u);
+  ASSERT_EQ(got->size(), 2500u);
+  for (int i = 0; i < 2500; ++i) {
+    SCOPED_TRACE(i);
+    if (i % 2 == 0) {
+      ASSERT_EQ((*got)[i].row(), "r" + std::to_string(i));
+      EXPECT_EQ((*got)[i].Value("f", "q"), "v" + std::to_string(i));
+    } else {
+      EXPECT_TRUE((*got)[i].empty());
+    }
+  }
+  before = server_->calls();
+  auto values = table_->GetColumnValues("f", "q", rows);
+  ASSERT_OK(values);
+  EXPECT_EQ(server_->calls() - before, 3u);
+  ASSERT_EQ(values->size(), 2500u);
+  for (int i = 0; i < 2500; ++i) {
+    EXPECT_EQ((*values)[i],
+              i % 2 == 0 ? std::optional<std::string>("v" + std::to_string(i)) : std::nullopt)
+        << i;
+  }
+  before = server_->calls();
+  auto none = table_->Get(std::vector<Get>{});
+  ASSERT_OK(none);
+  EXPECT_TRUE(none->empty());
+  EXPECT_EQ(server_->calls() - before, 0u);
+}
+
+// The server refuses a getMultiple whose rows pass 16 MiB ("ask for fewer rows per call"); the
+// client sends such a multi-get again in halves, so its caller gets every row.
+TEST_F(RemoteBackendTest, AMultiGetPastTheServersResultCapIsSplitInHalves) {
+  constexpr int kRows = 24;  // of 1 MiB each
+  const std::string value(1 << 20, 'v');
+  std::vector<Get> gets;
+  std::vector<std::string> rows;
+  for (int i = 0; i < kRows; ++i) {
+    const std::string row = "big" + std::to_string(100 + i);
+    ASSERT_OK(table_->Put(Put(row).Add("f", "q", value + std::to_string(i))));
+    gets.emplace_back(row);
+    rows.push_back(row);
+  }
+  gets.emplace_back("missing");
+  rows.push_back("missing");
+  uint64_t before = server_->calls();
+  auto got = table_->Get(gets);
+  ASSERT_OK(got);
+  // 25 Gets refused, then calls of 12 (half), 12 and the last 1.
+  EXPECT_EQ(server_->calls() - before, 4u);
+  ASSERT_EQ(got->size(), rows.size());
+  for (int i = 0; i < kRows; ++i) {
+    ASSERT_EQ((*got)[i].row(), rows[i]) << i;
+    EXPECT_EQ((*got)[i].Value("f", "q"), value + std::to_string(i)) << i;
+  }
+  EXPECT_TRUE(got->back().empty());
+  auto values = table_->GetColumnValues("f", "q", rows);
+  ASSERT_OK(values);
+  ASSERT_EQ(values->size(), rows.size());
+  for (int i = 0; i < kRows; ++i) EXPECT_EQ((*values)[i], value + std::to_string(i)) << i;
+  EXPECT_EQ(values->back(), std::nullopt);
 }
 
 // A batch checks its families against the descriptor read within the last second: the second

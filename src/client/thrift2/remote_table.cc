@@ -1,5 +1,6 @@
 #include "client/thrift2/remote_table.h"
 
+#include <algorithm>
 #include <type_traits>
 #include <variant>
 
@@ -49,6 +50,20 @@ Result<RowResult> RemoteTable::Get(const basalt::Get& get) {
   return t2::FromThrift(std::move(result));
 }
 
+namespace {
+
+// Gets per getMultiple: a page of a few hundred rows (a follow list checked, a home page's posts)
+// stays one round trip, and no call asks for an unbounded number of rows at once.
+constexpr size_t kMostGetsPerCall = 1000;
+
+// A basalt server refuses a getMultiple whose rows pass its cap on one call's results
+// (server/thrift2/handler.cc): "getMultiple: ... ask for fewer rows per call".
+bool TooLargeForOneCall(const Status& s) {
+  return s.IsInvalidArgument() && s.message().rfind("getMultiple:", 0) == 0;
+}
+
+}  // namespace
+
 Result<std::vector<RowResult>> RemoteTable::Get(const std::vector<basalt::Get>& gets) {
   std::vector<t2::TGet> tgets;
   tgets.reserve(gets.size());
@@ -58,12 +73,36 @@ Result<std::vector<RowResult>> RemoteTable::Get(const std::vector<basalt::Get>& 
     BASALT_ASSIGN_OR_RETURN(t2::TGet tget, t2::ToThrift(gets[i]));
     tgets.push_back(std::move(tget));
   }
-  std::vector<t2::TResult> results;
-  BASALT_RETURN_IF_ERROR(Call([&](ThriftClient& c) { c.getMultiple(results, wire_name_, tgets); },
-                              ClientPool::Idempotence::kYes));
+  // In calls of at most kMostGetsPerCall, in order; a call the server refuses as too large is
+  // sent again as two halves, and the calls after it keep the smaller size. One Get alone is
+  // never refused (the server counts the bytes of the rows before each one).
   std::vector<RowResult> out;
-  out.reserve(results.size());
-  for (auto& r : results) out.push_back(t2::FromThrift(std::move(r)));
+  out.reserve(gets.size());
+  size_t per_call = kMostGetsPerCall;
+  size_t done = 0;
+  std::vector<t2::TGet> part;
+  while (done < tgets.size()) {
+    const size_t n = std::min(per_call, tgets.size() - done);
+    const bool whole = done == 0 && n == tgets.size();
+    if (!whole) part.assign(tgets.begin() + done, tgets.begin() + done + n);
+    std::vector<t2::TResult> results;
+    Status s =
+        Call([&](ThriftClient& c) { c.getMultiple(results, wire_name_, whole ? tgets : part); },
+             ClientPool::Idempotence::kYes);
+    if (!s.ok()) {
+      if (TooLargeForOneCall(s) && n > 1) {
+        per_call = n / 2;
+        continue;
+      }
+      return s;
+    }
+    if (results.size() != n) {
+      return Status::IOError("getMultiple: the server answered " + std::to_string(results.size()) +
+                             " results for " + std::to_string(n) + " gets");
+    }
+    for (auto& r : results) out.push_back(t2::FromThrift(std::move(r)));
+    done += n;
+  }
   return out;
 }
 

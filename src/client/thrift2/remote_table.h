@@ -40,6 +40,10 @@ class RemoteTable final : public Table {
   Status Put(const std::vector<basalt::Put>& puts) override;
   Status Delete(const basalt::Delete& del) override;
   Result<RowResult> Get(const basalt::Get& get) override;
+  // getMultiple calls of at most 1,000 Gets each, in order; one the server refuses as too large
+  // for one call (basalt's server caps a call's results at 16 MiB) is split in halves, so the
+  // caller never sees that refusal. Over Thrift2 a multi-get is no snapshot anyway (both
+  // servers read its rows one by one), so the split takes no guarantee away.
   Result<std::vector<RowResult>> Get(const std::vector<basalt::Get>& gets) override;
   Result<bool> Exists(const basalt::Get& get) override;
   Result<std::unique_ptr<ResultScanner>> GetScanner(const basalt::Scan& scan) override;
