@@ -3,9 +3,9 @@
 #   1. builds everything with the release flags (warnings are errors; in unity batches, in
 #      build/check) and runs the tests with CTest, all labels but the four that step 2 runs
 #      (concurrency, recipes, crash, cli, http, shell, browser, python, install, package);
-#   1b. starts a real Apache HBase (scripts/hbase.sh), runs the conformance suite on its Thrift2
-#      gateway (CTest label hbase, build/check's binary) and the tests that need Java (label java),
-#      and stops it; fails if HBase cannot start;
+#   1b. starts a real Apache HBase (scripts/hbase.sh), runs the conformance suite, the recipes'
+#      tests and HBase's Java clients on it (CTest label hbase, build/check's binaries) and the
+#      tests that need Java against basalt (label java), and stops it; fails if HBase cannot start;
 #   2. builds the unit, api, model and thrift tests and the fuzzers with clang, ASan+UBSan, and
 #      runs them (there only: under the sanitizers they check more, and running them in
 #      step 1's tree too cost about 40 of .ci/run's 1,750 s on 2 cores);
@@ -27,7 +27,7 @@ step "tests (release flags)"
 ctest --test-dir build/check --output-on-failure -j "$(nproc)" --timeout 600 \
   -LE '^(unit|api|model|thrift|hbase|java)$'
 
-step "conformance on Apache HBase (scripts/hbase.sh)"
+step "on Apache HBase (scripts/hbase.sh)"
 # A standalone HBase and its gateways (four JVMs, about 1 GB of RSS), only for this step. Its
 # start fails the suite with the reason (the logs' ends); the trap stops it however the step ends.
 hbase_started=${SECONDS}
@@ -35,10 +35,11 @@ trap 'scripts/hbase.sh stop' EXIT
 hbase_ports="$(scripts/hbase.sh start)"
 eval "$hbase_ports"
 : "${BASALT_TEST_THRIFT_TARGET:?scripts/hbase.sh start printed no Thrift2 target}"
-# The suite's thrift_target instances (one test), then the Java tests, serial: the tests share
-# HBase's tables.
+# The tests on HBase (label hbase: the conformance suite's and the recipes' thrift_target
+# instances, the Java clients) take turns (RESOURCE_LOCK hbase: they share HBase's tables); the
+# Java tests against basalt's own servers (label java) run beside them.
 BASALT_TEST_THRIFT_TARGET="$BASALT_TEST_THRIFT_TARGET" \
-  ctest --test-dir build/check --output-on-failure --timeout 600 -L '^(hbase|java)$'
+  ctest --test-dir build/check --output-on-failure -j 2 --timeout 600 -L '^(hbase|java)$'
 scripts/hbase.sh stop
 trap - EXIT
 echo "the HBase step took $((SECONDS - hbase_started)) s"
