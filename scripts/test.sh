@@ -4,8 +4,9 @@
 #      build/check) and runs the tests with CTest, all labels but the four that step 2 runs
 #      (concurrency, recipes, crash, cli, http, shell, browser, python, install, package);
 #   1b. starts a real Apache HBase (scripts/hbase.sh), runs the conformance suite on its Thrift2
-#      gateway (CTest label hbase, build/check's binary) and the tests that need Java (label java),
-#      and stops it; fails if HBase cannot start;
+#      gateway and the gateway equivalence suite on its three gateways (CTest label hbase,
+#      build/check's binary) and the tests that need Java (label java), and stops it; fails if
+#      HBase cannot start;
 #   2. builds the unit, api, model and thrift tests and the fuzzers with clang, ASan+UBSan, and
 #      runs them (there only: under the sanitizers they check more, and running them in
 #      step 1's tree too cost about 40 of .ci/run's 1,750 s on 2 cores);
@@ -35,9 +36,10 @@ trap 'scripts/hbase.sh stop' EXIT
 hbase_ports="$(scripts/hbase.sh start)"
 eval "$hbase_ports"
 : "${BASALT_TEST_THRIFT_TARGET:?scripts/hbase.sh start printed no Thrift2 target}"
-# The suite's thrift_target instances (one test), then the Java tests, serial: the tests share
-# HBase's tables.
-BASALT_TEST_THRIFT_TARGET="$BASALT_TEST_THRIFT_TARGET" \
+# The suite's thrift_target instances and the gateway equivalence suite (label hbase), then the
+# Java tests, serial: the tests share HBase.
+BASALT_TEST_THRIFT_TARGET="$BASALT_TEST_THRIFT_TARGET" HBASE_REST_PORT="$HBASE_REST_PORT" \
+  HBASE_THRIFT1_PORT="$HBASE_THRIFT1_PORT" HBASE_THRIFT2_PORT="$HBASE_THRIFT2_PORT" \
   ctest --test-dir build/check --output-on-failure --timeout 600 -L '^(hbase|java)$'
 scripts/hbase.sh stop
 trap - EXIT

@@ -47,7 +47,7 @@ TEST(ScannerIdTest, IdsAreOneHundredTwentyEightRandomBitsInHex) {
   for (size_t d = 0; d < digits.size(); ++d) EXPECT_EQ(digits[d].size(), 16u) << "digit " << d;
 }
 
-TEST(ScannerRegistryTest, AScannerIsFoundOnlyOnItsTableByWhoOpenedIt) {
+TEST(RestScannerRegistryTest, AScannerIsFoundOnlyOnItsTableByWhoOpenedIt) {
   ScannerRegistry registry(seconds(60), 100, 10);
   auto scanner = Idle();
   Result<std::string> id = registry.Add(From("10.0.0.1"), "t", scanner);
@@ -67,7 +67,7 @@ TEST(ScannerRegistryTest, AScannerIsFoundOnlyOnItsTableByWhoOpenedIt) {
   EXPECT_EQ(registry.size(), 0);
 }
 
-TEST(ScannerRegistryTest, AnAdminScannerNeedsTheTokenFromAnyAddress) {
+TEST(RestScannerRegistryTest, AnAdminScannerNeedsTheTokenFromAnyAddress) {
   ScannerRegistry registry(seconds(60), 100, 10);
   auto scanner = Idle();
   Result<std::string> id = registry.Add(kAdmin, "app:social_users", scanner);
@@ -80,7 +80,7 @@ TEST(ScannerRegistryTest, AnAdminScannerNeedsTheTokenFromAnyAddress) {
   EXPECT_TRUE(registry.Remove(*id, kAdmin, "app:social_users"));
 }
 
-TEST(ScannerRegistryTest, OneClientCannotTakeMoreThanItsShare) {
+TEST(RestScannerRegistryTest, OneClientCannotTakeMoreThanItsShare) {
   ScannerRegistry registry(seconds(60), 100, 3);
   for (int i = 0; i < 3; ++i) ASSERT_TRUE(registry.Add(From("10.0.0.1"), "t", Idle()).ok());
   Result<std::string> refused = registry.Add(From("10.0.0.1"), "t", Idle());
@@ -93,7 +93,7 @@ TEST(ScannerRegistryTest, OneClientCannotTakeMoreThanItsShare) {
   for (int i = 0; i < 5; ++i) ASSERT_TRUE(registry.Add(kAdmin, "t", Idle()).ok());
 }
 
-TEST(ScannerRegistryTest, ATenthOfTheTotalIsKeptForTheAdmin) {
+TEST(RestScannerRegistryTest, ATenthOfTheTotalIsKeptForTheAdmin) {
   EXPECT_EQ(ScannerRegistry::AdminReserve(10000), 1000u);
   EXPECT_EQ(ScannerRegistry::AdminReserve(5), 1u);
   EXPECT_EQ(ScannerRegistry::AdminReserve(0), 0u);
@@ -115,7 +115,7 @@ TEST(ScannerRegistryTest, ATenthOfTheTotalIsKeptForTheAdmin) {
       << refused.status().ToString();
 }
 
-TEST(ScannerRegistryTest, AnIpv6ClientsShareIsItsSlashSixtyFour) {
+TEST(RestScannerRegistryTest, AnIpv6ClientsShareIsItsSlashSixtyFour) {
   EXPECT_EQ(ClientShareKey("10.1.2.3"), "10.1.2.3");
   EXPECT_EQ(ClientShareKey("::ffff:10.1.2.3"), "10.1.2.3");
   EXPECT_EQ(ClientShareKey("2001:db8:1:2:aaaa::1"), "2001:db8:1:2::/64");
@@ -134,7 +134,7 @@ TEST(ScannerRegistryTest, AnIpv6ClientsShareIsItsSlashSixtyFour) {
   EXPECT_TRUE(registry.Add(From("2001:db8:1:3::1"), "t", Idle()).ok());
 }
 
-TEST(ScannerRegistryTest, AnIdleScannerExpiresAndGivesItsPlaceBack) {
+TEST(RestScannerRegistryTest, AnIdleScannerExpiresAndGivesItsPlaceBack) {
   // An idle timeout of 0 s: any scanner not used within the same instant is idle.
   ScannerRegistry registry(seconds(0), 100, 1);
   Result<std::string> id = registry.Add(From("10.0.0.1"), "t", Idle());
@@ -147,7 +147,7 @@ TEST(ScannerRegistryTest, AnIdleScannerExpiresAndGivesItsPlaceBack) {
   EXPECT_TRUE(registry.Add(From("10.0.0.1"), "t", Idle()).ok());
 }
 
-TEST(ScannerRegistryTest, ConcurrentAddsAndRemovesNeverPassTheCaps) {
+TEST(RestScannerRegistryTest, ConcurrentAddsAndRemovesNeverPassTheCaps) {
   constexpr size_t kMax = 50, kPerClient = 8;
   ScannerRegistry registry(seconds(60), kMax, kPerClient);
   std::atomic<int> anonymous_held{0}, admin_held{0}, over{0};
