@@ -15,7 +15,7 @@ import time
 import pytest
 
 import wire
-from conftest import SEED, Difference, Differences, b64
+from conftest import NOW, Difference, Differences, b64, normalise_times
 
 JSON = {"Accept": "application/json"}
 XML = {"Accept": "text/xml"}
@@ -183,24 +183,6 @@ DIFFERENCES = Differences({
 
 
 # ---- what is compared of an answer ----
-
-NOW = "<server clock>"
-
-
-def normalise_times(obj):
-    """Timestamps from a server's clock (milliseconds since 1970, 13 digits) become NOW: they
-    differ between any two servers. The suite writes explicit small timestamps wherever it
-    compares them."""
-    if isinstance(obj, dict):
-        return {k: normalise_times(v) for k, v in obj.items()}
-    if isinstance(obj, (list, tuple)):
-        return type(obj)(normalise_times(v) for v in obj)
-    if isinstance(obj, int) and not isinstance(obj, bool) and 10**12 <= obj < 10**14:
-        return NOW
-    if isinstance(obj, str) and re.fullmatch(r"1\d{12}", obj):
-        return NOW
-    return obj
-
 
 def view(a, message="CellSet"):
     """An answer as compared: status, media type and the body parsed by its representation
