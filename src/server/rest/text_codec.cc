@@ -93,9 +93,8 @@ std::string ToText(const ClusterStatusModel& m) {
       out += "\n            stores=" + std::to_string(region.stores);
       for (const char* zero :
            {"storefiless", "storefileSizeMB", "memstoreSizeMB", "storefileIndexSizeKB",
-            "readRequestsCount", "writeRequestsCount", "rootIndexSizeKB",
-            "totalStaticIndexSizeKB", "totalStaticBloomSizeKB", "totalCompactingKVs",
-            "currentCompactedKVs"}) {
+            "readRequestsCount", "writeRequestsCount", "rootIndexSizeKB", "totalStaticIndexSizeKB",
+            "totalStaticBloomSizeKB", "totalCompactingKVs", "currentCompactedKVs"}) {
         out += "\n            ";
         out += zero;
         out += "=0";
