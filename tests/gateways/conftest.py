@@ -133,8 +133,13 @@ class Rest:
 
 
 @pytest.fixture(scope="session")
-def rest(hbase_ports, basalt_ports):
-    return Rest(hbase_ports.rest, basalt_ports.rest)
+def rest(hbase_ports, basalt_ports, prefix):
+    """The REST pair. Every test that creates anything uses it (the Thrift tests through their
+    clients' fixtures), so that whatever the run created under its prefix, on both servers, is
+    dropped at the end, however it ends."""
+    pair = Rest(hbase_ports.rest, basalt_ports.rest)
+    yield pair
+    drop_everything(pair, prefix)
 
 
 # The seeded table every read test reads (nothing writes to it): rows and cells with explicit
@@ -159,8 +164,7 @@ def seed_cellset(rows):
 @pytest.fixture(scope="session")
 def tables(rest, prefix):
     """{"read": a seeded table, "write": an empty table for writes} on both servers (families cf
-    with 3 versions and f2); dropped at the end, with whatever else the run created under its
-    prefix."""
+    with 3 versions and f2)."""
     names = {"read": f"{prefix}_read", "write": f"{prefix}_write"}
     send = {"Content-Type": "application/json", "Accept": "application/json"}
     for name in names.values():
@@ -170,8 +174,7 @@ def tables(rest, prefix):
             assert answer.status == 201, (name, answer)
     for answer in rest.both("PUT", f"/{names['read']}/r1", send, seed_cellset(SEED)):
         assert answer.status == 200, answer
-    yield names
-    drop_everything(rest, prefix)
+    return names
 
 
 def drop_everything(rest, prefix):

@@ -15,7 +15,7 @@ import time
 import pytest
 
 import wire
-from conftest import NOW, Difference, Differences, b64, normalise_times
+from conftest import Difference, Differences, b64, normalise_times
 
 JSON = {"Accept": "application/json"}
 XML = {"Accept": "text/xml"}
@@ -180,6 +180,18 @@ DIFFERENCES = Differences({
         "is not UTF-8 cannot be named: Jetty refuses such a path (400 Bad Message), and a query "
         "value reads U+FFFD in its place (404).",
         hbase=lambda a: a.status in (400, 404), basalt=lambda a: a.status == 200),
+    "foreign-origin": Difference(
+        "A write from another site's page (an Origin that is not the server's) is refused, 403, "
+        "so that a browser cannot be made to write (docs/security.md); HBase writes it.",
+        hbase=status(200), basalt=basalt_error(403)),
+    "foreign-host": Difference(
+        "A Host that is not an IP literal, localhost, the bind address or an allowed name is "
+        "refused, 403, against DNS rebinding (docs/security.md); HBase answers it.",
+        hbase=lambda a: a.status == 200, basalt=basalt_error(403)),
+    "app-namespace-refused": Difference(
+        "Every route naming the `app` namespace or one of its tables is 403 without the admin "
+        "token (docs/security.md); HBase has no such table (404).",
+        hbase=status(404), basalt=basalt_error(403)),
     "app-namespace-listed": Difference(
         "basalt's own `app` namespace (the recipes' tables behind /api/v1) is listed, and every "
         "route naming it is 403 without the admin token (docs/security.md); HBase has no such "
@@ -1036,6 +1048,17 @@ def test_scanner_lifecycle_and_errors(rest, t, w):
                                                   json.dumps(body)))
     differs("scanner-missing-table", rest.both("POST", "/no_such_table_gw/scanner", SEND_JSON,
                                                "{}"))
+
+
+# ---- basalt's security checks, which HBase has not ----
+
+def test_security_checks_hbase_lacks(rest, w, row):
+    body = cellset({row: [("cf:a", "v", 1)]})
+    differs("foreign-origin", rest.both("PUT", f"/{w}/{row}",
+                                        {**SEND_JSON, "Origin": "http://evil.example"}, body))
+    differs("foreign-host", rest.both("GET", "/version", {**JSON, "Host": "evil.example"}))
+    for path in ("/app:social_users/schema", "/app:social_users/r1"):
+        differs("app-namespace-refused", rest.both("GET", path, JSON))
 
 
 # ---- methods a resource does not serve ----

@@ -9,6 +9,7 @@ import http.client
 import json
 import os
 import re
+import struct
 import xml.etree.ElementTree as ET
 
 PROTO_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "src", "server",
@@ -32,10 +33,11 @@ class Answer:
 
 def call(port, method, path, headers=None, body=None, timeout=30):
     """One request on a fresh connection; `headers` exactly as given (a None value leaves the
-    header out)."""
+    header out; a Host given replaces http.client's)."""
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
     try:
-        conn.putrequest(method, path, skip_accept_encoding=True)
+        names = {k.lower() for k, v in (headers or {}).items() if v is not None}
+        conn.putrequest(method, path, skip_host="host" in names, skip_accept_encoding=True)
         for name, value in (headers or {}).items():
             if value is not None:
                 conn.putheader(name, value)
@@ -116,7 +118,6 @@ def _varint(data, i):
 def pb_decode(message, data):
     """`data` as HBase's message `message`: a dict of field name to value (a list for repeated
     fields); an unknown field number is kept as "#N"."""
-    import struct
     schema = SCHEMAS[message]
     out = {}
     i = 0
@@ -175,7 +176,6 @@ def _enc_varint(v):
 def pb_encode(message, fields):
     """The inverse of pb_decode, for request bodies: `fields` maps field names to values (lists
     for repeated fields, dicts for messages)."""
-    import struct
     schema = SCHEMAS[message]
     by_name = {name: (number, ftype, repeated) for number, (name, ftype, repeated) in
                schema.items()}
