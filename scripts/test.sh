@@ -4,8 +4,9 @@
 #      build/check) and runs the tests with CTest, all labels but the four that step 2 runs
 #      (concurrency, recipes, crash, cli, http, shell, browser, python, install, package);
 #   1b. starts a real Apache HBase (scripts/hbase.sh), runs the conformance suite, the recipes'
-#      tests and HBase's Java clients on it (CTest label hbase, build/check's binaries) and the
-#      tests that need Java against basalt (label java), and stops it; fails if HBase cannot start;
+#      tests, HBase's Java clients and the gateway equivalence suite on it (CTest label hbase,
+#      build/check's binaries) and the tests that need Java against basalt (label java), and
+#      stops it; fails if HBase cannot start;
 #   2. builds the unit, api, model and thrift tests and the fuzzers with clang, ASan+UBSan, and
 #      runs them (there only: under the sanitizers they check more, and running them in
 #      step 1's tree too cost about 40 of .ci/run's 1,750 s on 2 cores);
@@ -36,9 +37,11 @@ hbase_ports="$(scripts/hbase.sh start)"
 eval "$hbase_ports"
 : "${BASALT_TEST_THRIFT_TARGET:?scripts/hbase.sh start printed no Thrift2 target}"
 # The tests on HBase (label hbase: the conformance suite's and the recipes' thrift_target
-# instances, the Java clients) take turns (RESOURCE_LOCK hbase: they share HBase's tables); the
-# Java tests against basalt's own servers (label java) run beside them.
-BASALT_TEST_THRIFT_TARGET="$BASALT_TEST_THRIFT_TARGET" \
+# instances, the Java clients, the gateway equivalence suite) take turns (RESOURCE_LOCK hbase:
+# they share HBase's tables); the Java tests against basalt's own servers (label java) run
+# beside them.
+BASALT_TEST_THRIFT_TARGET="$BASALT_TEST_THRIFT_TARGET" HBASE_REST_PORT="$HBASE_REST_PORT" \
+  HBASE_THRIFT1_PORT="$HBASE_THRIFT1_PORT" HBASE_THRIFT2_PORT="$HBASE_THRIFT2_PORT" \
   ctest --test-dir build/check --output-on-failure -j 2 --timeout 600 -L '^(hbase|java)$'
 scripts/hbase.sh stop
 trap - EXIT

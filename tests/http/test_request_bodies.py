@@ -18,6 +18,9 @@ import requests
 
 from conftest import Server, b64
 
+# Rows are read as JSON: a wildcard Accept (requests' */*) gets raw cells, as from HBase.
+JSON = {"Accept": "application/json"}
+
 MiB = 1 << 20
 BUDGET = 64 * MiB
 MAX_BODY = 8 * MiB
@@ -238,7 +241,7 @@ def test_fifty_uploads_without_the_token_are_refused_without_their_bodies(budget
     finally:
         for sock in socks:
             sock.close()
-    assert requests.get(f"{s.url}/u/nokey0", timeout=10).status_code == 404
+    assert requests.get(f"{s.url}/u/nokey0", headers=JSON, timeout=10).status_code == 404
 
 
 def varint(n):
@@ -285,7 +288,7 @@ def test_a_body_of_many_empty_cells_costs_what_it_decodes_into(budget_server, re
     assert "one request may hold" in r.text
     # The body itself, and little else.
     assert peak_mib(pid) - before < len(body) / MiB + 48, (before, peak_mib(pid))
-    assert requests.get(f"{s.url}/u/row", timeout=10).status_code == 404
+    assert requests.get(f"{s.url}/u/row", headers=JSON, timeout=10).status_code == 404
 
 
 def test_a_large_body_of_ordinary_cells_is_written(budget_server):
@@ -298,4 +301,4 @@ def test_a_large_body_of_ordinary_cells_is_written(budget_server):
                      headers={"Content-Type": "application/json",
                               "Authorization": f"Bearer {TOKEN}"})
     assert r.status_code == 200, r.text[:200]
-    assert requests.get(f"{s.url}/u/bigrow", timeout=10).status_code == 200
+    assert requests.get(f"{s.url}/u/bigrow", headers=JSON, timeout=10).status_code == 200

@@ -1,7 +1,7 @@
 """REST's error responses, to the byte: status, Content-Type and body.
 
 A failed Status is answered by the router through the one mapping (status_mapping.h); the
-responses no Status says (406, 415, 403, HBase's "Not found") are the handlers' own. Either way
+responses no Status says (406, 415, 403, HBase's own messages) are the handlers' own. Either way
 these are what HBase clients see, so they are pinned here: `{table}` and `{ns}` stand for the
 names the test made.
 """
@@ -26,9 +26,10 @@ def cells(*pairs):
 # (name, method, path, request keywords, status, body: None where the engine's words are not
 # pinned). Every error body is text/plain.
 CASES = [
-    ("table list not acceptable", "GET", "/", {"headers": {"Accept": "text/plain"}}, 406,
+    ("table list not acceptable", "GET", "/", {"headers": {"Accept": "image/png"}}, 406,
      "Not acceptable: basalt serves text/xml, application/json and application/x-protobuf (and "
-     "application/octet-stream for single cells)\r\n"),
+     "application/octet-stream for single cells, text/plain for the resources HBase writes as "
+     "text)\r\n"),
     ("schema of a missing table", "GET", "/{table}_missing/schema", {}, 404, MISSING_TABLE),
     ("exists of a missing table", "GET", "/{table}_missing/exists", {}, 404, MISSING_TABLE),
     ("delete of a missing table", "DELETE", "/{table}_missing/schema", {}, 404, MISSING_TABLE),
@@ -49,8 +50,10 @@ CASES = [
     ("row of a missing table", "GET", "/{table}_missing/r1", {}, 404, MISSING_TABLE),
     ("octet get of a whole row", "GET", "/{table}/r1",
      {"headers": {"Accept": "application/octet-stream"}}, 400,
-     "InvalidArgument: Default 'GET' method only works if there is exactly 1 column in the row "
-     "spec\r\n"),
+     "Bad request: Default 'GET' method only works if there is exactly 1 column in the row. "
+     "Using the 'Accept' header with one of these formats lets you retrieve the entire row if it "
+     "has multiple columns: text/xml, application/json, application/x-protobuf, "
+     "application/protobuf\r\n"),
     ("bad version count", "GET", "/{table}/r1?v=0", {}, 400,
      "InvalidArgument: v must be at least 1\r\n"),
     ("put to a missing family", "PUT", "/{table}/r1", cells(("nofam:q", "v")), 404,
@@ -61,8 +64,9 @@ CASES = [
      "application/octet-stream\r\n"),
     ("put to a row range", "PUT", "/{table}/a,b", cells(("cf:q", "v")), 400,
      "InvalidArgument: writes need a single row in the path\r\n"),
-    ("put without cells", "PUT", "/{table}/r1", {"json": {"Row": []}}, 400,
-     "InvalidArgument: no cells to write\r\n"),
+    ("put of a row without cells", "PUT", "/{table}/r1",
+     {"json": {"Row": [{"key": b64("r1"), "Cell": []}]}}, 400,
+     "InvalidArgument: No columns to insert\r\n"),
     ("check=put of another column", "PUT", "/{table}/r1?check=put",
      cells(("cf:a", "1"), ("cf:b", "2")), 400,
      "InvalidArgument: The column to put and check do not match.\r\n"),
@@ -78,8 +82,7 @@ CASES = [
     ("delete in a missing family", "DELETE", "/{table}/r1/nofam:q", {}, 404, None),
     ("delete of a row range", "DELETE", "/{table}/a,b", {}, 400,
      "InvalidArgument: deletes need a single row in the path\r\n"),
-    ("multiget without rows", "GET", "/{table}/multiget", {}, 400,
-     "InvalidArgument: multiget needs ?row=...\r\n"),
+    ("multiget without rows", "GET", "/{table}/multiget", {}, 404, "No rows found.\r\n"),
     ("multiget of missing rows", "GET", "/{table}/multiget?row=x&row=y", {}, 404,
      "No rows found.\r\n"),
     ("scanner on a missing table", "PUT", "/{table}_missing/scanner", {"json": {}}, 404,
@@ -92,16 +95,17 @@ CASES = [
     ("tables of a missing namespace", "GET", "/namespaces/{ns}_missing/tables", {}, 404,
      None),
     ("namespace created twice", "POST", "/namespaces/{ns}", {}, 403,
-     "Namespace '{ns}' already exists.  Use REST PUT to alter the existing namespace.\r\n"),
+     "Namespace '{ns}' already exists.  Use REST PUT to alter the existing namespace."),
     ("missing namespace altered", "PUT", "/namespaces/{ns}_missing", {"json": {}}, 403,
-     "Namespace '{ns}_missing' does not exist. Use REST POST to create the namespace.\r\n"),
+     "Namespace '{ns}_missing' does not exist. Use REST POST to create the namespace."),
     ("namespace properties changed", "PUT", "/namespaces/{ns}",
      {"json": {"properties": {"k": "v"}}}, 501,
      "NotSupported: basalt cannot change a namespace's properties yet\r\n"),
     ("namespace with bad properties", "POST", "/namespaces/{ns}_new",
      {"json": {"properties": []}}, 400,
      "InvalidArgument: properties must be an object\r\n"),
-    ("missing namespace dropped", "DELETE", "/namespaces/{ns}_missing", {}, 404, None),
+    ("missing namespace dropped", "DELETE", "/namespaces/{ns}_missing", {}, 404,
+     "Namespace '{ns}_missing' does not exists.  Cannot drop namespace."),
 ]
 
 

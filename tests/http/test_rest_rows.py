@@ -1,6 +1,7 @@
 """Rows and cells: GET/PUT/POST/DELETE /{table}/{row}[/{column}[/{ts}]], multiget, globs,
 check-and-put, check-and-delete, application/octet-stream."""
 
+import time
 import urllib.parse
 
 from conftest import b64, put_cells, rows_of, json_rest
@@ -41,8 +42,10 @@ def test_column_selection_versions_and_timestamps(url, table):
     # ?v=N: up to the family's VERSIONS (3).
     got = rows_of(json_rest.get(f"{url}/{table}/rv/cf:a?v=10").json())
     assert [t for _, _, t in got[b"rv"]] == [40, 30, 20]
-    # Exact timestamp.
+    # One timestamp: the versions before it, as HBase reads [0, TS).
     got = rows_of(json_rest.get(f"{url}/{table}/rv/cf:a/30").json())
+    assert got == {b"rv": [(b"cf:a", b"v20", 20)]}
+    got = rows_of(json_rest.get(f"{url}/{table}/rv/cf:a/31").json())
     assert got == {b"rv": [(b"cf:a", b"v30", 30)]}
     # Time range [start, end).
     got = rows_of(json_rest.get(f"{url}/{table}/rv/cf:a/20,40?v=5").json())
@@ -52,7 +55,7 @@ def test_column_selection_versions_and_timestamps(url, table):
     assert [c for c, _, _ in got[b"rv"]] == [b"f2:x"]
     got = rows_of(json_rest.get(f"{url}/{table}/rv/cf:a,f2:x").json())
     assert [c for c, _, _ in got[b"rv"]] == [b"cf:a", b"f2:x"]
-    assert json_rest.get(f"{url}/{table}/rv/cf:a/5").status_code == 404
+    assert json_rest.get(f"{url}/{table}/rv/cf:a/10").status_code == 404
 
 
 def test_bad_timestamps_are_400(url, table):
@@ -63,10 +66,16 @@ def test_bad_timestamps_are_400(url, table):
 
 
 def test_post_with_path_column_and_timestamp(url, table):
-    body = {"Row": [{"key": b64("rp"), "Cell": [{"$": b64("pv")}]}]}
+    # The path's column is a cell's without one; its timestamp is not read (HBase writes at the
+    # server's clock), the cell's own is.
+    body = {"Row": [{"key": b64("rp"), "Cell": [{"$": b64("pv")}, {"$": b64("pw"),
+                                                                   "timestamp": 99}]}]}
+    before = int(time.time() * 1000)
     r = json_rest.post(f"{url}/{table}/rp/cf:q/1234", json=body)
     assert r.status_code == 200, r.text
-    assert rows_of(json_rest.get(f"{url}/{table}/rp").json()) == {b"rp": [(b"cf:q", b"pv", 1234)]}
+    got = rows_of(json_rest.get(f"{url}/{table}/rp/cf:q?v=3").json())[b"rp"]
+    assert got[0][:2] == (b"cf:q", b"pv") and got[0][2] >= before
+    assert got[1] == (b"cf:q", b"pw", 99)
 
 
 def test_batch_put_of_several_rows(url, table):

@@ -158,6 +158,7 @@ uint64_t CellSetMemoryCost(Representation r, std::string_view body) {
     case Representation::kOctetStream:
       return RowCost(0) + CellCost(body.size());  // the body is one cell's value
     case Representation::kXml:
+    case Representation::kText:  // no body is read as text
       break;
   }
   return XmlCost(body);

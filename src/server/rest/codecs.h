@@ -1,6 +1,6 @@
-// One entry point over the three codecs: a model written in, or read from, the representation
-// content negotiation picked (representation.h). Handlers build a model and call Encode; they
-// read a body with Decode.
+// One entry point over the codecs: a model written in, or read from, the representation content
+// negotiation picked (representation.h). Handlers build a model and call Encode; they read a body
+// with Decode.
 
 #ifndef BASALT_SERVER_REST_CODECS_H_
 #define BASALT_SERVER_REST_CODECS_H_
@@ -15,18 +15,24 @@
 #include "server/rest/models.h"
 #include "server/rest/protobuf_codec.h"
 #include "server/rest/representation.h"
+#include "server/rest/text_codec.h"
 #include "server/rest/xml_codec.h"
 
 namespace basalt::server::rest {
 
-// `model` in `r` (REQUIRES: not kOctetStream; protobuf only for models that have a message).
+// `model` in `r` (REQUIRES: not kOctetStream; protobuf only for models that have a message, text
+// only for those text_codec.h writes).
 template <typename Model>
 std::string Encode(Representation r, const Model& model) {
   switch (r) {
     case Representation::kJson:
       return ToJson(model);
     case Representation::kProtobuf:
-      return ToProtobuf(model);
+      if constexpr (requires { ToProtobuf(model); }) return ToProtobuf(model);
+      break;
+    case Representation::kText:
+      if constexpr (requires { ToText(model); }) return ToText(model);
+      break;
     case Representation::kXml:
     case Representation::kOctetStream:
       break;
@@ -43,6 +49,7 @@ inline std::string Encode(Representation r, const std::vector<RowResult>& rows) 
       return ToProtobuf(rows);
     case Representation::kXml:
     case Representation::kOctetStream:
+    case Representation::kText:
       break;
   }
   return ToXml(rows);
@@ -62,6 +69,7 @@ Result<Model> Decode(Representation r, const std::string& body) {
       break;
     case Representation::kXml:
     case Representation::kOctetStream:
+    case Representation::kText:
       s = FromXml(body, &model);
       break;
   }

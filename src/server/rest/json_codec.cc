@@ -12,8 +12,12 @@ namespace basalt::server::rest {
 using nlohmann::json;
 
 std::string ToJson(const VersionModel& m) {
-  return Dump(json{
-      {"REST", m.rest}, {"JVM", m.jvm}, {"OS", m.os}, {"Server", m.server}, {"Jersey", m.jersey}});
+  return Dump(json{{"REST", m.rest},
+                   {"JVM", m.jvm},
+                   {"OS", m.os},
+                   {"Server", m.server},
+                   {"Jersey", m.jersey},
+                   {"Version", m.version}});
 }
 
 std::string ToJson(const ClusterVersionModel& m) {
@@ -25,14 +29,14 @@ std::string ToJson(const ClusterStatusModel& m) {
   for (const auto& n : m.live_nodes) {
     json regions = json::array();
     for (const auto& r : n.regions) {
-      regions.push_back({{"name", Base64Encode(r.name)},
-                         {"stores", r.stores},
-                         {"storefiles", 0},
-                         {"storefileSizeMB", 0},
-                         {"memstoreSizeMB", 0},
-                         {"storefileIndexSizeMB", 0},
-                         {"readRequestsCount", 0},
-                         {"writeRequestsCount", 0}});
+      json region = {{"name", Base64Encode(r.name)}, {"stores", r.stores}};
+      for (const char* zero :
+           {"storefiles", "storefileSizeMB", "memStoreSizeMB", "storefileIndexSizeKB",
+            "readRequestsCount", "writeRequestsCount", "rootIndexSizeKB", "totalStaticIndexSizeKB",
+            "totalStaticBloomSizeKB", "totalCompactingKVs", "currentCompactedKVs"}) {
+        region[zero] = 0;
+      }
+      regions.push_back(std::move(region));
     }
     nodes.push_back({{"name", n.name},
                      {"startCode", n.start_code},
@@ -61,6 +65,8 @@ std::string ToJson(const NamespacesModel& m) {
 }
 
 std::string ToJson(const NamespacePropertiesModel& m) {
+  // Jackson writes HBase's unset map as null.
+  if (m.properties.empty()) return Dump(json{{"properties", nullptr}});
   json props = json::object();
   for (const auto& [k, v] : m.properties) props[k] = v;
   return Dump(json{{"properties", props}});
@@ -188,7 +194,7 @@ Status FromJson(const std::string& body, NamespacePropertiesModel* out) {
   if (j.is_discarded() || !j.is_object()) {
     return Status::InvalidArgument("malformed JSON in the request body");
   }
-  if (j.contains("properties")) {
+  if (j.contains("properties") && !j["properties"].is_null()) {
     if (!j["properties"].is_object())
       return Status::InvalidArgument("properties must be an object");
     for (const auto& [k, v] : j["properties"].items()) {

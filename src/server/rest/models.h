@@ -29,9 +29,10 @@ struct RowModel {
   std::vector<CellModel> cells;
 };
 
-// GET /version (VersionModel).
+// GET /version (VersionModel). `version` is the server's release (HBase's "Version"); HBase's
+// "Revision" (its source revision) has no basalt counterpart and is left out.
 struct VersionModel {
-  std::string rest, jvm, os, server, jersey;
+  std::string rest, jvm, os, server, jersey, version;
 };
 
 // GET /version/cluster (StorageClusterVersionModel).
@@ -66,8 +67,10 @@ struct NamespacesModel {
   std::vector<std::string> names;
 };
 
-// GET and the body of POST/PUT /namespaces/{ns} (NamespacesInstanceModel).
+// GET and the body of POST/PUT /namespaces/{ns} (NamespacesInstanceModel). `name` is only
+// written (text/plain names the namespace); bodies do not carry it.
 struct NamespacePropertiesModel {
+  std::string name;
   std::map<std::string, std::string> properties;
 };
 

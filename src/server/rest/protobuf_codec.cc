@@ -1,5 +1,6 @@
 #include "server/rest/protobuf_codec.h"
 
+#include <algorithm>
 #include <charconv>
 #include <climits>
 
@@ -54,6 +55,7 @@ std::string ToProtobuf(const VersionModel& m) {
   v.set_osversion(m.os);
   v.set_serverversion(m.server);
   v.set_jerseyversion(m.jersey);
+  v.set_version(m.version);
   return Serialize(v);
 }
 
@@ -76,6 +78,11 @@ std::string ToProtobuf(const ClusterStatusModel& m) {
       region->set_storefileindexsizekb(0);
       region->set_readrequestscount(0);
       region->set_writerequestscount(0);
+      region->set_rootindexsizekb(0);
+      region->set_totalstaticindexsizekb(0);
+      region->set_totalstaticbloomsizekb(0);
+      region->set_totalcompactingkvs(0);
+      region->set_currentcompactedkvs(0);
     }
   }
   s.set_regions(m.regions);
@@ -166,6 +173,47 @@ std::string ToProtobuf(const std::vector<RowResult>& rows) {
     }
   }
   return Serialize(set);
+}
+
+namespace {
+
+// Appends rows[begin, end) as framed CellSets, halving the span until each fits the frame.
+Status AppendScanChunk(const std::vector<RowResult>& rows, size_t begin, size_t end,
+                       std::string* out) {
+  std::vector<RowResult> chunk(rows.begin() + static_cast<std::ptrdiff_t>(begin),
+                               rows.begin() + static_cast<std::ptrdiff_t>(end));
+  std::string message = ToProtobuf(chunk);
+  constexpr size_t kMaxFrame = 0xFFFF;
+  if (message.size() > kMaxFrame) {
+    if (end - begin == 1) {
+      return Status::InvalidArgument(
+          "row of " + std::to_string(message.size()) +
+          " bytes is more than the protobuf scan stream can frame (65535); read it as JSON or "
+          "XML, or with a scanner");
+    }
+    size_t middle = begin + (end - begin) / 2;
+    BASALT_RETURN_IF_ERROR(AppendScanChunk(rows, begin, middle, out));
+    return AppendScanChunk(rows, middle, end, out);
+  }
+  out->push_back(static_cast<char>(message.size() >> 8));
+  out->push_back(static_cast<char>(message.size() & 0xFF));
+  *out += message;
+  return Status::OK();
+}
+
+}  // namespace
+
+Result<std::string> ToProtobufScanStream(const std::vector<RowResult>& rows, int64_t limit) {
+  std::string out;
+  if (limit < static_cast<int64_t>(kScanChunkRows)) {
+    BASALT_RETURN_IF_ERROR(AppendScanChunk(rows, 0, rows.size(), &out));
+    return out;
+  }
+  for (size_t begin = 0; begin < rows.size(); begin += kScanChunkRows) {
+    BASALT_RETURN_IF_ERROR(
+        AppendScanChunk(rows, begin, std::min(rows.size(), begin + kScanChunkRows), &out));
+  }
+  return out;
 }
 
 Status FromProtobuf(const std::string& body, TableSchemaModel* out) {

@@ -29,6 +29,15 @@ std::string ToProtobuf(const TableInfoModel& m);
 // A CellSet of `rows` (rows without cells are left out).
 std::string ToProtobuf(const std::vector<RowResult>& rows);
 
+// The stateless scan's answer (GET /{table}/{prefix}*) as HBase's TableScanResource streams it:
+// CellSets of up to kScanChunkRows rows, each behind its length as 2 bytes, big-endian. A scan
+// asked for fewer rows than that (`limit`) is one CellSet even when empty; a longer one ends at
+// its last row, so no rows is no bytes. A CellSet the 2 bytes cannot frame is split in two (HBase
+// writes the length's low 16 bits, which a reader cannot tell from a short message); one row
+// alone larger than 65535 bytes is an InvalidArgument.
+inline constexpr size_t kScanChunkRows = 10;  // HBase's hbase.rest.scan.fetchsize
+Result<std::string> ToProtobufScanStream(const std::vector<RowResult>& rows, int64_t limit);
+
 // ttl, maxVersions, compression, inMemory and readOnly become the TTL, VERSIONS, COMPRESSION,
 // IN_MEMORY and READONLY attributes, as HBase reads them.
 Status FromProtobuf(const std::string& body, TableSchemaModel* out);

@@ -114,9 +114,10 @@ TEST(ProtobufCodecTest, TableSchemaBothWays) {
 TEST(ProtobufCodecTest, ListsVersionAndNamespaceProperties) {
   EXPECT_EQ(ToProtobuf(TableListModel{{"a", "ns:b"}}), Len(1, "a") + Len(1, "ns:b"));
   EXPECT_EQ(ToProtobuf(NamespacesModel{{"default", "hbase"}}), Len(1, "default") + Len(1, "hbase"));
-  EXPECT_EQ(ToProtobuf(VersionModel{"0.0.3", "none", "Linux", "basalt", "none"}),
-            Len(1, "0.0.3") + Len(2, "none") + Len(3, "Linux") + Len(4, "basalt") + Len(5, "none"));
-  NamespacePropertiesModel props{{{"k1", "v1"}, {"k2", "v2"}}};
+  EXPECT_EQ(ToProtobuf(VersionModel{"0.0.3", "none", "Linux", "basalt", "none", "b-1"}),
+            Len(1, "0.0.3") + Len(2, "none") + Len(3, "Linux") + Len(4, "basalt") + Len(5, "none") +
+                Len(6, "b-1"));
+  NamespacePropertiesModel props{.name = "ns", .properties = {{"k1", "v1"}, {"k2", "v2"}}};
   std::string wire = Len(1, Len(1, "k1") + Len(2, "v1")) + Len(1, Len(1, "k2") + Len(2, "v2"));
   EXPECT_EQ(ToProtobuf(props), wire);
   NamespacePropertiesModel parsed;
@@ -136,7 +137,8 @@ TEST(ProtobufCodecTest, TableInfoAndClusterStatus) {
   status.regions = 1;
   status.average_load = 1.0;
   std::string region = Len(1, "t,,0") + Int(2, 2) + Int(3, 0) + Int(4, 0) + Int(5, 0) + Int(6, 0) +
-                       Int(7, 0) + Int(8, 0);
+                       Int(7, 0) + Int(8, 0) + Int(9, 0) + Int(10, 0) + Int(11, 0) + Int(12, 0) +
+                       Int(13, 0);
   std::string node = Len(1, "h:1") + Int(2, 9) + Int(3, 0) + Int(4, 0) + Int(5, 0) + Len(6, region);
   EXPECT_EQ(ToProtobuf(status), Len(1, node) + Int(3, 1) + Int(4, 0) + Double(5, 1.0));
 }

@@ -22,14 +22,16 @@ struct Candidate {
   Representation representation;
 };
 
-// basalt's preference among equally acceptable types (see the header).
-constexpr std::array<Candidate, 6> kCandidates = {{
+// Every type basalt answers in, in the order a route offers them (see the header): the first
+// two only where the route offers them.
+constexpr std::array<Candidate, 7> kCandidates = {{
+    {"text/plain", Representation::kText},
+    {"application/octet-stream", Representation::kOctetStream},
     {"text/xml", Representation::kXml},
     {"application/json", Representation::kJson},
     {"application/x-protobuf", Representation::kProtobuf},
     {"application/protobuf", Representation::kProtobuf},
     {"application/xml", Representation::kXml},
-    {"application/octet-stream", Representation::kOctetStream},
 }};
 
 // One element of an Accept header: a media range with its quality (0..1000).
@@ -99,12 +101,16 @@ int Specificity(const std::string& range, std::string_view type) {
 }  // namespace
 
 std::optional<Negotiated> NegotiateAccept(std::optional<std::string_view> accept, Offers offers) {
-  if (!accept || http::TrimWhitespace(*accept).empty())
-    return Negotiated{Representation::kXml, "text/xml"};
-  std::vector<Range> ranges = ParseAccept(*accept);
+  std::vector<Range> ranges;
+  if (accept && !http::TrimWhitespace(*accept).empty()) {
+    ranges = ParseAccept(*accept);
+  } else {
+    ranges.push_back({.type = "*/*"});
+  }
   const Candidate* best = nullptr;
   int best_quality = 0, best_specificity = 0;
   for (const Candidate& c : kCandidates) {
+    if (c.representation == Representation::kText && !offers.text) continue;
     if (c.representation == Representation::kOctetStream && !offers.octet_stream) continue;
     if (c.representation == Representation::kProtobuf && !offers.protobuf) continue;
     // The quality the client gives this type: that of the most specific range naming it.
@@ -116,8 +122,6 @@ std::optional<Negotiated> NegotiateAccept(std::optional<std::string_view> accept
         quality = r.quality;
       }
     }
-    // Raw bytes only when asked for by name: a wildcard never picks them.
-    if (c.representation == Representation::kOctetStream && specificity != 3) continue;
     if (quality <= 0) continue;
     if (quality > best_quality || (quality == best_quality && specificity > best_specificity)) {
       best = &c;
@@ -158,7 +162,7 @@ http::Response NotAcceptable(const http::Request& req) {
   return http::MakeResponse(req, bh::status::not_acceptable, "text/plain",
                             "Not acceptable: basalt serves text/xml, application/json and "
                             "application/x-protobuf (and application/octet-stream for single "
-                            "cells)\r\n");
+                            "cells, text/plain for the resources HBase writes as text)\r\n");
 }
 
 http::Response UnsupportedMediaType(const http::Request& req, bool octet_stream) {

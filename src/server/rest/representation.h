@@ -2,14 +2,15 @@
 // response is written in (from Accept) and which one a request body is read in (from
 // Content-Type).
 //
-// Responses: no Accept header, or one that ranks text/xml (or */*) first, gets XML (text/xml);
-// application/json gets JSON; application/x-protobuf or application/protobuf gets HBase's REST
-// protobuf messages. Among equally ranked types the most specific range wins, then basalt's own
-// order: text/xml, application/json, application/x-protobuf, application/protobuf,
-// application/xml (so application/* picks JSON, as HBase's server does). application/octet-stream
-// is offered only where the route allows it (single cells) and picked only when asked for by
-// name; protobuf is offered everywhere but /version/cluster (HBase has no message for it).
-// Anything else is 406.
+// Responses: the type the Accept header ranks highest (quality, then the most specific range)
+// among those the route offers; among equals, the route's own order, which is the order of HBase's
+// @Produces lists and so what Jersey picks for a wildcard: text/plain first where HBase offers it
+// (the table list, versions, cluster status, namespaces, schemas, regions), then
+// application/octet-stream where the route serves raw cells (rows and scanner chunks: HBase's
+// binary method wins a wildcard), then text/xml, application/json, application/x-protobuf,
+// application/protobuf and application/xml (basalt's addition; HBase serves XML as text/xml only).
+// No Accept header is */*, as it is for Jersey. Protobuf is offered everywhere but
+// /version/cluster (HBase has no message for it). Anything else is 406.
 //
 // Request bodies: text/xml or application/xml, application/json (or a "+json" type), and
 // application/x-protobuf or application/protobuf; parameters ("; charset=...") are ignored. A
@@ -25,24 +26,27 @@
 
 namespace basalt::server::rest {
 
-enum class Representation { kXml, kJson, kProtobuf, kOctetStream };
+enum class Representation { kXml, kJson, kProtobuf, kOctetStream, kText };
 
 struct Negotiated {
   Representation representation;
   // The Content-Type to answer with: "text/xml" or "application/xml" (as asked),
   // "application/json", "application/x-protobuf" or "application/protobuf" (as asked),
-  // "application/octet-stream".
+  // "application/octet-stream", "text/plain".
   std::string_view content_type;
 };
 
 // What a route can answer in besides XML and JSON.
 struct Offers {
   bool protobuf = true;
+  // application/octet-stream, ahead of the others: a single cell's value.
   bool octet_stream = false;
+  // text/plain, ahead of the others: HBase's toString() of the model.
+  bool text = false;
 };
 
 // The response representation for `accept` (an Accept header's value; nullopt when there is
-// none), or nullopt when nothing offered is acceptable.
+// none, which accepts anything), or nullopt when nothing offered is acceptable.
 std::optional<Negotiated> NegotiateAccept(std::optional<std::string_view> accept,
                                           Offers offers = {});
 // The same, from a request's Accept header.

@@ -11,11 +11,24 @@ std::string Pick(std::optional<std::string_view> accept, Offers offers = {}) {
   return n ? std::string(n->content_type) : "406";
 }
 
-TEST(RepresentationTest, NoAcceptOrWildcardIsXmlAsHBase) {
+TEST(RepresentationTest, NoAcceptOrWildcardPicksTheRoutesFirstTypeAsHBase) {
+  // XML where the route offers nothing ahead of it (HBase's multiget, its CellSets).
   EXPECT_EQ(Pick(std::nullopt), "text/xml");
   EXPECT_EQ(Pick(""), "text/xml");
   EXPECT_EQ(Pick("*/*"), "text/xml");
   EXPECT_EQ(Pick("text/*"), "text/xml");
+  // text/plain where HBase's resource lists it first (the table list, versions, schemas...).
+  Offers text{.text = true};
+  EXPECT_EQ(Pick(std::nullopt, text), "text/plain");
+  EXPECT_EQ(Pick("*/*", text), "text/plain");
+  EXPECT_EQ(Pick("text/*", text), "text/plain");
+  EXPECT_EQ(Pick("application/*", text), "application/json");
+  // A row or a scanner chunk: HBase's binary method wins the wildcards that cover it.
+  Offers cells{.octet_stream = true};
+  EXPECT_EQ(Pick(std::nullopt, cells), "application/octet-stream");
+  EXPECT_EQ(Pick("*/*", cells), "application/octet-stream");
+  EXPECT_EQ(Pick("application/*", cells), "application/octet-stream");
+  EXPECT_EQ(Pick("text/*", cells), "text/xml");
 }
 
 TEST(RepresentationTest, NamedTypesPickTheirRepresentation) {
@@ -42,15 +55,16 @@ TEST(RepresentationTest, QualityThenSpecificityDecide) {
 
 TEST(RepresentationTest, UnservedTypesAre406) {
   EXPECT_EQ(Pick("text/plain"), "406");
+  EXPECT_EQ(Pick("text/plain", {.text = true}), "text/plain");
+  EXPECT_EQ(Pick("text/plain, application/json;q=0.5", {.text = true}), "text/plain");
   EXPECT_EQ(Pick("image/png, text/html"), "406");
   EXPECT_EQ(Pick("text/xml;q=0"), "406");
 }
 
-TEST(RepresentationTest, OctetStreamOnlyWhereOfferedAndAskedForByName) {
+TEST(RepresentationTest, OctetStreamOnlyWhereOffered) {
   EXPECT_EQ(Pick("application/octet-stream"), "406");
   EXPECT_EQ(Pick("application/octet-stream", {.octet_stream = true}), "application/octet-stream");
-  EXPECT_EQ(Pick("*/*", {.octet_stream = true}), "text/xml");
-  EXPECT_EQ(Pick("application/*", {.octet_stream = true}), "application/json");
+  EXPECT_EQ(Pick("*/*;q=0.1, application/json", {.octet_stream = true}), "application/json");
 }
 
 TEST(RepresentationTest, ProtobufOnlyWhereOffered) {

@@ -1,6 +1,7 @@
 // Rows and cells: GET / PUT / POST / DELETE /{table}/{rowspec}[/{columns}[/{time}]], the
 // stateless scan /{table}/{prefix}*, check-and-put / check-and-delete, and multiget.
 
+#include <algorithm>
 #include <climits>
 #include <cstdint>
 #include <unordered_map>
@@ -26,28 +27,39 @@ struct RowSpec {
   std::string row;  // the row, the range start, or the prefix
   std::string end;  // the range end (exclusive)
   std::vector<ColumnName> columns;
-  std::optional<TimeRange> time;
+  std::optional<TimeRange> time;         // what a read covers
+  int64_t timestamp = kLatestTimestamp;  // what a delete removes up to (see ParseRowSpec)
   int32_t versions = 1;
 };
 
 Result<RowSpec> ParseRowSpec(const http::RequestContext& ctx) {
   RowSpec spec;
+  // As HBase's RowSpec: a range is START,END split at the first comma (the end may hold more),
+  // and a start ending in '*' is a prefix, which cannot have an end.
   std::string raw_row = ctx.Param("row");
-  if (!raw_row.empty() && raw_row.back() == '*') {
+  size_t comma = raw_row.find(',');
+  std::string raw_start = raw_row.substr(0, comma);
+  if (!raw_start.empty() && raw_start.back() == '*') {
+    if (comma != std::string::npos) {
+      return Status::InvalidArgument("invalid path: start row specified with wildcard");
+    }
     spec.kind = RowSpec::Kind::kPrefix;
-    BASALT_ASSIGN_OR_RETURN(spec.row, DecodeSegment(raw_row.substr(0, raw_row.size() - 1)));
-  } else if (raw_row.find(',') != std::string::npos) {
+    BASALT_ASSIGN_OR_RETURN(spec.row, DecodeSegment(raw_start.substr(0, raw_start.size() - 1)));
+  } else if (comma != std::string::npos) {
     spec.kind = RowSpec::Kind::kRange;
-    BASALT_ASSIGN_OR_RETURN(auto parts, SplitDecoded(raw_row));
-    if (parts.size() != 2) return Status::InvalidArgument("a row range is START,END");
-    spec.row = parts[0];
-    spec.end = parts[1];
+    BASALT_ASSIGN_OR_RETURN(spec.row, DecodeSegment(raw_start));
+    BASALT_ASSIGN_OR_RETURN(spec.end, DecodeSegment(raw_row.substr(comma + 1)));
   } else {
     BASALT_ASSIGN_OR_RETURN(spec.row, DecodeSegment(raw_row));
   }
   auto cols = ctx.params.find("columns");
   if (cols != ctx.params.end()) {
     BASALT_ASSIGN_OR_RETURN(auto names, SplitDecoded(cols->second));
+    // HBase keeps the columns in a sorted set: repeats count once, and "the first" (a write's
+    // column for cells without one) is the smallest. A trailing comma adds nothing.
+    if (names.size() > 1 && names.back().empty()) names.pop_back();
+    std::sort(names.begin(), names.end());
+    names.erase(std::unique(names.begin(), names.end()), names.end());
     for (const auto& n : names) {
       if (n.empty()) return Status::InvalidArgument("empty column in the path");
       spec.columns.push_back(ParseColumnName(n));
@@ -60,11 +72,15 @@ Result<RowSpec> ParseRowSpec(const http::RequestContext& ctx) {
     BASALT_ASSIGN_OR_RETURN(int64_t a, ParseInt64(parts[0], "timestamp"));
     if (a < 0) return Status::InvalidArgument("timestamp must not be negative");
     if (parts.size() == 1) {
-      spec.time = TimeRange::At(a);
+      // HBase reads the versions before TS ([0, TS)), and deletes those at or before it.
+      spec.time = TimeRange{0, a};
+      spec.timestamp = a;
     } else {
       BASALT_ASSIGN_OR_RETURN(int64_t b, ParseInt64(parts[1], "end timestamp"));
       if (b < a) return Status::InvalidArgument("time range end is before its start");
       spec.time = TimeRange{a, b};
+      // HBase's hasTimestamp(): a delete is bounded by a range's end only when it starts at 0.
+      if (a == 0) spec.timestamp = b;
     }
   }
   if (auto v = ctx.Query("v")) {
@@ -163,9 +179,11 @@ Result<std::vector<RowResult>> ReadRowSpec(Table& table, const RowSpec& spec) {
   return ReadAll(table, scan);
 }
 
-// TableScanResource: GET /{table}/{prefix}* with query parameters.
+// TableScanResource: GET /{table}/{prefix}* with query parameters. `*limit` is the rows asked
+// for (HBase's default: Integer.MAX_VALUE).
 Result<std::vector<RowResult>> StatelessScan(Table& table, const std::string& prefix,
-                                             const http::RequestContext& ctx) {
+                                             const http::RequestContext& ctx, int64_t* limit) {
+  *limit = INT32_MAX;
   Scan scan;
   if (!prefix.empty()) scan.SetRowPrefix(prefix);
   if (auto v = ctx.Query("startrow")) scan.WithStartRow(*v);
@@ -200,6 +218,8 @@ Result<std::vector<RowResult>> StatelessScan(Table& table, const std::string& pr
   if (auto v = ctx.Query("limit")) {
     BASALT_ASSIGN_OR_RETURN(int64_t n, ParseInt64(*v, "limit"));
     if (n < 0) return Status::InvalidArgument("limit must not be negative");
+    *limit = n;
+    if (n == 0) return std::vector<RowResult>{};  // HBase sends none (basalt's 0 is no limit)
     scan.SetLimit(n);
   }
   if (auto v = ctx.Query("reversed")) scan.SetReversed(*v == "true");
@@ -212,23 +232,66 @@ Result<std::vector<RowResult>> StatelessScan(Table& table, const std::string& pr
 
 }  // namespace
 
+namespace {
+
+// The path names one of HBase's table sub-resources with more segments than it has
+// (/{table}/schema/x): HBase matches no resource, where basalt's row routes would read it as a
+// row.
+bool NamesSubResource(const http::RequestContext& ctx) {
+  const std::string& row = ctx.Param("row");
+  return row == "schema" || row == "regions" || row == "exists" || row == "scanner" ||
+         row == "multiget";
+}
+
+// /{table}/{prefix}* alone is HBase's TableScanResource, which serves GET only.
+bool IsTableScan(const http::RequestContext& ctx) {
+  const std::string& row = ctx.Param("row");
+  return !row.empty() && row.back() == '*' && ctx.params.find("columns") == ctx.params.end();
+}
+
+http::Response MethodNotAllowed(const http::Request& req, const char* allow) {
+  auto res = http::MakeResponse(req, bh::status::method_not_allowed, "text/plain",
+                                "Method not allowed\r\n");
+  res.set(bh::field::allow, allow);
+  return res;
+}
+
+}  // namespace
+
 Result<http::Response> RestService::GetRows(const Ctx& ctx) {
   const auto& req = ctx.request;
+  if (NamesSubResource(ctx)) return NotFound(req);
+  if (IsTableScan(ctx)) {
+    // XML, JSON or protobuf; never one raw cell.
+    std::optional<Negotiated> repr = NegotiateResponse(req);
+    if (!repr) return NotAcceptable(req);
+    BASALT_ASSIGN_OR_RETURN(std::unique_ptr<Table> table, OpenTable(conn_, ctx));
+    BASALT_ASSIGN_OR_RETURN(RowSpec spec, ParseRowSpec(ctx));
+    int64_t limit = 0;
+    BASALT_ASSIGN_OR_RETURN(std::vector<RowResult> rows,
+                            StatelessScan(*table, spec.row, ctx, &limit));
+    if (repr->representation == Representation::kProtobuf) {
+      BASALT_ASSIGN_OR_RETURN(std::string stream, ToProtobufScanStream(rows, limit));
+      return Ok(req, *repr, std::move(stream));
+    }
+    return Ok(req, *repr, Encode(repr->representation, rows));
+  }
   std::optional<Negotiated> repr = NegotiateResponse(req, {.octet_stream = true});
   if (!repr) return NotAcceptable(req);
   bool octet = repr->representation == Representation::kOctetStream;
   BASALT_ASSIGN_OR_RETURN(std::unique_ptr<Table> table, OpenTable(conn_, ctx));
   BASALT_ASSIGN_OR_RETURN(RowSpec spec, ParseRowSpec(ctx));
   BASALT_RETURN_IF_ERROR(CheckFamiliesExist(conn_, table->name(), spec.columns));
-  if (spec.kind == RowSpec::Kind::kPrefix && spec.columns.empty() && !spec.time) {
-    // A scan answers rows, never one raw cell.
-    if (octet) return NotAcceptable(req);
-    BASALT_ASSIGN_OR_RETURN(std::vector<RowResult> rows, StatelessScan(*table, spec.row, ctx));
-    return Ok(req, *repr, Encode(repr->representation, rows));
-  }
-  if (octet && (spec.kind != RowSpec::Kind::kRow || spec.columns.size() != 1)) {
-    return Status::InvalidArgument(
-        "Default 'GET' method only works if there is exactly 1 column in the row spec");
+  // As HBase's binary GET: exactly one column in the path (a glob or a range answers the first
+  // row's cell).
+  if (octet && spec.columns.size() != 1) {
+    // HBase's words, which a wildcard Accept (curl's) gets for a whole row.
+    return http::MakeResponse(
+        req, bh::status::bad_request, "text/plain",
+        "Bad request: Default 'GET' method only works if there is exactly 1 column in the row. "
+        "Using the 'Accept' header with one of these formats lets you retrieve the entire row "
+        "if it has multiple columns: text/xml, application/json, application/x-protobuf, "
+        "application/protobuf\r\n");
   }
   BASALT_ASSIGN_OR_RETURN(std::vector<RowResult> rows, ReadRowSpec(*table, spec));
   if (rows.empty()) return NotFound(req);
@@ -243,6 +306,8 @@ Result<http::Response> RestService::GetRows(const Ctx& ctx) {
 
 Result<http::Response> RestService::PutRows(const Ctx& ctx) {
   const auto& req = ctx.request;
+  if (NamesSubResource(ctx)) return NotFound(req);
+  if (IsTableScan(ctx)) return MethodNotAllowed(req, "GET");
   std::optional<Representation> type = BodyRepresentation(req);
   if (!type) return UnsupportedMediaType(req, /*octet_stream=*/true);
   BASALT_ASSIGN_OR_RETURN(std::unique_ptr<Table> table, OpenTable(conn_, ctx));
@@ -250,13 +315,13 @@ Result<http::Response> RestService::PutRows(const Ctx& ctx) {
   if (spec.kind != RowSpec::Kind::kRow) {
     return Status::InvalidArgument("writes need a single row in the path");
   }
-  // As HBase's RowResource: a cell without a column of its own takes the path's first column.
+  // As HBase's RowResource: a cell without a column of its own takes the path's first column. A
+  // timestamp in the path is not read: cells without one are written at the server's clock.
   std::optional<std::string> path_column;
   if (!spec.columns.empty()) {
     const ColumnName& c = spec.columns.front();
-    path_column = c.family + ":" + c.qualifier.value_or("");
+    path_column = c.qualifier ? c.family + ":" + *c.qualifier : c.family;
   }
-  int64_t path_ts = spec.time ? spec.time->min : kLatestTimestamp;
 
   // What the body decodes into is reserved before it is decoded (cell_set_cost.h).
   if (auto refused = ctx.ReserveMemory(CellSetMemoryCost(*type, req.body()), "the cells")) {
@@ -293,7 +358,6 @@ Result<http::Response> RestService::PutRows(const Ctx& ctx) {
     for (auto& cell : row.cells) {
       if (!cell.column) cell.column = path_column;
       if (!cell.column) return Status::InvalidArgument("a cell without a column");
-      if (!cell.timestamp && path_ts != kLatestTimestamp) cell.timestamp = path_ts;
     }
   }
 
@@ -392,18 +456,23 @@ Result<http::Response> RestService::PutRows(const Ctx& ctx) {
     return Empty(req, *passed ? bh::status::ok : bh::status::not_modified);
   }
 
+  // As HBase: a CellSet of no rows writes nothing and succeeds, a row of no cells is refused, and
+  // each cell names a family and a qualifier (the qualifier may be empty: "cf:").
   std::vector<Mutation> mutations;
   for (const auto& row : rows) {
-    if (row.cells.empty()) continue;
+    if (row.cells.empty()) return Status::InvalidArgument("No columns to insert");
     Put put(*row.key);
     for (const auto& c : row.cells) {
       ColumnName col = ParseColumnName(*c.column);
-      put.Add(col.family, col.qualifier.value_or(""), c.timestamp.value_or(kLatestTimestamp),
-              c.value);
+      if (!col.qualifier) {
+        return Status::InvalidArgument("column '" + *c.column +
+                                       "' must be family:qualifier (the qualifier may be empty)");
+      }
+      put.Add(col.family, *col.qualifier, c.timestamp.value_or(kLatestTimestamp), c.value);
     }
     mutations.emplace_back(std::move(put));
   }
-  if (mutations.empty()) return Status::InvalidArgument("no cells to write");
+  if (mutations.empty()) return Empty(req, bh::status::ok);
   Status written = table->Batch(mutations).status();
   if (!written.ok()) return AsWriteError(conn_, table->name(), ColumnsOf(rows), written);
   return Empty(req, bh::status::ok);
@@ -411,15 +480,18 @@ Result<http::Response> RestService::PutRows(const Ctx& ctx) {
 
 Result<http::Response> RestService::DeleteRows(const Ctx& ctx) {
   const auto& req = ctx.request;
+  if (NamesSubResource(ctx)) return NotFound(req);
+  if (IsTableScan(ctx)) return MethodNotAllowed(req, "GET");
   BASALT_ASSIGN_OR_RETURN(std::unique_ptr<Table> table, OpenTable(conn_, ctx));
   BASALT_ASSIGN_OR_RETURN(RowSpec spec, ParseRowSpec(ctx));
   if (spec.kind != RowSpec::Kind::kRow) {
     return Status::InvalidArgument("deletes need a single row in the path");
   }
-  int64_t ts = spec.time ? spec.time->min : kLatestTimestamp;
+  int64_t ts = spec.timestamp;
   Delete del(spec.row, ts);
+  // As HBase's RowResource: "cf:" (an empty qualifier) deletes the family, as "cf" does.
   for (const auto& c : spec.columns) {
-    if (c.qualifier) {
+    if (c.qualifier && !c.qualifier->empty()) {
       del.AddColumns(c.family, *c.qualifier, ts);
     } else {
       del.AddFamily(c.family, ts);
@@ -448,7 +520,7 @@ Result<http::Response> RestService::MultiGet(const Ctx& ctx) {
     versions = static_cast<int32_t>(n);
   }
   std::vector<std::string> keys = ctx.QueryAll("row");
-  if (keys.empty()) return Status::InvalidArgument("multiget needs ?row=...");
+  if (keys.empty()) return NotFound(req, "No rows found.");
   // As HBase's MultiRowResource, every row named is answered, in order, as often as it is
   // named; each answer counts against the budget, so naming one large row many times is refused
   // as a large read is. The rows are read one at a time, each distinct row once, so that

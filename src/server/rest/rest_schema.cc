@@ -86,7 +86,7 @@ Result<std::vector<FamilyDescriptor>> ParseTableSchema(Representation r, const s
 
 Result<http::Response> RestService::GetSchema(const Ctx& ctx) {
   const auto& req = ctx.request;
-  std::optional<Negotiated> repr = NegotiateResponse(req);
+  std::optional<Negotiated> repr = NegotiateResponse(req, {.text = true});
   if (!repr) return NotAcceptable(req);
   BASALT_ASSIGN_OR_RETURN(std::unique_ptr<Table> table, OpenTable(conn_, ctx));
   BASALT_ASSIGN_OR_RETURN(TableInfo info, conn_.admin().DescribeTable(table->name()));
@@ -109,10 +109,9 @@ Result<http::Response> RestService::PutSchema(const Ctx& ctx, bool replace) {
   Admin& admin = conn_.admin();
   auto info = admin.DescribeTable(name);
   if (!info.ok() && !info.status().IsNotFound()) return info.status();
-  if (!info.ok()) {
-    TableDescriptor desc(name);
-    for (auto& f : families) desc.AddFamily(f);
-    BASALT_RETURN_IF_ERROR(admin.CreateTable(desc));
+  // 201 with the schema's Location for a table created, and for one replaced (PUT), as HBase's
+  // SchemaResource answers; 200 for families added or changed (POST).
+  auto created = [&] {
     auto res = Empty(req, bh::status::created);
     auto host = req.find(bh::field::host);
     if (host != req.end()) {
@@ -120,6 +119,12 @@ Result<http::Response> RestService::PutSchema(const Ctx& ctx, bool replace) {
               "http://" + std::string(host->value()) + "/" + ctx.Param("table") + "/schema");
     }
     return res;
+  };
+  if (!info.ok()) {
+    TableDescriptor desc(name);
+    for (auto& f : families) desc.AddFamily(f);
+    BASALT_RETURN_IF_ERROR(admin.CreateTable(desc));
+    return created();
   }
   // Validate the whole change before applying any of it.
   TableDescriptor target = info->descriptor;
@@ -153,6 +158,7 @@ Result<http::Response> RestService::PutSchema(const Ctx& ctx, bool replace) {
       BASALT_RETURN_IF_ERROR(admin.DeleteFamily(name, f.name));
     }
   }
+  if (replace) return created();
   return Empty(req, bh::status::ok);
 }
 
@@ -170,7 +176,7 @@ Result<http::Response> RestService::DeleteSchema(const Ctx& ctx) {
 
 Result<http::Response> RestService::Regions(const Ctx& ctx) {
   const auto& req = ctx.request;
-  std::optional<Negotiated> repr = NegotiateResponse(req);
+  std::optional<Negotiated> repr = NegotiateResponse(req, {.text = true});
   if (!repr) return NotAcceptable(req);
   BASALT_ASSIGN_OR_RETURN(std::unique_ptr<Table> table, OpenTable(conn_, ctx));
   BASALT_ASSIGN_OR_RETURN(TableInfo info, conn_.admin().DescribeTable(table->name()));
@@ -193,6 +199,10 @@ Result<http::Response> RestService::Regions(const Ctx& ctx) {
 }
 
 Result<http::Response> RestService::Exists(const Ctx& ctx) {
+  // No body, but HBase's ExistsResource still refuses an Accept none of its types meets.
+  if (!NegotiateResponse(ctx.request, {.octet_stream = true, .text = true})) {
+    return NotAcceptable(ctx.request);
+  }
   BASALT_RETURN_IF_ERROR(OpenTable(conn_, ctx).status());
   return Empty(ctx.request, bh::status::ok);
 }

@@ -15,6 +15,13 @@ namespace basalt::server::rest {
 namespace bh = boost::beast::http;
 using http::Verb;
 
+namespace {
+
+// What /version/cluster and /version report as the release (HBase: its own version).
+constexpr const char* kVersion = "basalt-0.1.0";
+
+}  // namespace
+
 RestService::RestService(Connection& conn, ScannerRegistry& scanners, std::string listen_address,
                          RestOptions options)
     : conn_(conn),
@@ -110,8 +117,11 @@ http::Response RestService::ListTables(const Ctx& ctx) {
   return std::move(*response);
 }
 
+// The resources HBase lists text/plain first for (representation.h).
+constexpr Offers kTextFirst{.text = true};
+
 Result<http::Response> RestService::TableList(const Ctx& ctx) {
-  std::optional<Negotiated> repr = NegotiateResponse(ctx.request);
+  std::optional<Negotiated> repr = NegotiateResponse(ctx.request, kTextFirst);
   if (!repr) return NotAcceptable(ctx.request);
   BASALT_ASSIGN_OR_RETURN(std::vector<TableName> tables, conn_.admin().ListTables(""));
   TableListModel list;
@@ -120,7 +130,7 @@ Result<http::Response> RestService::TableList(const Ctx& ctx) {
 }
 
 Result<http::Response> RestService::Version(const Ctx& ctx) {
-  std::optional<Negotiated> repr = NegotiateResponse(ctx.request);
+  std::optional<Negotiated> repr = NegotiateResponse(ctx.request, kTextFirst);
   if (!repr) return NotAcceptable(ctx.request);
   struct utsname u {};
   std::string os = "unknown";
@@ -129,22 +139,21 @@ Result<http::Response> RestService::Version(const Ctx& ctx) {
                        .jvm = "none (basalt is C++)",
                        .os = os,
                        .server = "basalt/0.1.0",
-                       .jersey = "none"};
+                       .jersey = "none",
+                       .version = kVersion};
   return Ok(ctx.request, *repr, Encode(repr->representation, version));
 }
 
 Result<http::Response> RestService::ClusterVersion(const Ctx& ctx) {
   // HBase has no protobuf message for the cluster version.
-  std::optional<Negotiated> repr = NegotiateResponse(ctx.request, {.protobuf = false});
+  std::optional<Negotiated> repr =
+      NegotiateResponse(ctx.request, {.protobuf = false, .text = true});
   if (!repr) return NotAcceptable(ctx.request);
-  ClusterVersionModel version{.version = "basalt-0.1.0"};
-  std::string body =
-      repr->representation == Representation::kJson ? ToJson(version) : ToXml(version);
-  return Ok(ctx.request, *repr, std::move(body));
+  return Ok(ctx.request, *repr, Encode(repr->representation, ClusterVersionModel{kVersion}));
 }
 
 Result<http::Response> RestService::ClusterStatus(const Ctx& ctx) {
-  std::optional<Negotiated> repr = NegotiateResponse(ctx.request);
+  std::optional<Negotiated> repr = NegotiateResponse(ctx.request, kTextFirst);
   if (!repr) return NotAcceptable(ctx.request);
   BASALT_ASSIGN_OR_RETURN(std::vector<TableName> tables, conn_.admin().ListTables(""));
   ClusterStatusModel::Node node{.name = listen_address_, .start_code = start_ms_, .regions = {}};
@@ -166,7 +175,7 @@ Result<http::Response> RestService::ClusterStatus(const Ctx& ctx) {
 }
 
 Result<http::Response> RestService::ListNamespaces(const Ctx& ctx) {
-  std::optional<Negotiated> repr = NegotiateResponse(ctx.request);
+  std::optional<Negotiated> repr = NegotiateResponse(ctx.request, kTextFirst);
   if (!repr) return NotAcceptable(ctx.request);
   BASALT_ASSIGN_OR_RETURN(auto namespaces, conn_.admin().ListNamespaces());
   NamespacesModel list;
@@ -175,11 +184,11 @@ Result<http::Response> RestService::ListNamespaces(const Ctx& ctx) {
 }
 
 Result<http::Response> RestService::GetNamespace(const Ctx& ctx) {
-  std::optional<Negotiated> repr = NegotiateResponse(ctx.request);
+  std::optional<Negotiated> repr = NegotiateResponse(ctx.request, kTextFirst);
   if (!repr) return NotAcceptable(ctx.request);
   BASALT_ASSIGN_OR_RETURN(std::string name, DecodeSegment(ctx.Param("ns")));
   BASALT_ASSIGN_OR_RETURN(NamespaceDescriptor ns, conn_.admin().GetNamespace(name));
-  NamespacePropertiesModel props;
+  NamespacePropertiesModel props{.name = ns.name, .properties = {}};
   for (const auto& [k, v] : ns.configuration) props.properties[k] = v;
   return Ok(ctx.request, *repr, Encode(repr->representation, props));
 }
@@ -202,16 +211,22 @@ Result<http::Response> RestService::CreateOrUpdateNamespace(const Ctx& ctx, bool
     return http::MakeResponse(req, bh::status::forbidden, "text/plain",
                               "Namespace '" + name +
                                   "' already exists.  Use REST PUT to alter the existing "
-                                  "namespace.\r\n");
+                                  "namespace.");
   }
   if (update_existing && !exists) {
     return http::MakeResponse(
         req, bh::status::forbidden, "text/plain",
-        "Namespace '" + name + "' does not exist. Use REST POST to create the namespace.\r\n");
+        "Namespace '" + name + "' does not exist. Use REST POST to create the namespace.");
   }
   if (exists) {
-    if (existing->configuration == desc.configuration) return Empty(req, bh::status::ok);
-    return Status::NotSupported("basalt cannot change a namespace's properties yet");
+    if (existing->configuration != desc.configuration) {
+      return Status::NotSupported("basalt cannot change a namespace's properties yet");
+    }
+    // HBase answers an alteration with the namespace's URL as text.
+    std::string host = listen_address_;
+    if (auto it = req.find(bh::field::host); it != req.end()) host = std::string(it->value());
+    return http::MakeResponse(req, bh::status::ok, "text/plain",
+                              "http://" + host + "/namespaces/" + ctx.Param("ns"));
   }
   BASALT_RETURN_IF_ERROR(conn_.admin().CreateNamespace(desc));
   return Empty(req, bh::status::created);
@@ -219,12 +234,17 @@ Result<http::Response> RestService::CreateOrUpdateNamespace(const Ctx& ctx, bool
 
 Result<http::Response> RestService::DeleteNamespace(const Ctx& ctx) {
   BASALT_ASSIGN_OR_RETURN(std::string name, DecodeSegment(ctx.Param("ns")));
-  BASALT_RETURN_IF_ERROR(conn_.admin().DeleteNamespace(name));
+  Status deleted = conn_.admin().DeleteNamespace(name);
+  if (deleted.IsNotFound()) {
+    return http::MakeResponse(ctx.request, bh::status::not_found, "text/plain",
+                              "Namespace '" + name + "' does not exists.  Cannot drop namespace.");
+  }
+  BASALT_RETURN_IF_ERROR(deleted);
   return Empty(ctx.request, bh::status::ok);
 }
 
 Result<http::Response> RestService::NamespaceTables(const Ctx& ctx) {
-  std::optional<Negotiated> repr = NegotiateResponse(ctx.request);
+  std::optional<Negotiated> repr = NegotiateResponse(ctx.request, kTextFirst);
   if (!repr) return NotAcceptable(ctx.request);
   BASALT_ASSIGN_OR_RETURN(std::string name, DecodeSegment(ctx.Param("ns")));
   // An unknown namespace is NotFound, not an empty list.

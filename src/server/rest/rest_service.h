@@ -2,14 +2,16 @@
 // on a Router; every handler calls only Connection, Admin and Table.
 //
 // Handlers return their failures as a Status; the router answers them through the one Status ->
-// HTTP mapping (ErrorResponse in server/http/status_mapping.h), as HBase's REST server writes
-// errors. A handler returns an error response itself only where no Status says it (406, 415,
-// HBase's "Not found", 403 for a namespace that does or does not exist, 410 for a failed scanner).
+// HTTP mapping (ErrorResponse in server/http/status_mapping.h). A handler returns an error
+// response itself only where no Status says it (406, 415, 405, 410 for a failed scanner) or where
+// HBase's REST server writes words of its own, which basalt writes byte for byte ("Not found",
+// "No rows found.", the namespace messages, the 'Default GET' 400).
 //
-// Every resource in HBase's three representations, XML, JSON and protobuf (plus
-// application/octet-stream for single cells), picked by HBase's content negotiation
-// (representation.h): handlers fill a model (models.h) and codecs.h writes it; bodies are read
-// the same way. A request that accepts none of them gets 406, a body of another type 415. See
+// Every resource in HBase's representations, XML, JSON and protobuf, plus text/plain where HBase
+// writes the resource as text and application/octet-stream for single cells, picked by HBase's
+// content negotiation (representation.h): handlers fill a model (models.h) and codecs.h writes
+// it; bodies are read the same way. A request that accepts none of them gets 406, a body of
+// another type 415. tests/gateways/ compares every resource with HBase's own answers; see
 // docs/rest.md for the endpoints and where they differ from HBase.
 //
 // Reserved namespaces (RestOptions): every route naming a table or a namespace of one answers

@@ -259,6 +259,7 @@ std::string ToXml(const VersionModel& m) {
       .Attr("OS", m.os)
       .Attr("Server", m.server)
       .Attr("Jersey", m.jersey)
+      .Attr("Version", m.version)
       .Close();
   return w.Take();
 }
@@ -287,9 +288,8 @@ std::string ToXml(const ClusterStatusModel& m) {
       w.Open("Region").Attr("name", Base64Encode(r.name)).Attr("stores", r.stores);
       for (const char* zero :
            {"storefiles", "storefileSizeMB", "memStoreSizeMB", "storefileIndexSizeKB",
-            "readRequestsCount", "cpRequestsCount", "writeRequestsCount", "rootIndexSizeKB",
-            "totalStaticIndexSizeKB", "totalStaticBloomSizeKB", "totalCompactingKVs",
-            "currentCompactedKVs"}) {
+            "readRequestsCount", "writeRequestsCount", "rootIndexSizeKB", "totalStaticIndexSizeKB",
+            "totalStaticBloomSizeKB", "totalCompactingKVs", "currentCompactedKVs"}) {
         w.Attr(zero, 0);
       }
       w.Close();

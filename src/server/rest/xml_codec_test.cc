@@ -25,9 +25,9 @@ TEST(XmlCodecTest, CellSetHasHBasesShape) {
 }
 
 TEST(XmlCodecTest, ResourcesHaveHBasesNames) {
-  EXPECT_EQ(ToXml(VersionModel{"0.0.3", "none", "Linux", "basalt/0.1.0", "none"}),
+  EXPECT_EQ(ToXml(VersionModel{"0.0.3", "none", "Linux", "basalt/0.1.0", "none", "basalt-0.1.0"}),
             Doc(R"(<Version REST="0.0.3" JVM="none" OS="Linux" Server="basalt/0.1.0" )"
-                R"(Jersey="none"/>)"));
+                R"(Jersey="none" Version="basalt-0.1.0"/>)"));
   EXPECT_EQ(ToXml(ClusterVersionModel{"basalt-0.1.0"}),
             Doc(R"(<ClusterVersion Version="basalt-0.1.0"/>)"));
   EXPECT_EQ(ToXml(TableListModel{{"a", "ns:b"}}),
@@ -35,7 +35,7 @@ TEST(XmlCodecTest, ResourcesHaveHBasesNames) {
   EXPECT_EQ(ToXml(NamespacesModel{{"default", "hbase"}}),
             Doc("<Namespaces><Namespace>default</Namespace><Namespace>hbase</Namespace>"
                 "</Namespaces>"));
-  EXPECT_EQ(ToXml(NamespacePropertiesModel{{{"k", "v"}}}),
+  EXPECT_EQ(ToXml(NamespacePropertiesModel{.name = "ns", .properties = {{"k", "v"}}}),
             Doc("<NamespaceProperties><properties><entry><key>k</key><value>v</value></entry>"
                 "</properties></NamespaceProperties>"));
   EXPECT_EQ(ToXml(NamespacePropertiesModel{}), Doc("<NamespaceProperties/>"));

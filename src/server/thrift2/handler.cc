@@ -519,14 +519,25 @@ void Thrift2Handler::deleteNamespace(const std::string& name) {
   ThrowIfError(conn_.admin().DeleteNamespace(name));
 }
 
+namespace {
+
+// As HBase's gateway: a namespace without configuration answers none, not an empty map.
+TNamespaceDescriptor NamespaceAnswer(const NamespaceDescriptor& ns) {
+  TNamespaceDescriptor out = thrift2::ToThrift(ns);
+  if (out.configuration.empty()) out.__isset.configuration = false;
+  return out;
+}
+
+}  // namespace
+
 void Thrift2Handler::getNamespaceDescriptor(TNamespaceDescriptor& out, const std::string& name) {
   RefuseReserved(name);
-  out = thrift2::ToThrift(ValueOrThrow(conn_.admin().GetNamespace(name)));
+  out = NamespaceAnswer(ValueOrThrow(conn_.admin().GetNamespace(name)));
 }
 
 void Thrift2Handler::listNamespaceDescriptors(std::vector<TNamespaceDescriptor>& out) {
   for (const auto& ns : ValueOrThrow(conn_.admin().ListNamespaces())) {
-    out.push_back(thrift2::ToThrift(ns));
+    out.push_back(NamespaceAnswer(ns));
   }
 }
 
