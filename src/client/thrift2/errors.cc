@@ -112,4 +112,10 @@ bool IsTransportFailure(const Status& s) {
   return m.rfind("connecting to ", 0) == 0;
 }
 
+bool IsTooLargeForOneCall(const Status& s, std::string_view method) {
+  const std::string& m = s.message();
+  return s.IsInvalidArgument() && m.size() > method.size() &&
+         m.compare(0, method.size(), method) == 0 && m[method.size()] == ':';
+}
+
 }  // namespace basalt::client::remote

@@ -3,6 +3,8 @@
 #ifndef BASALT_CLIENT_THRIFT2_ERRORS_H_
 #define BASALT_CLIENT_THRIFT2_ERRORS_H_
 
+#include <string_view>
+
 #include "basalt/status.h"
 
 namespace basalt::client::remote {
@@ -30,6 +32,11 @@ bool IsServerFailure(const Status& s);
 // Whether `s` is a failure of the connection (transport, protocol, connecting) rather than an
 // answer of the server.
 bool IsTransportFailure(const Status& s);
+
+// Whether `s` is a basalt server's refusal of the Thrift2 call `method` (getMultiple,
+// getScannerResults) because the rows asked for pass its cap on one call's results
+// (server/thrift2/handler.cc); fewer rows per call, or a server-side scanner, succeed.
+bool IsTooLargeForOneCall(const Status& s, std::string_view method);
 
 }  // namespace basalt::client::remote
 

@@ -108,16 +108,6 @@ RemoteScanner::~RemoteScanner() {
   Close();
 }
 
-namespace {
-
-// A basalt server refuses a getScannerResults whose rows would pass its cap on one call's
-// results (server/thrift2/handler.cc); a server-side scanner returns them over several calls.
-bool TooLargeForOneCall(const Status& s) {
-  return s.IsInvalidArgument() && s.message().rfind("getScannerResults:", 0) == 0;
-}
-
-}  // namespace
-
 Status RemoteScanner::Start(const std::string& table, ::basalt::thrift2::TScan tscan,
                             bool stateless_first) {
   if (stateless_first) {
@@ -144,7 +134,7 @@ Status RemoteScanner::Start(const std::string& table, ::basalt::thrift2::TScan t
         tscan.__set_startRow(reversed_ ? last : last + std::string(1, '\0'));
         if (tscan.__isset.limit) tscan.__set_limit(tscan.limit - n + (reversed_ ? 1 : 0));
       }
-    } else if (!TooLargeForOneCall(s) && !s.IsNotSupported()) {
+    } else if (!IsTooLargeForOneCall(s, "getScannerResults") && !s.IsNotSupported()) {
       return s;
     }
   }

@@ -56,12 +56,6 @@ namespace {
 // stays one round trip, and no call asks for an unbounded number of rows at once.
 constexpr size_t kMostGetsPerCall = 1000;
 
-// A basalt server refuses a getMultiple whose rows pass its cap on one call's results
-// (server/thrift2/handler.cc): "getMultiple: ... ask for fewer rows per call".
-bool TooLargeForOneCall(const Status& s) {
-  return s.IsInvalidArgument() && s.message().rfind("getMultiple:", 0) == 0;
-}
-
 }  // namespace
 
 Result<std::vector<RowResult>> RemoteTable::Get(const std::vector<basalt::Get>& gets) {
@@ -90,7 +84,7 @@ Result<std::vector<RowResult>> RemoteTable::Get(const std::vector<basalt::Get>& 
         Call([&](ThriftClient& c) { c.getMultiple(results, wire_name_, whole ? tgets : part); },
              ClientPool::Idempotence::kYes);
     if (!s.ok()) {
-      if (TooLargeForOneCall(s) && n > 1) {
+      if (IsTooLargeForOneCall(s, "getMultiple") && n > 1) {
         per_call = n / 2;
         continue;
       }
