@@ -135,8 +135,7 @@ Status BulkLoad::Check(std::string_view row, std::string_view family, std::strin
       return Status::OK();
     }
   }
-  return Status::InvalidArgument("column family '" + std::string(family) +
-                                 "' does not exist in table '" + table_->name().ToString() + "'");
+  return table_->NoSuchFamily(family);
 }
 
 Status BulkLoad::Add(std::string_view row, std::string_view family, std::string_view qualifier,

@@ -84,6 +84,11 @@ struct TableState {
     }
     return nullptr;
   }
+  // What an operation naming `family`, which this table lacks, fails with.
+  Status NoSuchFamily(std::string_view family) const {
+    return Status::NoSuchFamily("column family '" + std::string(family) +
+                                "' does not exist in table '" + name().ToString() + "'");
+  }
 };
 
 class Scanner;

@@ -50,8 +50,7 @@ Status CheckRowKey(std::string_view row) {
 Result<const FamilyHandle*> FindReadFamily(const TableState& table, std::string_view family) {
   const FamilyHandle* f = table.FindFamily(family);
   if (f == nullptr) {
-    return Status::InvalidArgument("column family '" + std::string(family) +
-                                   "' does not exist in table '" + table.name().ToString() + "'");
+    return table.NoSuchFamily(family);
   }
   return f;
 }

@@ -49,8 +49,7 @@ int DurabilityStrength(Durability d) {
 Result<const FamilyHandle*> FindFamily(const TableState& table, std::string_view family) {
   const FamilyHandle* f = table.FindFamily(family);
   if (f == nullptr) {
-    return Status::InvalidArgument("column family '" + std::string(family) +
-                                   "' does not exist in table '" + table.name().ToString() + "'");
+    return table.NoSuchFamily(family);
   }
   return f;
 }

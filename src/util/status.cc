@@ -44,7 +44,7 @@ Status Status::WithContextSlow(std::string_view context) const {
   std::string msg(context);
   msg += ": ";
   msg += message_;
-  return Status(code_, std::move(msg));
+  return Status(code_, std::move(msg), subcode_);
 }
 
 }  // namespace basalt

@@ -66,8 +66,9 @@ Status FromTIOError(const ::basalt::thrift2::TIOError& e) {
       Contains(msg, "ConstraintException")) {
     return Status::FailedPrecondition(msg);
   }
-  if (Contains(msg, "NoSuchColumnFamilyException") || Contains(msg, "IllegalArgumentException") ||
-      Contains(msg, "Field is not a long") || Contains(msg, "WrongRowIOException")) {
+  if (Contains(msg, "NoSuchColumnFamilyException")) return Status::NoSuchFamily(msg);
+  if (Contains(msg, "IllegalArgumentException") || Contains(msg, "Field is not a long") ||
+      Contains(msg, "WrongRowIOException")) {
     return Status::InvalidArgument(msg);
   }
   return Status::IOError(msg);

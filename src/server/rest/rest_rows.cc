@@ -91,42 +91,11 @@ Result<RowSpec> ParseRowSpec(const http::RequestContext& ctx) {
   return spec;
 }
 
-// HBase's REST server answers 404 for a read naming a family the table lacks (the engine's
-// read calls it a bad argument, 400, as HBase's client API does).
-Status CheckFamiliesExist(Connection& conn, const TableName& table,
-                          const std::vector<ColumnName>& columns) {
-  if (columns.empty()) return Status::OK();
-  BASALT_ASSIGN_OR_RETURN(TableInfo info, conn.admin().DescribeTable(table));
-  for (const ColumnName& c : columns) {
-    bool found = false;
-    for (const FamilyDescriptor& f : info.descriptor.families) found = found || f.name == c.family;
-    if (!found) {
-      return Status::NotFound("column family '" + c.family + "' does not exist in table '" +
-                              table.ToString() + "'");
-    }
-  }
-  return Status::OK();
-}
-
-// HBase's REST server answers a family the table lacks with 404 for writes and deletes too
-// (NoSuchColumnFamilyException); the engine calls it a bad argument. `s` is the failed write's
-// status, `columns` what it named; the table is only described when the write failed.
-Status AsWriteError(Connection& conn, const TableName& table,
-                    const std::vector<ColumnName>& columns, Status s) {
-  if (!s.IsInvalidArgument()) return s;
-  Status missing = CheckFamiliesExist(conn, table, columns);
-  return missing.IsNotFound() ? missing : s;
-}
-
-// The columns of every cell of `rows` (each cell has one by now).
-std::vector<ColumnName> ColumnsOf(const std::vector<RowModel>& rows) {
-  std::vector<ColumnName> columns;
-  for (const auto& row : rows) {
-    for (const auto& c : row.cells) {
-      if (c.column) columns.push_back(ParseColumnName(*c.column));
-    }
-  }
-  return columns;
+// HBase's REST server answers 404 for a read, write or delete naming a family the table lacks
+// (NoSuchColumnFamilyException); elsewhere the engine's answer is a bad argument (400).
+Status FamilyMissingIsNotFound(Status s) {
+  if (s.IsNoSuchFamily()) return Status::NotFound(s.message());
+  return s;
 }
 
 template <typename Read>
@@ -281,7 +250,6 @@ Result<http::Response> RestService::GetRows(const Ctx& ctx) {
   bool octet = repr->representation == Representation::kOctetStream;
   BASALT_ASSIGN_OR_RETURN(std::unique_ptr<Table> table, OpenTable(conn_, ctx));
   BASALT_ASSIGN_OR_RETURN(RowSpec spec, ParseRowSpec(ctx));
-  BASALT_RETURN_IF_ERROR(CheckFamiliesExist(conn_, table->name(), spec.columns));
   // As HBase's binary GET: exactly one column in the path (a glob or a range answers the first
   // row's cell).
   if (octet && spec.columns.size() != 1) {
@@ -293,7 +261,9 @@ Result<http::Response> RestService::GetRows(const Ctx& ctx) {
         "if it has multiple columns: text/xml, application/json, application/x-protobuf, "
         "application/protobuf\r\n");
   }
-  BASALT_ASSIGN_OR_RETURN(std::vector<RowResult> rows, ReadRowSpec(*table, spec));
+  Result<std::vector<RowResult>> read = ReadRowSpec(*table, spec);
+  if (!read.ok()) return FamilyMissingIsNotFound(read.status());
+  std::vector<RowResult> rows = std::move(*read);
   if (rows.empty()) return NotFound(req);
   if (octet) {
     const Cell& cell = rows.front().cells().front();
@@ -390,7 +360,7 @@ Result<http::Response> RestService::PutRows(const Ctx& ctx) {
       result = table->Append(app);
     }
     if (!result.ok()) {
-      return AsWriteError(conn_, table->name(), ColumnsOf(rows), result.status());
+      return FamilyMissingIsNotFound(result.status());
     }
     RowResult values = std::move(*result);
     if (!return_result) return Empty(req, bh::status::ok);
@@ -451,7 +421,7 @@ Result<http::Response> RestService::PutRows(const Ctx& ctx) {
     }
     Result<bool> passed = table->CheckAndMutate(cam);
     if (!passed.ok()) {
-      return AsWriteError(conn_, table->name(), ColumnsOf(rows), passed.status());
+      return FamilyMissingIsNotFound(passed.status());
     }
     return Empty(req, *passed ? bh::status::ok : bh::status::not_modified);
   }
@@ -474,7 +444,7 @@ Result<http::Response> RestService::PutRows(const Ctx& ctx) {
   }
   if (mutations.empty()) return Empty(req, bh::status::ok);
   Status written = table->Batch(mutations).status();
-  if (!written.ok()) return AsWriteError(conn_, table->name(), ColumnsOf(rows), written);
+  if (!written.ok()) return FamilyMissingIsNotFound(written);
   return Empty(req, bh::status::ok);
 }
 
@@ -498,7 +468,7 @@ Result<http::Response> RestService::DeleteRows(const Ctx& ctx) {
     }
   }
   Status deleted = table->Delete(del);
-  if (!deleted.ok()) return AsWriteError(conn_, table->name(), spec.columns, deleted);
+  if (!deleted.ok()) return FamilyMissingIsNotFound(deleted);
   return Empty(req, bh::status::ok);
 }
 
