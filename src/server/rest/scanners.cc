@@ -1,12 +1,12 @@
 #include "server/rest/scanners.h"
 
 #include <arpa/inet.h>
-#include <sys/random.h>
 
-#include <cerrno>
 #include <cstring>
 #include <iterator>
 #include <vector>
+
+#include "util/secure_random.h"
 
 namespace basalt::server::rest {
 
@@ -70,16 +70,7 @@ std::string ClientShareKey(std::string_view address) {
 
 Result<std::string> NewScannerId() {
   unsigned char bytes[16];
-  size_t got = 0;
-  while (got < sizeof(bytes)) {
-    ssize_t n = getrandom(bytes + got, sizeof(bytes) - got, 0);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return Status::IOError(std::string("getrandom failed for a scanner id: ") +
-                             std::strerror(errno));
-    }
-    got += static_cast<size_t>(n);
-  }
+  BASALT_RETURN_IF_ERROR(util::FillSecureRandom(bytes, sizeof(bytes)).WithContext("a scanner id"));
   static constexpr char kHex[] = "0123456789abcdef";
   std::string id;
   id.reserve(2 * sizeof(bytes));

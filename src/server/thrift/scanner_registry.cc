@@ -1,12 +1,10 @@
 #include "server/thrift/scanner_registry.h"
 
-#include <sys/random.h>
-
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
 #include <iterator>
 #include <vector>
+
+#include "util/secure_random.h"
 
 namespace basalt::server {
 
@@ -21,12 +19,8 @@ constexpr int kMostIdDraws = 64;
 Result<int32_t> ScannerRegistry::NewIdLocked() const {
   for (int draw = 0; draw < kMostIdDraws; ++draw) {
     uint32_t bits = 0;
-    ssize_t n = getrandom(&bits, sizeof(bits), 0);
-    if (n < 0 && errno == EINTR) continue;
-    if (n != static_cast<ssize_t>(sizeof(bits))) {
-      return Status::IOError(std::string("cannot draw a scanner id: getrandom: ") +
-                             (n < 0 ? std::strerror(errno) : "short read"));
-    }
+    BASALT_RETURN_IF_ERROR(
+        util::FillSecureRandom(&bits, sizeof(bits)).WithContext("cannot draw a scanner id"));
     // Positive: Thrift's ids are i32, and some clients take 0 or a negative id for "none".
     auto id = static_cast<int32_t>(bits & 0x7fffffffu);
     if (id != 0 && scanners_.find(id) == scanners_.end()) return id;
