@@ -118,8 +118,7 @@ std::optional<RpcError> ParseConnectionHeader(std::string_view bytes,
   return std::nullopt;
 }
 
-std::optional<RpcError> DecodeCall(std::string_view frame, const RpcCaps& caps,
-                                   DecodedCall* out) {
+std::optional<RpcError> DecodeCall(std::string_view frame, const RpcCaps& caps, DecodedCall* out) {
   *out = DecodedCall{};
   std::string_view rest = frame;
   std::string_view header_bytes;
@@ -141,16 +140,15 @@ std::optional<RpcError> DecodeCall(std::string_view frame, const RpcCaps& caps,
   if (out->header.has_cell_block_meta()) {
     const uint32_t length = out->header.cell_block_meta().length();
     if (length > caps.max_cell_block_bytes) {
-      return CallError(kRequestTooBigException,
-                       "a cell block of " + std::to_string(length) +
-                           " bytes is over the server's cap of " +
-                           std::to_string(caps.max_cell_block_bytes));
+      return CallError(kRequestTooBigException, "a cell block of " + std::to_string(length) +
+                                                    " bytes is over the server's cap of " +
+                                                    std::to_string(caps.max_cell_block_bytes));
     }
     if (length != rest.size()) {
-      return CallError(kDoNotRetryIOException,
-                       "the cell block's declared length (" + std::to_string(length) +
-                           ") is not what is left of its frame (" + std::to_string(rest.size()) +
-                           ")");
+      return CallError(kDoNotRetryIOException, "the cell block's declared length (" +
+                                                   std::to_string(length) +
+                                                   ") is not what is left of its frame (" +
+                                                   std::to_string(rest.size()) + ")");
     }
     out->cell_block = rest;
     rest = {};
@@ -172,6 +170,21 @@ std::string EncodeResponse(uint32_t call_id, const google::protobuf::MessageLite
   std::string body;
   AppendDelimited(header, &body);
   AppendDelimited(message, &body);
+  body.append(cell_block);
+  return Framed(body);
+}
+
+std::string EncodeResponseBytes(uint32_t call_id, std::string_view message,
+                                std::string_view cell_block) {
+  ::hbase::pb::ResponseHeader header;
+  header.set_call_id(call_id);
+  if (!cell_block.empty()) {
+    header.mutable_cell_block_meta()->set_length(static_cast<uint32_t>(cell_block.size()));
+  }
+  std::string body;
+  AppendDelimited(header, &body);
+  AppendVarint32(static_cast<uint32_t>(message.size()), &body);
+  body.append(message);
   body.append(cell_block);
   return Framed(body);
 }

@@ -78,9 +78,9 @@ std::optional<RpcError> CheckPreamble(std::string_view bytes);
 
 // One int32-BE-length-prefixed unit at the front of `buffer`.
 struct LengthPrefixed {
-  bool complete = false;    // false: more bytes are needed; nothing is consumed
-  std::string_view body;    // the unit's bytes, without the length (a view into `buffer`)
-  size_t consumed = 0;      // 4 + body.size() when complete
+  bool complete = false;  // false: more bytes are needed; nothing is consumed
+  std::string_view body;  // the unit's bytes, without the length (a view into `buffer`)
+  size_t consumed = 0;    // 4 + body.size() when complete
 };
 
 // Finds the unit at the front of `buffer`, refusing (fatal) a length above `max_bytes` as soon as
@@ -108,12 +108,15 @@ struct DecodedCall {
 // (DoNotRetryIOException, or RequestTooBigException for a cell block over the cap), with
 // `out->header` set so the caller can answer it. A header without a method name is an error of
 // that call.
-std::optional<RpcError> DecodeCall(std::string_view frame, const RpcCaps& caps,
-                                   DecodedCall* out);
+std::optional<RpcError> DecodeCall(std::string_view frame, const RpcCaps& caps, DecodedCall* out);
 
 // The bytes of an answer: the length, the ResponseHeader, the message, the cell block (if any).
 std::string EncodeResponse(uint32_t call_id, const google::protobuf::MessageLite& message,
                            std::string_view cell_block = {});
+
+// The same, from the message's serialized bytes.
+std::string EncodeResponseBytes(uint32_t call_id, std::string_view message,
+                                std::string_view cell_block = {});
 
 // The bytes of a failed call's answer; a fatal error is sent with call id -1 whatever `call_id`.
 std::string EncodeError(uint32_t call_id, const RpcError& error);

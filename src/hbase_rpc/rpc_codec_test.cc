@@ -7,7 +7,9 @@
 namespace basalt::hbase_rpc {
 namespace {
 
-std::string Body(const std::string& framed) { return framed.substr(4); }
+std::string Body(const std::string& framed) {
+  return framed.substr(4);
+}
 
 TEST(RpcCodecTest, PreambleAcceptsOnlyVersionZeroWithSimpleAuth) {
   EXPECT_FALSE(CheckPreamble(std::string("HBas\x00\x50", 6)).has_value());

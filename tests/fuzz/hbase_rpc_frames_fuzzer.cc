@@ -4,7 +4,9 @@
 //   - no decoder crashes, and each error names an HBase exception class;
 //   - a frame over the cap is refused from its length alone;
 //   - a decoded call re-encodes to a frame that decodes to the same header, param and cells;
-//   - every error encodes to an answer that is itself one whole frame.
+//   - every error encodes to an answer that is itself one whole frame;
+//   - a session fed the same bytes in two reads (split where the first byte says) never holds
+//     more than one frame's cap plus the read, and its output is whole frames.
 // Any violation traps, so the fuzzer reports it as a crash.
 
 #include <cstddef>
@@ -13,6 +15,7 @@
 #include <string_view>
 
 #include "hbase_rpc/rpc_codec.h"
+#include "hbase_rpc/rpc_session.h"
 
 namespace {
 
@@ -30,6 +33,31 @@ void CheckError(const rpc::RpcError& error, uint32_t call_id) {
   Check(unit.complete && unit.consumed == answer.size());
 }
 
+// Answers every call with its own param's bytes.
+class EchoService : public rpc::RpcService {
+ public:
+  std::variant<rpc::CallAnswer, rpc::RpcError> Call(const rpc::DecodedCall& call) override {
+    return rpc::CallAnswer{std::string(call.param), std::string(call.cell_block)};
+  }
+};
+
+void CheckSession(std::string_view input, const rpc::RpcCaps& caps) {
+  EchoService echo;
+  rpc::RpcSession session(caps, [&echo](std::string_view) { return &echo; });
+  const size_t split = input.empty() ? 0 : static_cast<uint8_t>(input[0]) % (input.size() + 1);
+  std::string out;
+  if (session.Feed(input.substr(0, split), &out)) {
+    Check(session.buffered() <= size_t{caps.max_frame_bytes} + 4 + split);
+    session.Feed(input.substr(split), &out);
+  }
+  std::string_view rest = out;
+  rpc::LengthPrefixed unit;
+  while (!rest.empty()) {
+    Check(!rpc::NextLengthPrefixed(rest, UINT32_MAX, &unit).has_value() && unit.complete);
+    rest.remove_prefix(unit.consumed);
+  }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -39,6 +67,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   caps.max_cell_block_bytes = 1 << 12;
   caps.max_connection_header_bytes = 1 << 12;
 
+  CheckSession(rest, caps);
   if (rest.size() < rpc::kPreambleBytes) return 0;
   if (auto error = rpc::CheckPreamble(rest.substr(0, rpc::kPreambleBytes))) {
     Check(error->fatal);
