@@ -53,11 +53,10 @@ bool RpcSession::Step(std::string_view* input, std::string* out) {
         if (auto error = ParseConnectionHeader(unit.body, &header_)) return Fail(*error, out);
         service_ = services_ ? services_(header_.service_name()) : nullptr;
         if (service_ == nullptr) {
-          return Fail(RpcError{std::string(kUnknownServiceException),
-                               "service " + header_.service_name().substr(0, 200) +
-                                   " is not served",
-                               true},
-                      out);
+          return Fail(
+              RpcError{std::string(kUnknownServiceException),
+                       "service " + header_.service_name().substr(0, 200) + " is not served", true},
+              out);
         }
         input->remove_prefix(unit.consumed);
         state_ = State::kCalls;

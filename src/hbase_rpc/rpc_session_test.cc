@@ -77,8 +77,8 @@ class RpcSessionTest : public ::testing::Test {
 };
 
 TEST_F(RpcSessionTest, AnswersPipelinedCallsInOrderWhateverTheReadBoundaries) {
-  const std::string input = Opening("ClientService") + Call(1, "Echo", "a") +
-                            Call(2, "Nope", "b") + Call(3, "Echo", "c", "cells");
+  const std::string input = Opening("ClientService") + Call(1, "Echo", "a") + Call(2, "Nope", "b") +
+                            Call(3, "Echo", "c", "cells");
   // Byte by byte, and all at once: the same answers.
   for (size_t step : {size_t{1}, input.size()}) {
     RpcSession session = NewSession();
@@ -119,8 +119,7 @@ TEST_F(RpcSessionTest, BadPreambleAndOversizeFramesCloseWithoutHoldingTheFrame) 
     RpcSession session = NewSession();
     std::string out;
     EXPECT_FALSE(session.Feed("GET / HTTP/1.1\r\n", &out));
-    EXPECT_EQ(Answers(out).at(0).header.exception().exception_class_name(),
-              kWrongVersionException);
+    EXPECT_EQ(Answers(out).at(0).header.exception().exception_class_name(), kWrongVersionException);
   }
   RpcSession session = NewSession();
   std::string out;
@@ -128,8 +127,7 @@ TEST_F(RpcSessionTest, BadPreambleAndOversizeFramesCloseWithoutHoldingTheFrame) 
   // A frame declaring 1 GiB: refused from its 4 length bytes.
   EXPECT_FALSE(session.Feed(std::string("\x40\x00\x00\x00", 4), &out));
   EXPECT_EQ(session.buffered(), 0u);
-  EXPECT_EQ(Answers(out).at(0).header.exception().exception_class_name(),
-            kRequestTooBigException);
+  EXPECT_EQ(Answers(out).at(0).header.exception().exception_class_name(), kRequestTooBigException);
 }
 
 }  // namespace
