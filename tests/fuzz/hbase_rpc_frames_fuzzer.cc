@@ -5,7 +5,8 @@
 //   - a frame over the cap is refused from its length alone;
 //   - a decoded call re-encodes to a frame that decodes to the same header, param and cells;
 //   - every error encodes to an answer that is itself one whole frame;
-//   - a session fed the same bytes in two reads (split where the first byte says) never holds
+//   - a session (ClientMetaService, or an echo of any other service) fed the same bytes in two
+//   reads (split where the first byte says) never holds
 //     more than one frame's cap plus the read, and its output is whole frames.
 // Any violation traps, so the fuzzer reports it as a crash.
 
@@ -14,6 +15,7 @@
 #include <string>
 #include <string_view>
 
+#include "hbase_rpc/client_meta_service.h"
 #include "hbase_rpc/rpc_codec.h"
 #include "hbase_rpc/rpc_session.h"
 
@@ -43,7 +45,11 @@ class EchoService : public rpc::RpcService {
 
 void CheckSession(std::string_view input, const rpc::RpcCaps& caps) {
   EchoService echo;
-  rpc::RpcSession session(caps, [&echo](std::string_view) { return &echo; });
+  rpc::ClientMetaService meta(rpc::ServerIdentity{"fuzz", "127.0.0.1", 16020, 1});
+  rpc::RpcSession session(caps, [&](std::string_view name) -> rpc::RpcService* {
+    if (name == "ClientMetaService") return &meta;
+    return &echo;
+  });
   const size_t split = input.empty() ? 0 : static_cast<uint8_t>(input[0]) % (input.size() + 1);
   std::string out;
   if (session.Feed(input.substr(0, split), &out)) {
