@@ -74,8 +74,7 @@ std::variant<CallAnswer, RpcError> ClientMetaService::Call(const DecodedCall& ca
     return Answer(response);
   }
   return RpcError{std::string(kDoNotRetryIOException),
-                  "method " + method.substr(0, 200) + " is not served by ClientMetaService",
-                  false};
+                  "method " + method.substr(0, 200) + " is not served by ClientMetaService", false};
 }
 
 }  // namespace basalt::hbase_rpc
