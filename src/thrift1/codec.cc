@@ -161,10 +161,17 @@ std::vector<TCell> ToCells(const RowResult& result) {
   return cells;
 }
 
+void SetRowRange(const std::string& start_row, const std::string& stop_row, Scan* scan) {
+  scan->WithStartRow(start_row);
+  scan->WithStopRow(stop_row, !start_row.empty() && start_row == stop_row);
+}
+
 Result<Scan> FromThrift(const TScan& scan) {
   Scan s;
   if (scan.__isset.startRow) s.WithStartRow(scan.startRow);
-  if (scan.__isset.stopRow) s.WithStopRow(scan.stopRow);
+  if (scan.__isset.stopRow) {
+    SetRowRange(scan.__isset.startRow ? scan.startRow : std::string(), scan.stopRow, &s);
+  }
   if (scan.__isset.timestamp) s.SetTimeRange(0, scan.timestamp);
   if (scan.__isset.caching) s.SetCaching(scan.caching);
   if (scan.__isset.batchSize) s.SetBatch(scan.batchSize);

@@ -61,6 +61,11 @@ std::vector<TCell> ToCells(const RowResult& result);
 // A TScan's parameters (sortColumns is the caller's to keep: it shapes the answers).
 Result<Scan> FromThrift(const TScan& scan);
 
+// Sets the scan's row range as HBase's Thrift1 handler does (the deprecated Scan.setStopRow): the
+// stop row is exclusive, except that a non-empty start equal to the stop makes it a one-row scan
+// that includes it.
+void SetRowRange(const std::string& start_row, const std::string& stop_row, Scan* scan);
+
 // ---- Writes ----
 // The mutations of one row with HBase's rules for mutateRow(Ts) and mutateRows(Ts): a delete of
 // "f" deletes the family, of "f:q" every version of the column, at or before `timestamp`; a put

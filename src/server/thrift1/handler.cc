@@ -446,7 +446,7 @@ ScannerID Thrift1Handler::scannerOpenWithStopTs(const Text& table, const Text& s
                                                 const Attributes& /*attributes*/) {
   TableNameOrThrow(table);
   Scan scan;
-  scan.WithStartRow(start_row).WithStopRow(stop_row);
+  thrift1::SetRowRange(start_row, stop_row, &scan);
   TimeRange range = ReadUpTo(timestamp);
   scan.SetTimeRange(range.min, range.max);
   ThrowIfError(thrift1::AddColumns(columns, &scan));
