@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "basalt/backup.h"
 #include "basalt/bulk_load.h"
 #include "basalt/schema.h"
 #include "basalt/stats.h"
@@ -72,6 +73,13 @@ class Admin {
   // engine of their own to read (thrift://: HBase's Thrift2 has no such call).
   virtual Result<StoreStats> GetStoreStats() {
     return Status::NotSupported("this backend has no engine statistics");
+  }
+
+  // Takes a backup of the whole store into `backup_dir` (basalt/backup.h: incremental,
+  // checksummed) while it serves reads and writes. The backup holds every write acknowledged
+  // before the call began. NotSupported for an in-memory store and on thrift://.
+  virtual Result<BackupInfo> CreateBackup(const std::string& /*backup_dir*/) {
+    return Status::NotSupported("backups need an embedded store on disk");
   }
 
   // A loader that ingests sorted cells into `table` as table files (basalt/bulk_load.h: order,

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "app/serve.h"
+#include "basalt/backup.h"
 #include "basalt/basalt.h"
 #include "basalt/filter_language.h"
 #include "basalt/recipes/demo.h"
@@ -162,6 +163,9 @@ struct Args {
   std::optional<std::string> filter;
   std::string import_file;
   std::string import_format;
+  std::string backup_dir;
+  std::string restore_dir;
+  uint32_t backup_id = 0;  // 0: the latest
 };
 
 class Cli {
@@ -432,6 +436,14 @@ class Cli {
     return Status::OK();
   }
 
+  Status Backup() {
+    BASALT_ASSIGN_OR_RETURN(BackupInfo info, admin().CreateBackup(args_.backup_dir));
+    out_.Done("backup " + std::to_string(info.id) + " in " + args_.backup_dir + ": " +
+              std::to_string(info.files) + " file(s), " + std::to_string(info.size_bytes) +
+              " bytes");
+    return Status::OK();
+  }
+
   Status Count() {
     BASALT_ASSIGN_OR_RETURN(auto table, OpenTable());
     basalt::Scan scan;
@@ -481,6 +493,28 @@ class Cli {
 
 // `basalt demo load`: a progress bar per stage on stderr (when it is a terminal, else a line
 // per stage), a summary on stdout.
+// backup verify, backup list and restore: on a backup directory, no store open.
+Status RunBackupDirCommand(const Args& args, bool verify, bool list, Output& out) {
+  if (verify) {
+    BASALT_RETURN_IF_ERROR(VerifyBackup(args.backup_dir, args.backup_id));
+    out.Done("backup " +
+             (args.backup_id == 0 ? std::string("(latest)") : std::to_string(args.backup_id)) +
+             " in " + args.backup_dir + " verified");
+    return Status::OK();
+  }
+  if (list) {
+    BASALT_ASSIGN_OR_RETURN(auto backups, ListBackups(args.backup_dir));
+    for (const auto& b : backups) {
+      out.Done("backup " + std::to_string(b.id) + ": " + std::to_string(b.files) + " file(s), " +
+               std::to_string(b.size_bytes) + " bytes, taken at " + std::to_string(b.timestamp));
+    }
+    return Status::OK();
+  }
+  BASALT_RETURN_IF_ERROR(RestoreBackup(args.backup_dir, args.backup_id, args.restore_dir));
+  out.Done("restored " + args.backup_dir + " into " + args.restore_dir);
+  return Status::OK();
+}
+
 Status LoadDemoData(const Args& args, const recipes::DemoOptions& options) {
   BASALT_ASSIGN_OR_RETURN(auto conn, Connection::Open(args.data_dir));
   const bool tty = isatty(STDERR_FILENO) != 0;
@@ -643,6 +677,24 @@ int Main(int argc, char** argv) {
   import->add_option("--format", args.import_format,
                      "tsv (tab-separated, \\xHH escapes) or csv (RFC 4180); default: csv for a "
                      "name ending in .csv, else tsv");
+
+  // backup: a backup of the store in --data; verify, list and restore work on the backup
+  // directory alone (basalt/backup.h).
+  CLI::App* backup =
+      sub("backup", "back up the store (incremental, checksummed) into DEST", &Cli::Backup);
+  backup->require_subcommand(0, 1);
+  backup->add_option("dest", args.backup_dir, "the backup directory (created if missing)");
+  CLI::App* backup_verify =
+      backup->add_subcommand("verify", "check every file of a backup against its checksum");
+  backup_verify->add_option("dest", args.backup_dir, "the backup directory")->required();
+  backup_verify->add_option("--id", args.backup_id, "the backup (default: the latest)");
+  CLI::App* backup_list = backup->add_subcommand("list", "the backups in a backup directory");
+  backup_list->add_option("dest", args.backup_dir, "the backup directory")->required();
+  CLI::App* restore = app.add_subcommand(
+      "restore", "rebuild a store from a backup into DIR, which must be empty or missing");
+  restore->add_option("dest", args.backup_dir, "the backup directory")->required();
+  restore->add_option("dir", args.restore_dir, "the store directory to create")->required();
+  restore->add_option("--id", args.backup_id, "the backup (default: the latest)");
 
   // demo load: fills the store with the demo data set through the recipes.
   recipes::DemoOptions demo_options;
@@ -813,6 +865,21 @@ int Main(int argc, char** argv) {
       return 1;
     }
     return 0;
+  }
+
+  if (backup_verify->parsed() || backup_list->parsed() || restore->parsed()) {
+    Output out(std::cout, args.json);
+    Status st = RunBackupDirCommand(args, backup_verify->parsed(), backup_list->parsed(), out);
+    std::cout.flush();
+    if (!st.ok()) {
+      std::cerr << "error: " << st.ToString() << "\n";
+      return 1;
+    }
+    return 0;
+  }
+  if (backup->parsed() && args.backup_dir.empty()) {
+    std::cerr << "error: backup needs the backup directory DEST\n";
+    return 2;
   }
 
   Output out(std::cout, args.json);

@@ -69,6 +69,9 @@ class EmbeddedAdmin : public Admin {
   Status MajorCompact(const TableName& name) override { return engine_->MajorCompact(name); }
   Result<StoreStats> GetStoreStats() override { return engine_->GetStoreStats(); }
   Result<std::string> ClusterId() override { return engine_->StoreId(); }
+  Result<BackupInfo> CreateBackup(const std::string& backup_dir) override {
+    return engine_->CreateBackup(backup_dir);
+  }
   Result<std::unique_ptr<BulkLoader>> NewBulkLoader(const TableName& table,
                                                     const BulkLoadOptions& options) override {
     return engine_->NewBulkLoader(table, options);

@@ -183,6 +183,9 @@ class Engine : public std::enable_shared_from_this<Engine> {
                                                     const BulkLoadOptions& options);
 
   // For tests: the RocksDB database.
+  // Admin::CreateBackup (basalt/backup.h); the rest of the backup calls are in engine/backup.h.
+  Result<BackupInfo> CreateBackup(const std::string& backup_dir);
+
   rocksdb::DB* TEST_db() { return db_; }
 
  private:
