@@ -119,6 +119,9 @@ Status RestoreStoreBackup(const std::string& backup_dir, uint32_t id,
   Status st = FromRocks(reader->RestoreDBFromBackup(resolved, partial, partial))
                   .WithContext("restoring backup " + std::to_string(resolved) + " into " +
                                data_dir);
+  // A failed restore can return while the engine's copy threads still write other files: the
+  // engine is closed (its threads joined) before the partial copy is removed.
+  reader.reset();
   if (st.ok()) {
     std::filesystem::remove(data_dir, ec);  // empty, checked above
     std::filesystem::rename(partial, data_dir, ec);
