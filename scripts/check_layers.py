@@ -36,7 +36,7 @@ INTERNAL = {
     "server": ["util", "thrift2", "thrift1"],
     "shell": ["util"],
     "app": ["util", "server"],
-    "cli": ["util", "app", "shell"],
+    "cli": ["util", "app", "shell", "copy"],
 }
 
 # The tests' shared helpers (tests/support/): for unit tests beside the code (*_test.cc) only.

@@ -62,7 +62,7 @@ Result<std::map<std::string, std::string>> ParseFamilies(std::string_view text) 
 }
 
 Result<CopyTableStats> CopyTable(Connection& source, Connection& destination,
-                                 const CopyTableOptions& options) {
+                                 const CopyTableOptions& options, const CopyProgress& progress) {
   if (options.versions < 1) return Status::InvalidArgument("--versions must be at least 1");
   if (options.batch_rows < 1) return Status::InvalidArgument("batch size must be at least 1");
   CopyTableStats stats;
@@ -111,7 +111,12 @@ Result<CopyTableStats> CopyTable(Connection& source, Connection& destination,
     Status s = (*dst)->Put(puts);
     if (!s.ok()) return s;
     puts.clear();
-    if (!options.state_file.empty()) return WriteCopyState(options.state_file, last_row);
+    stats.last_row = last_row;
+    if (!options.state_file.empty()) {
+      Status st = WriteCopyState(options.state_file, last_row);
+      if (!st.ok()) return st;
+    }
+    if (progress) progress(stats);
     return Status::OK();
   };
 

@@ -76,7 +76,8 @@ TEST(CopyTableTest, ResumesAfterTheRecordedRow) {
   auto src = MakeStore({"a"});
   auto dst = MakeStore({"a"});
   auto t = src->GetTable("t");
-  for (int i = 0; i < 10; ++i) ASSERT_TRUE((*t)->Put(Put("r" + std::to_string(i)).Add("a", "q", 5, "v")).ok());
+  for (int i = 0; i < 10; ++i)
+    ASSERT_TRUE((*t)->Put(Put("r" + std::to_string(i)).Add("a", "q", 5, "v")).ok());
   std::string state = testing::TempDir() + "/copy_state";
   std::remove(state.c_str());
   CopyTableOptions o;
