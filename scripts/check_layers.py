@@ -32,11 +32,12 @@ INTERNAL = {
     "thrift2": ["util", "hbase_proto"],
     "thrift1": ["util"],
     "client": ["util", "engine", "thrift2"],
+    "copy": [],  # the public API only, so it copies between any two backends
     "recipes": [],  # the public API only, so the recipes run unchanged on every backend
     "server": ["util", "thrift2", "thrift1"],
     "shell": ["util"],
     "app": ["util", "server"],
-    "cli": ["util", "app", "shell"],
+    "cli": ["util", "app", "shell", "copy"],
 }
 
 # The tests' shared helpers (tests/support/): for unit tests beside the code (*_test.cc) only.

@@ -24,6 +24,7 @@
 #include "basalt/basalt.h"
 #include "basalt/filter_language.h"
 #include "basalt/recipes/demo.h"
+#include "cli/copy_commands.h"
 #include "cli/import.h"
 #include "cli/output.h"
 #include "shell/repl.h"
@@ -797,6 +798,9 @@ int Main(int argc, char** argv) {
   serve->add_option("--demo-scale", serve_demo_scale,
                     "with --demo: the demo's default size times this (default 1)");
 
+  CopyCommands copy_commands;
+  copy_commands.Register(app);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -855,6 +859,7 @@ int Main(int argc, char** argv) {
   }
 
   if (!server_address.empty()) args.data_dir = "thrift://" + server_address;
+  if (auto rc = copy_commands.RunIfParsed(args.data_dir)) return *rc;
 
   if (shell->parsed()) return shell::RunShell(args.data_dir, shell_script);
 
