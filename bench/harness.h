@@ -55,8 +55,8 @@ double RatePerSecond(double seconds, const std::function<int64_t()>& op);
 // alternates from round to round (round r starts with side r % sides), so a burst of load on the
 // machine lands on every side alike. `turn(side, round)` returns the round's figure for that side.
 // Returns figures[side][round].
-std::vector<std::vector<double>> AlternateTurns(int sides, int rounds,
-                                                const std::function<double(int side, int round)>& turn);
+std::vector<std::vector<double>> AlternateTurns(
+    int sides, int rounds, const std::function<double(int side, int round)>& turn);
 
 // A table of results: a title, column headers with their alignment, and rows of cells.
 struct Table {
@@ -118,8 +118,8 @@ class Harness {
   std::string program_;
   std::string markdown_path_;
   std::string json_path_;
-  std::string markdown_;             // what --markdown writes, in order
-  std::vector<Table> tables_;        // what --json writes
+  std::string markdown_;       // what --markdown writes, in order
+  std::vector<Table> tables_;  // what --json writes
 };
 
 }  // namespace basalt::bench
