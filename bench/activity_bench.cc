@@ -11,7 +11,8 @@
 //   range100   Range(user, from, from + 100 ms): the 100 events of a random 100 ms window
 // Ratios are tall / wide (higher: tall is faster).
 //
-// Usage: basalt_activity_bench [--dir DIR] [--scale F] [--seconds S] [--markdown FILE]
+// Usage: basalt_activity_bench [--dir DIR] [--scale F] [--seconds S] [--markdown FILE] [--json
+// FILE]
 //   --scale F scales the number of users per size (default 1: 200 000 events per size and
 //   layout).
 
@@ -29,6 +30,7 @@
 
 #include "basalt/basalt.h"
 #include "basalt/recipes/activity_log.h"
+#include "harness.h"
 
 namespace {
 
@@ -41,19 +43,10 @@ struct Config {
   std::string dir = "/tmp/basalt-activity-bench";
   double scale = 1.0;
   double seconds = 1.0;
-  std::string markdown;
 };
 
-[[noreturn]] void Die(const std::string& msg) {
-  fprintf(stderr, "activity_bench: %s\n", msg.c_str());
-  exit(1);
-}
-
-template <class T>
-T Check(basalt::Result<T> r, const char* what) {
-  if (!r.ok()) Die(std::string(what) + ": " + r.status().ToString());
-  return std::move(r).value();
-}
+using basalt::bench::Check;
+using basalt::bench::Die;
 
 double Seconds(Clock::duration d) {
   return std::chrono::duration<double>(d).count();
@@ -121,47 +114,31 @@ Figures RunLayout(const Config& cfg, Layout layout, int64_t size, int users) {
   return f;
 }
 
-Config ParseArgs(int argc, char** argv) {
-  Config cfg;
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= argc) Die(arg + " needs a value");
-      return argv[++i];
-    };
-    if (arg == "--dir") {
-      cfg.dir = value();
-    } else if (arg == "--scale") {
-      cfg.scale = std::stod(value());
-    } else if (arg == "--seconds") {
-      cfg.seconds = std::stod(value());
-    } else if (arg == "--markdown") {
-      cfg.markdown = value();
-    } else {
-      Die("usage: basalt_activity_bench [--dir DIR] [--scale F] [--seconds S] [--markdown FILE]");
-    }
-  }
-  if (cfg.scale <= 0 || cfg.seconds <= 0) Die("--scale and --seconds must be positive");
-  return cfg;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
-  Config cfg = ParseArgs(argc, argv);
-  std::string out =
-      "| events/user | users | query | tall | wide | tall/wide |\n"
-      "| ---: | ---: | --- | ---: | ---: | ---: |\n";
+  Config cfg;
+  basalt::bench::Harness harness("basalt_activity_bench",
+                                 "The activity log's tall layout against its wide one");
+  harness.app().add_option("--dir", cfg.dir, "where the stores go")->capture_default_str();
+  harness.app()
+      .add_option("--scale", cfg.scale, "scales the users per size")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  harness.AddSeconds(&cfg.seconds, 1.0);
+  if (int rc = harness.Parse(argc, argv); rc >= 0) return rc;
+  basalt::bench::Table table;
+  table.columns = {"events/user", "users", "query", "tall", "wide", "tall/wide"};
+  table.right_aligned = {true, true, false, true, true, true};
   for (int64_t size : {int64_t{1000}, int64_t{10000}, int64_t{100000}}) {
     const int users = std::max(1, static_cast<int>(200000.0 / size * cfg.scale));
     Figures tall = RunLayout(cfg, Layout::kTall, size, users);
     Figures wide = RunLayout(cfg, Layout::kWide, size, users);
     auto row = [&](const char* name, const char* unit, double t, double w) {
-      char buf[256];
-      snprintf(buf, sizeof(buf), "| %lld | %d | %s | %.0f %s | %.0f %s | %.2fx |\n",
-               static_cast<long long>(size), users, name, t, unit, w, unit, t / w);
-      out += buf;
-      fputs(buf, stdout);
+      table.AddRow({std::to_string(size), std::to_string(users), name,
+                    basalt::bench::Fixed(t, 0) + " " + unit,
+                    basalt::bench::Fixed(w, 0) + " " + unit, basalt::bench::Fixed(t / w, 2) + "x"});
+      fputs(basalt::bench::MarkdownRow(table.rows.back()).c_str(), stdout);
       fflush(stdout);
     };
     row("record", "events/s", tall.record, wide.record);
@@ -169,7 +146,6 @@ int main(int argc, char** argv) {
     row("10 at offset 1000", "q/s", tall.offset1000, wide.offset1000);
     row("range of 100", "q/s", tall.range100, wide.range100);
   }
-  printf("\n%s", out.c_str());
-  if (!cfg.markdown.empty()) std::ofstream(cfg.markdown) << out;
-  return 0;
+  harness.Emit(table);
+  return harness.Finish();
 }

@@ -12,7 +12,8 @@
 //   excess     the largest (approximate - exact) count among them, and the error bound
 //   visitors   DistinctVisitors(top item, day) per second, and its error against the truth
 //
-// Usage: basalt_click_bench [--dir DIR] [--clicks N] [--items N] [--seconds S]
+// Usage: basalt_click_bench [--dir DIR] [--clicks N] [--items N] [--seconds S] [--markdown FILE]
+//   [--json FILE]
 //   --items N runs one size instead of the three.
 
 #include <chrono>
@@ -29,7 +30,7 @@
 
 #include "basalt/basalt.h"
 #include "basalt/recipes/click_counters.h"
-#include "bench_util.h"
+#include "harness.h"
 
 namespace {
 
@@ -54,7 +55,7 @@ T Value(basalt::Result<T> r, const char* what) {
   return std::move(r).value();
 }
 
-void Run(const Config& cfg, int items) {
+void Run(const Config& cfg, int items, basalt::bench::Table* table) {
   const std::string dir = cfg.dir + "/" + std::to_string(items);
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
@@ -103,13 +104,19 @@ void Run(const Config& cfg, int items) {
     return int64_t{1};
   });
   const double true_distinct = static_cast<double>(seen["item0"].size());
-  std::printf(
-      "| %d | %lld | %.0f | %.1f | %.1f | %.1fx | %d/10 | %lld (bound %lld) | %.0f | %lld vs "
-      "%.0f (%+.2f%%) |\n",
-      items, static_cast<long long>(cfg.clicks), click_rate, exact_rate, approx_rate,
-      approx_rate / exact_rate, recall, static_cast<long long>(excess),
-      static_cast<long long>(approx.error_bound), distinct_rate, static_cast<long long>(distinct),
-      true_distinct, 100.0 * (static_cast<double>(distinct) - true_distinct) / true_distinct);
+  char excess_text[64];
+  std::snprintf(excess_text, sizeof excess_text, "%lld (bound %lld)",
+                static_cast<long long>(excess), static_cast<long long>(approx.error_bound));
+  char visitors_text[96];
+  std::snprintf(visitors_text, sizeof visitors_text, "%lld vs %.0f (%+.2f%%)",
+                static_cast<long long>(distinct), true_distinct,
+                100.0 * (static_cast<double>(distinct) - true_distinct) / true_distinct);
+  table->AddRow(
+      {std::to_string(items), std::to_string(cfg.clicks), basalt::bench::Fixed(click_rate, 0),
+       basalt::bench::Fixed(exact_rate, 1), basalt::bench::Fixed(approx_rate, 1),
+       basalt::bench::Fixed(approx_rate / exact_rate, 1) + "x", std::to_string(recall) + "/10",
+       excess_text, basalt::bench::Fixed(distinct_rate, 0), visitors_text});
+  std::fputs(basalt::bench::MarkdownRow(table->rows.back()).c_str(), stdout);
   std::fflush(stdout);
   counters.reset();
   conn.reset();
@@ -120,34 +127,29 @@ void Run(const Config& cfg, int items) {
 
 int main(int argc, char** argv) {
   Config cfg;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (i + 1 >= argc) {
-      std::fprintf(
-          stderr, "usage: basalt_click_bench [--dir DIR] [--clicks N] [--items N] [--seconds S]\n");
-      return 2;
-    }
-    if (arg == "--dir") {
-      cfg.dir = argv[++i];
-    } else if (arg == "--clicks") {
-      cfg.clicks = std::atoll(argv[++i]);
-    } else if (arg == "--items") {
-      cfg.items = std::atoi(argv[++i]);
-    } else if (arg == "--seconds") {
-      cfg.seconds = std::atof(argv[++i]);
-    } else {
-      std::fprintf(stderr, "unknown argument %s\n", arg.c_str());
-      return 2;
-    }
-  }
-  std::printf(
-      "| items | clicks | ClickBy/s | TopK/s (exact) | TopKApprox/s | ratio | recall | excess "
-      "| DistinctVisitors/s | visitors (est. vs true) |\n"
-      "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+  basalt::bench::Harness harness("basalt_click_bench",
+                                 "Click counters' sketches against the exact answers");
+  harness.app().add_option("--dir", cfg.dir, "where the stores go")->capture_default_str();
+  harness.app()
+      .add_option("--clicks", cfg.clicks, "clicks loaded per size")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  harness.app()
+      .add_option("--items", cfg.items, "items (0: 1k, 10k and 100k)")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  harness.AddSeconds(&cfg.seconds, 1.0);
+  if (int rc = harness.Parse(argc, argv); rc >= 0) return rc;
+  basalt::bench::Table table;
+  table.columns = {"items", "clicks", "ClickBy/s", "TopK/s (exact)",     "TopKApprox/s",
+                   "ratio", "recall", "excess",    "DistinctVisitors/s", "visitors (est. vs true)"};
+  table.right_aligned = std::vector<bool>(table.columns.size(), true);
   if (cfg.items > 0) {
-    Run(cfg, cfg.items);
+    Run(cfg, cfg.items, &table);
   } else {
-    for (int items : {1000, 10000, 100000}) Run(cfg, items);
+    for (int items : {1000, 10000, 100000}) Run(cfg, items, &table);
   }
-  return 0;
+  std::printf("\n");
+  harness.Emit(table);
+  return harness.Finish();
 }

@@ -10,7 +10,7 @@
 //   colrange   ColumnRangeFilter [c0500, c0510) over 1,000 rows of 1,000 columns
 //                                                           vs  Scan::AddColumn for the 10
 //
-// Usage: basalt_filter_bench [--dir DIR] [--rounds N] [--markdown FILE]
+// Usage: basalt_filter_bench [--dir DIR] [--rounds N] [--markdown FILE] [--json FILE]
 
 #include <algorithm>
 #include <cstdio>
@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "basalt/basalt.h"
-#include "bench_util.h"
+#include "harness.h"
 
 namespace {
 
@@ -73,21 +73,11 @@ struct Workload {
 int main(int argc, char** argv) {
   std::string dir = "/tmp/basalt-filter-bench";
   int rounds = 5;
-  std::string markdown;
-  for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
-    if (a == "--dir" && i + 1 < argc) {
-      dir = argv[++i];
-    } else if (a == "--rounds" && i + 1 < argc) {
-      rounds = std::max(1, std::atoi(argv[++i]));
-    } else if (a == "--markdown" && i + 1 < argc) {
-      markdown = argv[++i];
-    } else {
-      std::fprintf(stderr,
-                   "usage: basalt_filter_bench [--dir DIR] [--rounds N] [--markdown FILE]\n");
-      return 2;
-    }
-  }
+  basalt::bench::Harness harness("basalt_filter_bench",
+                                 "Seeking filters against the same reads with explicit bounds");
+  harness.app().add_option("--dir", dir, "where the store goes")->capture_default_str();
+  harness.AddRounds(&rounds, 5);
+  if (int rc = harness.Parse(argc, argv); rc >= 0) return rc;
   std::filesystem::remove_all(dir);
   auto conn = basalt::Connection::Open(dir);
   Check(conn.status(), "open");
@@ -178,9 +168,15 @@ int main(int argc, char** argv) {
                          return c;
                        }});
 
-  std::string table =
-      "| workload | cells returned | keys visited (filter) | keys visited (explicit) | filter "
-      "scans/s | explicit scans/s | ratio |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n";
+  basalt::bench::Table table;
+  table.columns = {"workload",
+                   "cells returned",
+                   "keys visited (filter)",
+                   "keys visited (explicit)",
+                   "filter scans/s",
+                   "explicit scans/s",
+                   "ratio"};
+  table.right_aligned = {false, true, true, true, true, true, true};
   for (const Workload& wl : workloads) {
     Cost f = wl.filtered();
     Cost e = wl.explicit_bounds();
@@ -207,13 +203,10 @@ int main(int argc, char** argv) {
         "ratio %.2fx\n",
         wl.name.c_str(), static_cast<long long>(f.cells), static_cast<long long>(f.keys_visited),
         static_cast<long long>(e.keys_visited), fm, em, fm / em);
-    char line[512];
-    std::snprintf(line, sizeof line, "| %s | %lld | %lld | %lld | %.1f | %.1f | %.2fx |\n",
-                  wl.what.c_str(), static_cast<long long>(f.cells),
-                  static_cast<long long>(f.keys_visited), static_cast<long long>(e.keys_visited),
-                  fm, em, fm / em);
-    table += line;
+    table.AddRow({wl.what, std::to_string(f.cells), std::to_string(f.keys_visited),
+                  std::to_string(e.keys_visited), basalt::bench::Fixed(fm, 1),
+                  basalt::bench::Fixed(em, 1), basalt::bench::Fixed(fm / em, 2) + "x"});
   }
-  if (!markdown.empty()) std::ofstream(markdown) << table;
-  return 0;
+  harness.Emit(table);
+  return harness.Finish();
 }

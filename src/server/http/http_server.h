@@ -7,8 +7,8 @@
 // deals new connections out to the loops in turn; a connection stays on its loop, which reads
 // its requests one at a time, runs their handlers and writes the responses, all on that loop's
 // thread, so no request wakes another thread (a shared io_context run by a pool woke idle
-// threads through a futex and paid for a strand per connection: docs/benchmarks.md, "One
-// io_context per thread"). The price: handlers run synchronously and may block (on the store,
+// threads through a futex and paid for a strand per connection: bench/results/history.md,
+// "One io_context per thread"). The price: handlers run synchronously and may block (on the store,
 // on a password hash), and while one does, the other connections of its loop wait; those of the
 // other loops do not. The default, 2 x cores and at least 4 loops, keeps one slow request to
 // about a quarter of the connections or fewer.
