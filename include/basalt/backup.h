@@ -16,9 +16,9 @@
 namespace basalt {
 
 struct BackupInfo {
-  uint32_t id = 0;         // increasing in the backup directory, never reused
-  int64_t timestamp = 0;   // seconds since the epoch, when it was taken
-  uint64_t size_bytes = 0; // the bytes of its files (shared ones counted in every backup)
+  uint32_t id = 0;          // increasing in the backup directory, never reused
+  int64_t timestamp = 0;    // seconds since the epoch, when it was taken
+  uint64_t size_bytes = 0;  // the bytes of its files (shared ones counted in every backup)
   uint32_t files = 0;
 };
 

@@ -15,8 +15,9 @@ void CopyCommands::Register(CLI::App& app) {
       "copy a table from the store in --data to another backend (HBase's CopyTable); "
       "resumable with --state-file");
   copy_->add_option("table", table_, "source table, as NAME or NAMESPACE:NAME")->required();
-  copy_->add_option("--peer.adr", peer_,
-                    "destination: a data directory or thrift://HOST:PORT (HBase's --peer.adr)")
+  copy_
+      ->add_option("--peer.adr", peer_,
+                   "destination: a data directory or thrift://HOST:PORT (HBase's --peer.adr)")
       ->required();
   copy_->add_option("--new.name", new_name_, "destination table (default: the same name)");
   copy_->add_option("--startrow", start_row_, "first row (inclusive)");
@@ -72,8 +73,8 @@ std::optional<int> CopyCommands::RunIfParsed(const std::string& source) {
   auto stats = copy::CopyTable(**from, **to, o, report);
   if (show) std::cerr << "\n";
   if (!stats.ok()) return fail(stats.status());
-  std::cout << "copied " << stats->rows << " row(s), " << stats->cells << " cell(s) of "
-            << table_ << (stats->resumed ? " (resumed)" : "") << "\n";
+  std::cout << "copied " << stats->rows << " row(s), " << stats->cells << " cell(s) of " << table_
+            << (stats->resumed ? " (resumed)" : "") << "\n";
   return 0;
 }
 

@@ -26,7 +26,7 @@ rocksdb::BackupEngineOptions BackupOptions(const std::string& backup_dir) {
 }
 
 Result<std::unique_ptr<rocksdb::BackupEngine>> OpenBackupEngine(const std::string& backup_dir,
-                                                                 rocksdb::Env* env) {
+                                                                rocksdb::Env* env) {
   rocksdb::BackupEngine* raw = nullptr;
   rocksdb::IOStatus s = rocksdb::BackupEngine::Open(BackupOptions(backup_dir), env, &raw);
   BASALT_RETURN_IF_ERROR(FromRocks(s).WithContext("opening backup directory " + backup_dir));
@@ -40,8 +40,8 @@ Result<std::unique_ptr<rocksdb::BackupEngineReadOnly>> OpenBackupReader(
     return Status::NotFound("no backup directory " + backup_dir);
   }
   rocksdb::BackupEngineReadOnly* raw = nullptr;
-  rocksdb::IOStatus s = rocksdb::BackupEngineReadOnly::Open(BackupOptions(backup_dir),
-                                                           rocksdb::Env::Default(), &raw);
+  rocksdb::IOStatus s =
+      rocksdb::BackupEngineReadOnly::Open(BackupOptions(backup_dir), rocksdb::Env::Default(), &raw);
   BASALT_RETURN_IF_ERROR(FromRocks(s).WithContext("opening backup directory " + backup_dir));
   return std::unique_ptr<rocksdb::BackupEngineReadOnly>(raw);
 }
@@ -103,8 +103,7 @@ Status VerifyStoreBackup(const std::string& backup_dir, uint32_t id) {
       .WithContext("backup " + std::to_string(resolved) + " in " + backup_dir);
 }
 
-Status RestoreStoreBackup(const std::string& backup_dir, uint32_t id,
-                          const std::string& data_dir) {
+Status RestoreStoreBackup(const std::string& backup_dir, uint32_t id, const std::string& data_dir) {
   std::error_code ec;
   if (std::filesystem::exists(data_dir, ec) && !std::filesystem::is_empty(data_dir, ec)) {
     return Status::FailedPrecondition("restore target " + data_dir +
@@ -116,9 +115,9 @@ Status RestoreStoreBackup(const std::string& backup_dir, uint32_t id,
   // a full disk, a kill) never leaves a partial store where a store is expected.
   const std::string partial = data_dir + ".restoring";
   std::filesystem::remove_all(partial, ec);
-  Status st = FromRocks(reader->RestoreDBFromBackup(resolved, partial, partial))
-                  .WithContext("restoring backup " + std::to_string(resolved) + " into " +
-                               data_dir);
+  Status st =
+      FromRocks(reader->RestoreDBFromBackup(resolved, partial, partial))
+          .WithContext("restoring backup " + std::to_string(resolved) + " into " + data_dir);
   // A failed restore can return while the engine's copy threads still write other files: the
   // engine is closed (its threads joined) before the partial copy is removed.
   reader.reset();

@@ -18,7 +18,9 @@ namespace {
 
 using testing::TempDir;
 
-std::string RowKey(int i) { return "row" + std::to_string(1000000 + i); }
+std::string RowKey(int i) {
+  return "row" + std::to_string(1000000 + i);
+}
 
 TEST(BackupTest, EachBackupTakenUnderLoadRestoresTheAcknowledgedWrites) {
   TempDir dir;
@@ -48,8 +50,8 @@ TEST(BackupTest, EachBackupTakenUnderLoadRestoresTheAcknowledgedWrites) {
   });
   struct Taken {
     uint32_t id;
-    int acked_before;  // acknowledged before the backup began: must be in it
-    int started_after; // at most this many writes had begun when it ended: nothing beyond
+    int acked_before;   // acknowledged before the backup began: must be in it
+    int started_after;  // at most this many writes had begun when it ended: nothing beyond
   };
   std::vector<Taken> taken;
   for (int b = 0; b < 4; ++b) {
