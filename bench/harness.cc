@@ -138,12 +138,15 @@ int Harness::Parse(int argc, char** argv) {
 }
 
 void Harness::Emit(const Table& table) {
-  const std::string md = table.Markdown();
-  std::fputs(md.c_str(), stdout);
+  std::fputs(table.Markdown().c_str(), stdout);
   std::fputs("\n", stdout);
   std::fflush(stdout);
+  Keep(table);
+}
+
+void Harness::Keep(const Table& table) {
   if (!markdown_.empty()) markdown_ += "\n";
-  markdown_ += md;
+  markdown_ += table.Markdown();
   tables_.push_back(table);
 }
 

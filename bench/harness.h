@@ -104,6 +104,9 @@ class Harness {
   // Prints `table` as markdown on stdout (with a blank line after) and keeps it for --markdown
   // and --json.
   void Emit(const Table& table);
+  // Keeps `table` for --markdown and --json without printing it (for a program whose stdout is
+  // read by a script).
+  void Keep(const Table& table);
   // Prints text as is and keeps it, in order, with the tables of --markdown.
   void Note(const std::string& text);
 
