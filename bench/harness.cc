@@ -145,7 +145,11 @@ void Harness::Emit(const Table& table) {
 }
 
 void Harness::Keep(const Table& table) {
-  if (!markdown_.empty()) markdown_ += "\n";
+  // A blank line between blocks, whatever the previous block ended with.
+  if (!markdown_.empty() && markdown_.back() != '\n') markdown_ += "\n";
+  if (!markdown_.empty() && markdown_.compare(markdown_.size() - 2, 2, "\n\n") != 0) {
+    markdown_ += "\n";
+  }
   markdown_ += table.Markdown();
   tables_.push_back(table);
 }
