@@ -18,7 +18,7 @@
 // is checked to hold every cell (a full scan, untimed).
 //
 // Usage: basalt_bulk_load_bench [--cells N] [--value-bytes B] [--batch B] [--rounds R]
-//                               [--dir DIR] [--markdown FILE]
+//                               [--dir DIR] [--markdown FILE] [--json FILE]
 
 #include <chrono>
 #include <cstdint>
@@ -32,7 +32,7 @@
 #include <vector>
 
 #include "basalt/basalt.h"
-#include "bench_util.h"
+#include "harness.h"
 #include "workloads.h"
 
 namespace {
@@ -46,7 +46,6 @@ struct Config {
   size_t batch = 1000;
   int rounds = 3;
   std::string dir = "/tmp/basalt-bulk-load-bench";
-  std::string markdown;
 };
 
 std::unique_ptr<basalt::Connection> FreshStore(const Config& c, const std::string& side) {
@@ -120,47 +119,26 @@ void CheckLoaded(const Config& c, basalt::Connection& conn, const char* side) {
   }
 }
 
-Config ParseArgs(int argc, char** argv) {
-  Config c;
-  for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
-    auto next = [&]() -> std::string {
-      if (i + 1 >= argc) {
-        std::fprintf(stderr, "%s needs a value\n", a.c_str());
-        std::exit(2);
-      }
-      return argv[++i];
-    };
-    if (a == "--cells") {
-      c.cells = std::stoll(next());
-    } else if (a == "--value-bytes") {
-      c.value_bytes = std::stoul(next());
-    } else if (a == "--batch") {
-      c.batch = std::stoul(next());
-    } else if (a == "--rounds") {
-      c.rounds = std::stoi(next());
-    } else if (a == "--dir") {
-      c.dir = next();
-    } else if (a == "--markdown") {
-      c.markdown = next();
-    } else {
-      std::fprintf(stderr,
-                   "usage: basalt_bulk_load_bench [--cells N] [--value-bytes B] [--batch B] "
-                   "[--rounds R] [--dir DIR] [--markdown FILE]\n");
-      std::exit(2);
-    }
-  }
-  if (c.cells <= 0 || c.batch == 0 || c.rounds <= 0) {
-    std::fprintf(stderr, "--cells, --batch and --rounds must be positive\n");
-    std::exit(2);
-  }
-  return c;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
-  const Config c = ParseArgs(argc, argv);
+  Config c;
+  basalt::bench::Harness harness("basalt_bulk_load_bench",
+                                 "Table files ingested against batched Puts of the same cells");
+  harness.app()
+      .add_option("--cells", c.cells, "cells loaded by each side")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  harness.app()
+      .add_option("--value-bytes", c.value_bytes, "bytes of each value")
+      ->capture_default_str();
+  harness.app()
+      .add_option("--batch", c.batch, "Puts per call")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  harness.app().add_option("--dir", c.dir, "where the stores go")->capture_default_str();
+  harness.AddRounds(&c.rounds, 3);
+  if (int rc = harness.Parse(argc, argv); rc >= 0) return rc;
   std::filesystem::create_directories(c.dir);
   struct Side {
     const char* name;
@@ -192,15 +170,17 @@ int main(int argc, char** argv) {
     for (size_t s = 0; s < sides.size(); ++s) sides[s].ratios.push_back(seconds[s] / seconds[0]);
   }
 
-  std::string table = "| side | cells/s (median) | bulk load / side (median of rounds) |\n";
-  table += "| --- | ---: | ---: |\n";
+  basalt::bench::Table table;
+  table.columns = {"side", "cells/s (median)", "cells/s (min-max)",
+                   "bulk load / side (median of rounds)"};
+  table.right_aligned = {false, true, true, true};
   for (const Side& s : sides) {
-    char line[160];
-    std::snprintf(line, sizeof(line), "| %s | %.0f | %.2fx |\n", s.name,
-                  basalt::bench::Median(s.rates), basalt::bench::Median(s.ratios));
-    table += line;
+    const basalt::bench::Spread rate = basalt::bench::Summarise(s.rates);
+    table.AddRow({s.name, basalt::bench::Fixed(rate.median, 0),
+                  basalt::bench::Fixed(rate.min, 0) + "-" + basalt::bench::Fixed(rate.max, 0),
+                  basalt::bench::Fixed(basalt::bench::Median(s.ratios), 2) + "x"});
   }
-  std::printf("\n%s", table.c_str());
-  if (!c.markdown.empty()) std::ofstream(c.markdown) << table;
-  return 0;
+  std::printf("\n");
+  harness.Emit(table);
+  return harness.Finish();
 }

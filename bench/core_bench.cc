@@ -14,7 +14,7 @@
 //   scanprefix10   the newest 10 rows under a user prefix (row = user + reversed timestamp)
 //   getversions10  a get of the 10 versions of one cell
 //
-// Usage: basalt_core_bench [--dir DIR] [--rounds N] [--scale F] [--markdown FILE]
+// Usage: basalt_core_bench [--dir DIR] [--rounds N] [--scale F] [--markdown FILE] [--json FILE]
 //                          [--only WORKLOAD] [--equal-bytes] [--profile-side basalt|raw]
 //                          [--no-statistics] [--round-seconds S] [--slice-ms MS]
 //
@@ -46,7 +46,7 @@
 #include <vector>
 
 #include "basalt/basalt.h"
-#include "bench_util.h"
+#include "harness.h"
 #include "raw_rocksdb.h"
 #include "util/coding.h"
 
@@ -58,7 +58,6 @@ struct Config {
   std::string dir = "/tmp/basalt-core-bench";
   int rounds = 5;
   double scale = 1.0;
-  std::string markdown;
   std::string only;  // run just this workload
   // Pads raw keys and values to the sizes of basalt's cells, to separate what the HBase cell
   // format costs from what basalt's code costs.
@@ -490,59 +489,51 @@ Outcome GetVersions10(const Config& cfg) {
   return Compare(cfg, "getversions10", "gets", 1, basalt_op, raw_op);
 }
 
-void WriteMarkdown(const std::string& path, const std::vector<Outcome>& outcomes) {
-  std::ofstream out(path);
-  out << "| workload | basalt | raw RocksDB | ratio |\n| --- | ---: | ---: | ---: |\n";
+basalt::bench::Table OutcomeTable(const std::vector<Outcome>& outcomes) {
+  basalt::bench::Table table;
+  table.columns = {"workload", "basalt", "raw RocksDB", "ratio"};
+  table.right_aligned = {false, true, true, true};
   for (const auto& o : outcomes) {
-    char line[256];
-    std::snprintf(line, sizeof(line), "| %s | %.0f %s/s | %.0f %s/s | %.3fx |\n", o.name.c_str(),
-                  o.basalt_ops, o.unit.c_str(), o.raw_ops, o.unit.c_str(), o.ratio);
-    out << line;
+    table.AddRow({o.name, basalt::bench::Fixed(o.basalt_ops, 0) + " " + o.unit + "/s",
+                  basalt::bench::Fixed(o.raw_ops, 0) + " " + o.unit + "/s",
+                  basalt::bench::Fixed(o.ratio, 3) + "x"});
   }
+  return table;
 }
 
-Config ParseArgs(int argc, char** argv) {
-  Config cfg;
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= argc) Die("missing value for " + arg);
-      return argv[++i];
-    };
-    if (arg == "--dir") {
-      cfg.dir = value();
-    } else if (arg == "--rounds") {
-      cfg.rounds = std::max(1, std::atoi(value().c_str()));
-    } else if (arg == "--scale") {
-      cfg.scale = std::max(0.01, std::atof(value().c_str()));
-    } else if (arg == "--markdown") {
-      cfg.markdown = value();
-    } else if (arg == "--profile-side") {
-      cfg.side = value();
-      if (cfg.side != "basalt" && cfg.side != "raw") Die("--profile-side takes basalt or raw");
-    } else if (arg == "--equal-bytes") {
-      cfg.equal_bytes = true;
-    } else if (arg == "--only") {
-      cfg.only = value();
-    } else if (arg == "--round-seconds") {
-      cfg.round_seconds = std::max(0.05, std::atof(value().c_str()));
-    } else if (arg == "--slice-ms") {
-      cfg.slice_seconds = std::max(0.0, std::atof(value().c_str())) / 1000;
-    } else if (arg == "--no-statistics") {
-      cfg.statistics = false;
-    } else {
-      Die("usage: basalt_core_bench [--dir DIR] [--rounds N] [--scale F] [--markdown FILE] [--only "
-          "WORKLOAD] [--equal-bytes] [--profile-side basalt|raw] [--no-statistics] "
-          "[--round-seconds S] [--slice-ms MS]");
-    }
-  }
-  return cfg;
+// Returns -1 to go on, or the exit code.
+int ParseArgs(int argc, char** argv, Config* cfg, basalt::bench::Harness* harness) {
+  CLI::App& app = harness->app();
+  app.add_option("--dir", cfg->dir, "where the stores go")->capture_default_str();
+  harness->AddRounds(&cfg->rounds, 5);
+  app.add_option("--scale", cfg->scale, "scales the data (at least 0.01)")->capture_default_str();
+  app.add_option("--only", cfg->only, "run only this workload");
+  app.add_option("--profile-side", cfg->side, "run only one side, for a profiler")
+      ->check(CLI::IsMember({"basalt", "raw"}));
+  app.add_flag("--equal-bytes", cfg->equal_bytes,
+               "pad the raw side's keys and values to basalt's sizes");
+  bool no_statistics = false;
+  app.add_flag("--no-statistics", no_statistics, "no RocksDB ticker statistics on either side");
+  app.add_option("--round-seconds", cfg->round_seconds, "seconds each side gets in a round")
+      ->capture_default_str();
+  double slice_ms = cfg->slice_seconds * 1000;
+  app.add_option("--slice-ms", slice_ms, "the turns within a round (0: one whole turn a side)")
+      ->capture_default_str();
+  if (int rc = harness->Parse(argc, argv); rc >= 0) return rc;
+  cfg->scale = std::max(0.01, cfg->scale);
+  cfg->round_seconds = std::max(0.05, cfg->round_seconds);
+  cfg->slice_seconds = std::max(0.0, slice_ms) / 1000;
+  cfg->statistics = !no_statistics;
+  return -1;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  Config cfg = ParseArgs(argc, argv);
+  Config cfg;
+  basalt::bench::Harness harness("basalt_core_bench",
+                                 "basalt against raw RocksDB on the core operations");
+  if (int rc = ParseArgs(argc, argv, &cfg, &harness); rc >= 0) return rc;
   g_equal_bytes = cfg.equal_bytes;
   g_statistics = cfg.statistics;
   std::filesystem::create_directories(cfg.dir);
@@ -555,7 +546,8 @@ int main(int argc, char** argv) {
   for (const auto& [name, run] : workloads) {
     if (cfg.only.empty() || cfg.only == name) outcomes.push_back(run(cfg));
   }
-  if (!cfg.markdown.empty()) WriteMarkdown(cfg.markdown, outcomes);
+  std::printf("\n");
+  harness.Emit(OutcomeTable(outcomes));
   std::filesystem::remove_all(cfg.dir);
-  return 0;
+  return harness.Finish();
 }

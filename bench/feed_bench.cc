@@ -41,6 +41,7 @@
 //
 // Usage: basalt_feed_bench [--dir DIR] [--scale F] [--follows N] [--threads N] [--reads N]
 //                          [--threshold N] [--active F] [--follow-only] [--markdown FILE]
+//                          [--json FILE]
 //                          [--url thrift://HOST:PORT [--metrics http://HOST:PORT]]
 
 #include <rocksdb/cache.h>
@@ -71,6 +72,7 @@
 #include "basalt/recipes/feed.h"
 #include "basalt/recipes/follow_graph.h"
 #include "call_counter.h"
+#include "harness.h"
 #include "raw_rocksdb.h"
 #include "workloads.h"
 
@@ -87,7 +89,6 @@ struct Config {
   int64_t threshold = INT64_MAX / 2;  // default: pure fan-out on both sides
   double active = 0;                  // > 0: the inactive-reader comparison instead
   bool follow_only = false;
-  std::string markdown;
   std::string url;      // non-empty: basalt again over this thrift:// target
   std::string metrics;  // the server's HTTP side, for its Thrift2 call count
 };
@@ -718,63 +719,49 @@ std::string RemoteTable(const Config& c, const Figures& b, const Figures& t, con
   return out;
 }
 
-Config ParseArgs(int argc, char** argv) {
-  Config c;
-  for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= argc) Die("missing value for " + a);
-      return argv[++i];
-    };
-    if (a == "--dir") {
-      c.dir = value();
-    } else if (a == "--scale") {
-      c.scale = std::atof(value().c_str());
-    } else if (a == "--follows") {
-      c.follows = std::atoi(value().c_str());
-    } else if (a == "--threads") {
-      c.threads = std::atoi(value().c_str());
-    } else if (a == "--reads") {
-      c.reads = std::atoi(value().c_str());
-    } else if (a == "--threshold") {
-      c.threshold = std::atoll(value().c_str());
-    } else if (a == "--active") {
-      c.active = std::atof(value().c_str());
-    } else if (a == "--follow-only") {
-      c.follow_only = true;
-    } else if (a == "--markdown") {
-      c.markdown = value();
-    } else if (a == "--url") {
-      c.url = value();
-    } else if (a == "--metrics") {
-      c.metrics = value();
-    } else {
-      Die("unknown argument " + a);
-    }
-  }
-  if (c.scale <= 0 || c.follows < 1 || c.threads < 1 || c.reads < 1 || c.active < 0 ||
-      c.active > 1) {
-    Die("bad arguments");
-  }
-  if (!c.url.empty() && c.active > 0) Die("--active runs embedded only");
-  if (!c.metrics.empty() && c.url.empty()) Die("--metrics needs --url");
-  return c;
+// Returns -1 to go on, or the exit code.
+int ParseArgs(int argc, char** argv, Config* c, basalt::bench::Harness* harness) {
+  CLI::App& app = harness->app();
+  app.add_option("--dir", c->dir, "where the stores go")->capture_default_str();
+  app.add_option("--scale", c->scale, "scales users, edges and posts")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  app.add_option("--follows", c->follows, "follows per user")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  app.add_option("--threads", c->threads, "fan-out workers")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  app.add_option("--reads", c->reads, "home reads")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  app.add_option("--threshold", c->threshold, "followers above which basalt merges at read time");
+  app.add_option("--active", c->active, "> 0: the inactive-reader comparison, this share active")
+      ->check(CLI::Range(0.0, 1.0));
+  app.add_flag("--follow-only", c->follow_only, "the follow phases only");
+  app.add_option("--url", c->url, "basalt again over this thrift:// target");
+  app.add_option("--metrics", c->metrics, "the server's HTTP side, for its Thrift2 call count");
+  if (int rc = harness->Parse(argc, argv); rc >= 0) return rc;
+  if (!c->url.empty() && c->active > 0) Die("--active runs embedded only");
+  if (!c->metrics.empty() && c->url.empty()) Die("--metrics needs --url");
+  return -1;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  Config c = ParseArgs(argc, argv);
+  Config c;
+  basalt::bench::Harness harness(
+      "basalt_feed_bench", "The home feed with fan-out, basalt's recipes against raw RocksDB");
+  if (int rc = ParseArgs(argc, argv, &c, &harness); rc >= 0) return rc;
   Workload w = MakeWorkload(c);
   std::printf("users %d, edges %zu, posts %zu, home reads %zu\n", w.users, w.edges.size(),
               w.authors.size(), w.readers.size());
   std::fflush(stdout);
   if (c.active > 0) {
-    std::string report = ActivityReport(c, w);
-    std::fputs(report.c_str(), stdout);
-    if (!c.markdown.empty()) std::ofstream(c.markdown) << report;
+    harness.EmitMarkdown(ActivityReport(c, w));
     std::filesystem::remove_all(c.dir);
-    return 0;
+    return harness.Finish();
   }
   const basalt::bench::ThriftCallCounter no_counter("");
   const basalt::bench::ThriftCallCounter counter(c.metrics);
@@ -806,9 +793,7 @@ int main(int argc, char** argv) {
     if (stack->conn != nullptr) Check(stack->conn->Close(), "closing basalt");
   }
   raw.reset();
-  std::string out = c.url.empty() ? Table(c, b, r) : RemoteTable(c, b, t, r);
-  std::fputs(out.c_str(), stdout);
-  if (!c.markdown.empty()) std::ofstream(c.markdown) << out;
+  harness.EmitMarkdown(c.url.empty() ? Table(c, b, r) : RemoteTable(c, b, t, r));
   std::filesystem::remove_all(c.dir);
-  return 0;
+  return harness.Finish();
 }

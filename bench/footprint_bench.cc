@@ -35,6 +35,7 @@
 // layout.
 //
 // Usage: basalt_footprint_bench [--dir DIR] [--scale F] [--only W,W,...] [--markdown FILE]
+//   [--json FILE]
 //   --only picks workloads among cells, actions, capped, feed, clicks, users (default: all).
 
 #include <rocksdb/db.h>
@@ -63,7 +64,7 @@
 #include "basalt/recipes/feed.h"
 #include "basalt/recipes/follow_graph.h"
 #include "basalt/recipes/users.h"
-#include "bench_util.h"
+#include "harness.h"
 #include "raw_rocksdb.h"
 #include "workloads.h"
 
@@ -77,7 +78,6 @@ using basalt::recipes::NewEvent;
 struct Config {
   std::string dir = "/tmp/basalt-footprint-bench";
   double scale = 1.0;
-  std::string markdown;
   std::set<std::string> only;  // empty: every workload
 };
 
@@ -454,52 +454,46 @@ std::vector<TableSizes> UserTables(const Config& cfg, Compression c) {
   });
 }
 
-Config ParseArgs(int argc, char** argv) {
-  Config cfg;
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= argc) Die(arg + " needs a value");
-      return argv[++i];
-    };
-    if (arg == "--dir") {
-      cfg.dir = value();
-    } else if (arg == "--scale") {
-      cfg.scale = std::stod(value());
-    } else if (arg == "--markdown") {
-      cfg.markdown = value();
-    } else if (arg == "--only") {
-      std::string list = value();
-      size_t pos = 0;
-      while (pos <= list.size()) {
-        const size_t comma = std::min(list.find(',', pos), list.size());
-        cfg.only.insert(list.substr(pos, comma - pos));
-        pos = comma + 1;
-      }
-    } else {
-      Die("usage: basalt_footprint_bench [--dir DIR] [--scale F] [--only W,W,...] "
-          "[--markdown FILE]");
-    }
-  }
-  if (cfg.scale <= 0) Die("bad --scale");
-  return cfg;
+// Returns -1 to go on, or the exit code.
+int ParseArgs(int argc, char** argv, Config* cfg, basalt::bench::Harness* harness) {
+  CLI::App& app = harness->app();
+  app.add_option("--dir", cfg->dir, "where the stores go")->capture_default_str();
+  app.add_option("--scale", cfg->scale, "scales every workload")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  app.add_option("--only", cfg->only, "workloads, a comma list (cells, actions, capped, ...)")
+      ->delimiter(',');
+  return harness->Parse(argc, argv);
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  const Config cfg = ParseArgs(argc, argv);
+  Config parsed;
+  basalt::bench::Harness harness("basalt_footprint_bench",
+                                 "Bytes on disk per entry, basalt against raw RocksDB");
+  if (int rc = ParseArgs(argc, argv, &parsed, &harness); rc >= 0) return rc;
+  const Config& cfg = parsed;
   std::filesystem::create_directories(cfg.dir);
-  std::string out;
   char buf[512];
-  snprintf(
-      buf, sizeof(buf),
-      "Footprint at scale %g: bytes on disk per stored entry after a full compaction\n\n"
-      "| workload | compression | entries (basalt / RocksDB) | basalt B/entry | RocksDB B/entry | "
-      "basalt/RocksDB | RocksDB + ts B/entry | basalt/(RocksDB + ts) |\n"
-      "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |\n",
-      cfg.scale);
-  out += buf;
+  snprintf(buf, sizeof(buf),
+           "Footprint at scale %g: bytes on disk per stored entry after a full compaction\n\n",
+           cfg.scale);
+  const std::string heading = buf;
+  basalt::bench::Table table;
+  table.columns = {
+      "workload",        "compression",    "entries (basalt / RocksDB)", "basalt B/entry",
+      "RocksDB B/entry", "basalt/RocksDB", "RocksDB + ts B/entry",       "basalt/(RocksDB + ts)"};
+  table.right_aligned = {false, false, true, true, true, true, true, true};
+  using basalt::bench::Fixed;
+  auto add = [&](const std::string& name, Compression c, const std::string& entries,
+                 double basalt_per, double raw_per, double raw_ts_per) {
+    table.AddRow({name, std::string(basalt::CompressionName(c)), entries, Fixed(basalt_per, 1),
+                  Fixed(raw_per, 1), Fixed(basalt_per / raw_per, 2) + "x", Fixed(raw_ts_per, 1),
+                  Fixed(basalt_per / raw_ts_per, 2) + "x"});
+    fputs(basalt::bench::MarkdownRow(table.rows.back()).c_str(), stdout);
+    fflush(stdout);
+  };
   for (const std::string& w : cfg.only) {
     static const std::set<std::string> kKnown = {"cells", "actions", "capped",
                                                  "feed",  "clicks",  "users"};
@@ -519,12 +513,7 @@ int main(int argc, char** argv) {
       const double raw_ts_per = s.raw_ts_bytes / raw_entries;
       std::string entries = std::to_string(s.entries);
       if (s.basalt_entries >= 0) entries = std::to_string(s.basalt_entries) + " / " + entries;
-      snprintf(buf, sizeof(buf), "| %s | %s | %s | %.1f | %.1f | %.2fx | %.1f | %.2fx |\n",
-               workload, std::string(basalt::CompressionName(c)).c_str(), entries.c_str(),
-               basalt_per, raw_per, basalt_per / raw_per, raw_ts_per, basalt_per / raw_ts_per);
-      out += buf;
-      printf("%s", buf);
-      fflush(stdout);
+      add(workload, c, entries, basalt_per, raw_per, raw_ts_per);
     }
   }
   // The recipe tables: one fill per workload and compression measures all its tables.
@@ -540,18 +529,13 @@ int main(int argc, char** argv) {
         const double basalt_per = s.basalt_bytes / entries;
         const double raw_per = s.raw_bytes / entries;
         const double raw_ts_per = s.raw_ts_bytes / entries;
-        snprintf(buf, sizeof(buf), "| %s | %s | %lld | %.1f | %.1f | %.2fx | %.1f | %.2fx |\n",
-                 s.table.c_str(), std::string(basalt::CompressionName(c)).c_str(),
-                 static_cast<long long>(s.entries), basalt_per, raw_per, basalt_per / raw_per,
-                 raw_ts_per, basalt_per / raw_ts_per);
-        out += buf;
-        printf("%s", buf);
-        fflush(stdout);
+        add(s.table, c, std::to_string(s.entries), basalt_per, raw_per, raw_ts_per);
       }
     }
   }
-  printf("\n%s", out.c_str());
-  if (!cfg.markdown.empty()) std::ofstream(cfg.markdown) << out;
+  printf("\n");
+  harness.Note(heading);
+  harness.Emit(table);
   std::filesystem::remove_all(cfg.dir);
-  return 0;
+  return harness.Finish();
 }

@@ -100,6 +100,49 @@ std::string Table::Markdown() const {
   return out;
 }
 
+namespace {
+
+std::vector<std::string> SplitRow(const std::string& line) {
+  std::vector<std::string> cells;
+  size_t pos = line.find('|');
+  while (pos != std::string::npos) {
+    const size_t next = line.find('|', pos + 1);
+    if (next == std::string::npos) break;
+    std::string cell = line.substr(pos + 1, next - pos - 1);
+    const size_t first = cell.find_first_not_of(' ');
+    const size_t last = cell.find_last_not_of(' ');
+    cells.push_back(first == std::string::npos ? "" : cell.substr(first, last - first + 1));
+    pos = next;
+  }
+  return cells;
+}
+
+}  // namespace
+
+std::vector<Table> ParseMarkdownTables(const std::string& text) {
+  std::vector<std::string> lines;
+  size_t start = 0;
+  while (start <= text.size()) {
+    const size_t end = std::min(text.find('\n', start), text.size());
+    lines.push_back(text.substr(start, end - start));
+    start = end + 1;
+  }
+  std::vector<Table> tables;
+  for (size_t i = 0; i + 1 < lines.size(); ++i) {
+    if (lines[i].rfind('|', 0) != 0 || lines[i + 1].rfind("| ---", 0) != 0) continue;
+    Table t;
+    t.columns = SplitRow(lines[i]);
+    for (const std::string& sep : SplitRow(lines[i + 1])) {
+      t.right_aligned.push_back(!sep.empty() && sep.back() == ':');
+    }
+    size_t j = i + 2;
+    for (; j < lines.size() && lines[j].rfind('|', 0) == 0; ++j) t.AddRow(SplitRow(lines[j]));
+    tables.push_back(std::move(t));
+    i = j - 1;
+  }
+  return tables;
+}
+
 Harness::Harness(std::string program, std::string description)
     : app_(std::move(description), program), program_(std::move(program)) {
   ProgramName() = program_;
@@ -138,12 +181,19 @@ int Harness::Parse(int argc, char** argv) {
 }
 
 void Harness::Emit(const Table& table) {
-  const std::string md = table.Markdown();
-  std::fputs(md.c_str(), stdout);
+  std::fputs(table.Markdown().c_str(), stdout);
   std::fputs("\n", stdout);
   std::fflush(stdout);
-  if (!markdown_.empty()) markdown_ += "\n";
-  markdown_ += md;
+  Keep(table);
+}
+
+void Harness::Keep(const Table& table) {
+  // A blank line between blocks, whatever the previous block ended with.
+  if (!markdown_.empty() && markdown_.back() != '\n') markdown_ += "\n";
+  if (!markdown_.empty() && markdown_.compare(markdown_.size() - 2, 2, "\n\n") != 0) {
+    markdown_ += "\n";
+  }
+  markdown_ += table.Markdown();
   tables_.push_back(table);
 }
 
@@ -151,6 +201,11 @@ void Harness::Note(const std::string& text) {
   std::fputs(text.c_str(), stdout);
   std::fflush(stdout);
   markdown_ += text;
+}
+
+void Harness::EmitMarkdown(const std::string& text) {
+  Note(text);
+  for (Table& t : ParseMarkdownTables(text)) tables_.push_back(std::move(t));
 }
 
 int Harness::Finish() {

@@ -72,6 +72,10 @@ struct Table {
 // One markdown table row ("| a | b |\n"), for printing progress as rows come in.
 std::string MarkdownRow(const std::vector<std::string>& cells);
 
+// The tables of a markdown text (each run of lines starting with '|' whose second line is a
+// separator); other lines are skipped.
+std::vector<Table> ParseMarkdownTables(const std::string& text);
+
 // Formats `v` with printf's "%.<digits>f".
 std::string Fixed(double v, int digits);
 
@@ -104,8 +108,14 @@ class Harness {
   // Prints `table` as markdown on stdout (with a blank line after) and keeps it for --markdown
   // and --json.
   void Emit(const Table& table);
+  // Keeps `table` for --markdown and --json without printing it (for a program whose stdout is
+  // read by a script).
+  void Keep(const Table& table);
   // Prints text as is and keeps it, in order, with the tables of --markdown.
   void Note(const std::string& text);
+  // Prints markdown the program wrote itself and keeps it verbatim for --markdown; each table in
+  // it (a run of lines starting with '|': header, separator, rows) also goes to --json.
+  void EmitMarkdown(const std::string& text);
 
   // Writes --markdown and --json if asked. Returns the exit code (0, or 1 if a file cannot be
   // written).

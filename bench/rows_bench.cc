@@ -30,7 +30,7 @@
 #include "basalt/recipes/activity_log.h"
 #include "basalt/recipes/feed.h"
 #include "basalt/recipes/follow_graph.h"
-#include "bench_util.h"
+#include "harness.h"
 
 namespace {
 
@@ -47,44 +47,25 @@ struct Config {
   double seconds = 10;
 };
 
-[[noreturn]] void Usage() {
-  std::fprintf(stderr,
-               "usage: basalt_rows_bench --data DIR --op get|cell|put|scan10|timeline|activity10 "
-               "[--rows N] [--users U] [--namespace NS] [--threads T] [--seconds S]\n");
-  std::exit(2);
-}
-
-Config ParseArgs(int argc, char** argv) {
-  Config cfg;
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    if (i + 1 >= argc) Usage();
-    std::string value = argv[++i];
-    if (arg == "--data") {
-      cfg.data = value;
-    } else if (arg == "--op") {
-      cfg.op = value;
-    } else if (arg == "--rows") {
-      cfg.rows = std::atoll(value.c_str());
-    } else if (arg == "--users") {
-      cfg.users = std::atoi(value.c_str());
-    } else if (arg == "--namespace") {
-      cfg.name_space = value;
-    } else if (arg == "--threads") {
-      cfg.threads = std::atoi(value.c_str());
-    } else if (arg == "--seconds") {
-      cfg.seconds = std::atof(value.c_str());
-    } else {
-      Usage();
-    }
-  }
-  const bool known_op = cfg.op == "get" || cfg.op == "cell" || cfg.op == "put" ||
-                        cfg.op == "scan10" || cfg.op == "timeline" || cfg.op == "activity10";
-  if (cfg.data.empty() || !known_op || cfg.rows < 10 || cfg.users < 1 || cfg.threads < 1 ||
-      cfg.seconds <= 0) {
-    Usage();
-  }
-  return cfg;
+// Returns -1 to go on, or the exit code.
+int ParseArgs(int argc, char** argv, Config* cfg, basalt::bench::Harness* harness) {
+  CLI::App& app = harness->app();
+  app.add_option("--data", cfg->data, "the store (bench/http_bench.py's)")->required();
+  app.add_option("--op", cfg->op, "the operation")
+      ->required()
+      ->check(CLI::IsMember({"get", "cell", "put", "scan10", "timeline", "activity10"}));
+  app.add_option("--rows", cfg->rows, "rows in the table")
+      ->check(CLI::Range(int64_t{10}, INT64_MAX))
+      ->capture_default_str();
+  app.add_option("--users", cfg->users, "demo users")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  app.add_option("--namespace", cfg->name_space, "the demo's namespace")->capture_default_str();
+  app.add_option("--threads", cfg->threads, "calling threads")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  harness->AddSeconds(&cfg->seconds, 10);
+  return harness->Parse(argc, argv);
 }
 
 std::string RowKey(int64_t i) {
@@ -134,11 +115,13 @@ Recipes OpenRecipes(basalt::Connection& conn, const Config& cfg) {
   r.activity = std::move(*activity);
   return r;
 }
-
 }  // namespace
 
 int main(int argc, char** argv) {
-  const Config cfg = ParseArgs(argc, argv);
+  Config cfg;
+  basalt::bench::Harness harness(
+      "basalt_rows_bench", "The in-process side of bench/http_bench.py; prints one JSON line");
+  if (int rc = ParseArgs(argc, argv, &cfg, &harness); rc >= 0) return rc;
   auto conn = basalt::Connection::Open(cfg.data);
   Check(conn.status(), "opening the store");
   const std::string value(100, 'v');
@@ -194,13 +177,22 @@ int main(int argc, char** argv) {
   const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
   std::vector<double> all;
   for (const auto& l : latencies) all.insert(all.end(), l.begin(), l.end());
+  const double rate = static_cast<double>(all.size()) / elapsed;
+  const double p50 = basalt::bench::Percentile(all, 0.50);
+  const double p90 = basalt::bench::Percentile(all, 0.90);
+  const double p99 = basalt::bench::Percentile(all, 0.99);
   std::printf(
       "{\"op\": \"%s\", \"threads\": %d, \"ops_per_s\": %.0f, \"p50_us\": %.1f, \"p90_us\": "
       "%.1f, \"p99_us\": %.1f}\n",
-      cfg.op.c_str(), cfg.threads, static_cast<double>(all.size()) / elapsed,
-      basalt::bench::Percentile(all, 0.50), basalt::bench::Percentile(all, 0.90),
-      basalt::bench::Percentile(all, 0.99));
+      cfg.op.c_str(), cfg.threads, rate, p50, p90, p99);
+  basalt::bench::Table table;
+  table.columns = {"op", "threads", "ops/s", "p50 us", "p90 us", "p99 us"};
+  table.right_aligned = {false, true, true, true, true, true};
+  table.AddRow({cfg.op, std::to_string(cfg.threads), basalt::bench::Fixed(rate, 0),
+                basalt::bench::Fixed(p50, 1), basalt::bench::Fixed(p90, 1),
+                basalt::bench::Fixed(p99, 1)});
+  harness.Keep(table);
   recipes = Recipes();  // its tables go before the Connection
   Check((*conn)->Close(), "closing the store");
-  return 0;
+  return harness.Finish();
 }

@@ -29,6 +29,7 @@
 //
 // Usage: basalt_scale_bench [--cells N,N,...] [--value-bytes B] [--cache-mib M] [--seconds S]
 //                           [--warmup S] [--cold-page-cache] [--dir DIR] [--markdown FILE]
+//                           [--json FILE]
 
 #include <rocksdb/db.h>
 #include <rocksdb/env.h>
@@ -53,6 +54,7 @@
 #include <vector>
 
 #include "basalt/basalt.h"
+#include "harness.h"
 #include "raw_rocksdb.h"
 #include "workloads.h"
 
@@ -67,7 +69,6 @@ struct Config {
   double seconds = 15;
   double warmup = 3;
   std::string dir = "/tmp/basalt-scale-bench";
-  std::string markdown;
   bool warm_page_cache = true;
 };
 
@@ -381,61 +382,58 @@ SideResult InChild(const Config& c, int64_t cells, bool basalt_side) {
   return r;
 }
 
-Config ParseArgs(int argc, char** argv) {
-  Config c;
-  for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
-    auto next = [&]() -> std::string {
-      if (i + 1 >= argc) Die(a + " needs a value");
-      return argv[++i];
-    };
-    if (a == "--cells") {
-      c.cells.clear();
-      std::stringstream list(next());
-      std::string item;
-      while (std::getline(list, item, ',')) c.cells.push_back(std::stoll(item));
-    } else if (a == "--value-bytes") {
-      c.value_bytes = std::stoul(next());
-    } else if (a == "--cache-mib") {
-      c.cache_mib = std::stoul(next());
-    } else if (a == "--seconds") {
-      c.seconds = std::stod(next());
-    } else if (a == "--warmup") {
-      c.warmup = std::stod(next());
-    } else if (a == "--dir") {
-      c.dir = next();
-    } else if (a == "--cold-page-cache") {
-      c.warm_page_cache = false;
-    } else if (a == "--markdown") {
-      c.markdown = next();
-    } else {
-      Die("usage: basalt_scale_bench [--cells N,N,...] [--value-bytes B] [--cache-mib M] "
-          "[--seconds S] [--warmup S] [--cold-page-cache] [--dir DIR] [--markdown FILE]");
-    }
-  }
-  if (c.cells.empty() || c.seconds <= 0 || c.cache_mib == 0) {
-    Die("--cells, --seconds and --cache-mib must be positive");
-  }
-  for (int64_t n : c.cells) {
-    if (n <= 0) Die("--cells sizes must be positive");
-  }
-  return c;
+// Returns -1 to go on, or the exit code.
+int ParseArgs(int argc, char** argv, Config* c, basalt::bench::Harness* harness) {
+  CLI::App& app = harness->app();
+  app.add_option("--cells", c->cells, "the sizes, a comma list")
+      ->delimiter(',')
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  app.add_option("--value-bytes", c->value_bytes, "bytes of each value")->capture_default_str();
+  app.add_option("--cache-mib", c->cache_mib, "the block cache of each side")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  harness->AddSeconds(&c->seconds, 15);
+  app.add_option("--warmup", c->warmup, "untimed seconds before each side's mix")
+      ->capture_default_str();
+  app.add_option("--dir", c->dir, "where the stores go")->capture_default_str();
+  bool cold = false;
+  app.add_flag("--cold-page-cache", cold, "do not read the table files before the mix");
+  if (int rc = harness->Parse(argc, argv); rc >= 0) return rc;
+  c->warm_page_cache = !cold;
+  if (c->cells.empty()) Die("--cells needs at least one size");
+  return -1;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  const Config c = ParseArgs(argc, argv);
+  Config parsed;
+  basalt::bench::Harness harness("basalt_scale_bench",
+                                 "One mix at growing sizes, basalt against raw RocksDB");
+  if (int rc = ParseArgs(argc, argv, &parsed, &harness); rc >= 0) return rc;
+  const Config& c = parsed;
   std::filesystem::create_directories(c.dir);
   std::printf(
       "block cache %zu MiB, write buffers 64 MiB, cells of %zu bytes; mix 90%% get / 5%% scan of "
       "10 / 5%% put, 1 thread, %.0f s warm-up + %.0f s timed per side\n",
       c.cache_mib, c.value_bytes, c.warmup, c.seconds);
-  std::string table =
-      "| cells | table files MiB basalt / raw | x cache (basalt) | ops/s basalt | ops/s raw | "
-      "basalt / raw | p50 us basalt / raw | p99 us basalt / raw | RSS MiB basalt / raw | "
-      "peak RSS MiB basalt / raw | mean us get / scan / put: basalt, raw |\n"
-      "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n";
+  basalt::bench::Table table;
+  table.columns = {"cells",
+                   "table files MiB basalt / raw",
+                   "x cache (basalt)",
+                   "ops/s basalt",
+                   "ops/s raw",
+                   "basalt / raw",
+                   "p50 us basalt / raw",
+                   "p99 us basalt / raw",
+                   "RSS MiB basalt / raw",
+                   "peak RSS MiB basalt / raw",
+                   "mean us get / scan / put: basalt, raw"};
+  table.right_aligned = std::vector<bool>(table.columns.size(), true);
+  auto pair = [](double x, double y, int digits) {
+    return basalt::bench::Fixed(x, digits) + " / " + basalt::bench::Fixed(y, digits);
+  };
   for (int64_t cells : c.cells) {
     const SideResult b = InChild(c, cells, true);
     const SideResult r = InChild(c, cells, false);
@@ -447,18 +445,17 @@ int main(int argc, char** argv) {
         b.p99_us, b.rss_mib, b.hwm_mib, r.load_seconds, r.disk_mib, r.ops_per_second, r.p50_us,
         r.p99_us, r.rss_mib, r.hwm_mib);
     std::fflush(stdout);
-    char line[640];
-    std::snprintf(line, sizeof(line),
-                  "| %lld | %.0f / %.0f | %.1fx | %.0f | %.0f | %.2f | %.1f / %.1f | %.1f / %.1f | "
-                  "%.0f / %.0f | %.0f / %.0f | %.1f / %.1f / %.1f, %.1f / %.1f / %.1f |\n",
-                  static_cast<long long>(cells), b.disk_mib, r.disk_mib,
-                  b.disk_mib / static_cast<double>(c.cache_mib), b.ops_per_second, r.ops_per_second,
-                  b.ops_per_second / r.ops_per_second, b.p50_us, r.p50_us, b.p99_us, r.p99_us,
-                  b.rss_mib, r.rss_mib, b.hwm_mib, r.hwm_mib, b.mean_us[0], b.mean_us[1],
-                  b.mean_us[2], r.mean_us[0], r.mean_us[1], r.mean_us[2]);
-    table += line;
+    table.AddRow(
+        {std::to_string(cells), pair(b.disk_mib, r.disk_mib, 0),
+         basalt::bench::Fixed(b.disk_mib / static_cast<double>(c.cache_mib), 1) + "x",
+         basalt::bench::Fixed(b.ops_per_second, 0), basalt::bench::Fixed(r.ops_per_second, 0),
+         basalt::bench::Fixed(b.ops_per_second / r.ops_per_second, 2), pair(b.p50_us, r.p50_us, 1),
+         pair(b.p99_us, r.p99_us, 1), pair(b.rss_mib, r.rss_mib, 0), pair(b.hwm_mib, r.hwm_mib, 0),
+         pair(b.mean_us[0], b.mean_us[1], 1) + " / " + basalt::bench::Fixed(b.mean_us[2], 1) +
+             ", " + pair(r.mean_us[0], r.mean_us[1], 1) + " / " +
+             basalt::bench::Fixed(r.mean_us[2], 1)});
   }
-  std::printf("\n%s", table.c_str());
-  if (!c.markdown.empty()) std::ofstream(c.markdown) << table;
-  return 0;
+  std::printf("\n");
+  harness.Emit(table);
+  return harness.Finish();
 }

@@ -14,7 +14,8 @@
 // Then batching: putMultiple with 1..1000 rows per call, and scans of 10,000 rows with
 // caching (rows per getScannerRows) 1..1000, in rows/s.
 //
-// Usage: basalt_thrift_bench [--rounds N] [--seconds S] [--markdown FILE] [--only WORKLOAD]
+// Usage: basalt_thrift_bench [--rounds N] [--seconds S] [--markdown FILE] [--json FILE]
+//   [--only WORKLOAD]
 // (--only runs one core workload and skips the batching tables: for profiling one call)
 
 #include <algorithm>
@@ -27,7 +28,7 @@
 #include <vector>
 
 #include "basalt/basalt.h"
-#include "bench_util.h"
+#include "harness.h"
 #include "server/thrift2/thrift2_server.h"
 
 namespace {
@@ -57,25 +58,13 @@ int64_t Drain(basalt::Table& t, const basalt::Scan& scan) {
 int main(int argc, char** argv) {
   int rounds = 3;
   double seconds = 1.0;
-  std::string markdown;
   std::string only;
-  for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
-    if (a == "--rounds" && i + 1 < argc) {
-      rounds = std::max(1, std::atoi(argv[++i]));
-    } else if (a == "--seconds" && i + 1 < argc) {
-      seconds = std::atof(argv[++i]);
-    } else if (a == "--markdown" && i + 1 < argc) {
-      markdown = argv[++i];
-    } else if (a == "--only" && i + 1 < argc) {
-      only = argv[++i];
-    } else {
-      std::fprintf(stderr,
-                   "usage: basalt_thrift_bench [--rounds N] [--seconds S] [--markdown F] "
-                   "[--only WORKLOAD]\n");
-      return 2;
-    }
-  }
+  basalt::bench::Harness harness("basalt_thrift_bench",
+                                 "The core operations over Thrift2 against the same in process");
+  harness.AddRounds(&rounds, 3);
+  harness.AddSeconds(&seconds, 1.0);
+  harness.app().add_option("--only", only, "run only this workload");
+  if (int rc = harness.Parse(argc, argv); rc >= 0) return rc;
   std::string dir = "/tmp/basalt-thrift-bench";
   std::filesystem::remove_all(dir);
   auto embedded = basalt::Connection::Open(dir);
@@ -153,8 +142,10 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "--only: no workload named %s\n", only.c_str());
     return 2;
   }
-  std::string table =
-      "| workload | embedded ops/s | Thrift2 ops/s | ratio |\n| --- | ---: | ---: | ---: |\n";
+  basalt::bench::Table table;
+  table.title = "core operations";
+  table.columns = {"workload", "embedded ops/s", "Thrift2 ops/s", "ratio"};
+  table.right_aligned = {false, true, true, true};
   for (const Workload& w : workloads) {
     if (!only.empty() && only != w.name) continue;
     std::vector<double> local, wire;
@@ -164,13 +155,16 @@ int main(int argc, char** argv) {
     }
     double l = Median(local), rm = Median(wire);
     std::printf("%-14s embedded %10.0f  thrift2 %10.0f  ratio %.2fx\n", w.name, l, rm, rm / l);
-    char line[256];
-    std::snprintf(line, sizeof line, "| %s | %.0f | %.0f | %.2fx |\n", w.name, l, rm, rm / l);
-    table += line;
+    table.AddRow({w.name, basalt::bench::Fixed(l, 0), basalt::bench::Fixed(rm, 0),
+                  basalt::bench::Fixed(rm / l, 2) + "x"});
   }
+  std::printf("\n");
+  harness.Emit(table);
 
-  table +=
-      "\n| rows per call | putMultiple rows/s | getScannerRows rows/s |\n| ---: | ---: | ---: |\n";
+  basalt::bench::Table batching;
+  batching.title = "batching";
+  batching.columns = {"rows per call", "putMultiple rows/s", "getScannerRows rows/s"};
+  batching.right_aligned = {true, true, true};
   for (int per_call : {1, 10, 100, 1000}) {
     if (!only.empty()) break;
     double put_rate = RatePerSecond(seconds, [&] {
@@ -187,15 +181,17 @@ int main(int argc, char** argv) {
     });
     std::printf("batch %5d  putMultiple %10.0f rows/s  getScannerRows %10.0f rows/s\n", per_call,
                 put_rate, scan_rate);
-    char line[256];
-    std::snprintf(line, sizeof line, "| %d | %.0f | %.0f |\n", per_call, put_rate, scan_rate);
-    table += line;
+    batching.AddRow({std::to_string(per_call), basalt::bench::Fixed(put_rate, 0),
+                     basalt::bench::Fixed(scan_rate, 0)});
   }
-  if (!markdown.empty()) std::ofstream(markdown) << table;
+  if (only.empty()) {
+    std::printf("\n");
+    harness.Emit(batching);
+  }
   remote_table->reset();
   Check((*remote)->Close(), "close remote");
   server.Stop();
   local_table->reset();
   Check((*embedded)->Close(), "close");
-  return 0;
+  return harness.Finish();
 }

@@ -26,6 +26,7 @@
 // Thrift2 client: scripts/recipes_over_thrift.sh starts one.
 //
 // Usage: basalt_w1_bench [--dir DIR] [--scale F] [--seconds S] [--rounds N] [--markdown FILE]
+//   [--json FILE]
 //                        [--url thrift://HOST:PORT [--metrics http://HOST:PORT]]
 //   --scale 0.02 runs 2,000 users and 100,000 actions.
 //   --equal-bytes makes the raw side store the bytes basalt stores for each event
@@ -54,8 +55,8 @@
 #include "basalt/basalt.h"
 #include "basalt/keys.h"
 #include "basalt/recipes/activity_log.h"
-#include "bench_util.h"
 #include "call_counter.h"
+#include "harness.h"
 #include "raw_rocksdb.h"
 #include "workloads.h"
 
@@ -71,7 +72,6 @@ struct Config {
   double scale = 1.0;
   double seconds = 2.0;
   int rounds = 3;
-  std::string markdown;
   std::string url;      // non-empty: basalt also over this thrift:// target
   std::string metrics;  // the server's HTTP side, for its Thrift2 call count
   bool equal_bytes = false;
@@ -180,45 +180,32 @@ struct Side {
   int64_t query_calls = 0;  // summed over the rounds
 };
 
-Config ParseArgs(int argc, char** argv) {
-  Config cfg;
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= argc) Die(arg + " needs a value");
-      return argv[++i];
-    };
-    if (arg == "--dir") {
-      cfg.dir = value();
-    } else if (arg == "--scale") {
-      cfg.scale = std::stod(value());
-    } else if (arg == "--seconds") {
-      cfg.seconds = std::stod(value());
-    } else if (arg == "--rounds") {
-      cfg.rounds = std::stoi(value());
-    } else if (arg == "--markdown") {
-      cfg.markdown = value();
-    } else if (arg == "--url") {
-      cfg.url = value();
-    } else if (arg == "--metrics") {
-      cfg.metrics = value();
-    } else if (arg == "--equal-bytes") {
-      cfg.equal_bytes = true;
-    } else {
-      Die("usage: basalt_w1_bench [--dir DIR] [--scale F] [--seconds S] [--rounds N] "
-          "[--markdown FILE] [--url thrift://HOST:PORT [--metrics http://HOST:PORT]] "
-          "[--equal-bytes]");
-    }
-  }
-  if (cfg.scale <= 0 || cfg.seconds <= 0 || cfg.rounds < 1) Die("bad --scale/--seconds/--rounds");
-  if (!cfg.metrics.empty() && cfg.url.empty()) Die("--metrics needs --url");
-  return cfg;
+// Returns -1 to go on, or the exit code.
+int ParseArgs(int argc, char** argv, Config* cfg, basalt::bench::Harness* harness) {
+  CLI::App& app = harness->app();
+  app.add_option("--dir", cfg->dir, "where the stores go")->capture_default_str();
+  app.add_option("--scale", cfg->scale, "scales users and actions")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  harness->AddSeconds(&cfg->seconds, 2.0);
+  harness->AddRounds(&cfg->rounds, 3);
+  app.add_option("--url", cfg->url, "basalt also over this thrift:// target");
+  app.add_option("--metrics", cfg->metrics, "the server's HTTP side, for its Thrift2 call count");
+  app.add_flag("--equal-bytes", cfg->equal_bytes,
+               "pad the raw side's keys and values to basalt's sizes");
+  if (int rc = harness->Parse(argc, argv); rc >= 0) return rc;
+  if (!cfg->metrics.empty() && cfg->url.empty()) Die("--metrics needs --url");
+  return -1;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  const Config cfg = ParseArgs(argc, argv);
+  Config parsed;
+  basalt::bench::Harness harness("basalt_w1_bench",
+                                 "The action log against raw RocksDB and SQLite");
+  if (int rc = ParseArgs(argc, argv, &parsed, &harness); rc >= 0) return rc;
+  const Config& cfg = parsed;
   const basalt::bench::ActionLogWorkload workload = basalt::bench::MakeActionLogWorkload(cfg.scale);
   const int users = workload.users;
   const int64_t actions = static_cast<int64_t>(workload.action_users.size());
@@ -464,36 +451,41 @@ int main(int argc, char** argv) {
     return basalt::bench::Percentile(side.latencies_us, p);
   };
   const bool remote = !cfg.url.empty();
-  std::string out;
   char buf[512];
   snprintf(buf, sizeof(buf),
            "W1 at scale %g: %d users, %lld actions (Zipf s=1), query LIMIT 10 OFFSET 20\n\n",
            cfg.scale, users, static_cast<long long>(actions));
-  out += buf;
-  out += remote ? "| metric | basalt embedded | basalt thrift:// | RocksDB | SQLite | "
-                  "embedded/RocksDB | thrift:// / RocksDB | embedded/SQLite | Thrift2 calls/op |\n"
-                  "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n"
-                : "| metric | basalt | RocksDB | SQLite | basalt/RocksDB | basalt/SQLite |\n"
-                  "| --- | ---: | ---: | ---: | ---: | ---: |\n";
+  printf("\n");
+  harness.Note(buf);
+  basalt::bench::Table table;
+  table.columns = remote ? std::vector<std::string>{"metric",
+                                                    "basalt embedded",
+                                                    "basalt thrift://",
+                                                    "RocksDB",
+                                                    "SQLite",
+                                                    "embedded/RocksDB",
+                                                    "thrift:// / RocksDB",
+                                                    "embedded/SQLite",
+                                                    "Thrift2 calls/op"}
+                         : std::vector<std::string>{"metric", "basalt",         "RocksDB",
+                                                    "SQLite", "basalt/RocksDB", "basalt/SQLite"};
+  table.right_aligned = std::vector<bool>(table.columns.size(), true);
+  table.right_aligned[0] = false;
+  using basalt::bench::Fixed;
   // `t`: the thrift:// side's figure, `calls` its calls per operation (-1: none to state).
   auto line = [&](const char* name, double b, double t, double r, double s, bool higher_better,
                   double calls = -1, const char* per = "") {
-    const char* lower = higher_better ? "" : " (lower is better)";
+    const std::string lower = higher_better ? "" : " (lower is better)";
     if (!remote) {
-      snprintf(buf, sizeof(buf), "| %s | %.1f | %.1f | %.1f | %.2fx%s | %.2fx%s |\n", name, b, r, s,
-               b / r, lower, b / s, lower);
-      out += buf;
+      table.AddRow({name, Fixed(b, 1), Fixed(r, 1), Fixed(s, 1), Fixed(b / r, 2) + "x" + lower,
+                    Fixed(b / s, 2) + "x" + lower});
       return;
     }
     std::string calls_text;
-    if (calls >= 0) {
-      snprintf(buf, sizeof(buf), "%.2f%s", calls, per);
-      calls_text = buf;
-    }
-    snprintf(buf, sizeof(buf),
-             "| %s | %.1f | %.1f | %.1f | %.1f | %.2fx%s | %.2fx%s | %.2fx%s | %s |\n", name, b, t,
-             r, s, b / r, lower, t / r, lower, b / s, lower, calls_text.c_str());
-    out += buf;
+    if (calls >= 0) calls_text = Fixed(calls, 2) + per;
+    table.AddRow({name, Fixed(b, 1), Fixed(t, 1), Fixed(r, 1), Fixed(s, 1),
+                  Fixed(b / r, 2) + "x" + lower, Fixed(t / r, 2) + "x" + lower,
+                  Fixed(b / s, 2) + "x" + lower, calls_text});
   };
   line("ingest one at a time, actions/s", basalt_side.ingest, remote_side.ingest, raw_side.ingest,
        sqlite_side.ingest, true, remote_side.record_calls, " a Record");
@@ -512,19 +504,19 @@ int main(int argc, char** argv) {
        pct(sqlite_side, 0.5), false);
   line("query p99, us", pct(basalt_side, 0.99), pct(remote_side, 0.99), pct(raw_side, 0.99),
        pct(sqlite_side, 0.99), false);
-  snprintf(buf, sizeof(buf), "\nrows per query: basalt %.2f, RocksDB %.2f, SQLite %.2f",
+  harness.Emit(table);
+  std::string rows_text;
+  snprintf(buf, sizeof(buf), "rows per query: basalt %.2f, RocksDB %.2f, SQLite %.2f",
            static_cast<double>(basalt_side.rows) / basalt_side.latencies_us.size(),
            static_cast<double>(raw_side.rows) / raw_side.latencies_us.size(),
            static_cast<double>(sqlite_side.rows) / sqlite_side.latencies_us.size());
-  out += buf;
+  rows_text = buf;
   if (remote) {
     snprintf(buf, sizeof(buf), ", basalt thrift:// %.2f",
              static_cast<double>(remote_side.rows) / remote_side.latencies_us.size());
-    out += buf;
+    rows_text += buf;
   }
-  out += "\n";
-  printf("\n%s", out.c_str());
-  if (!cfg.markdown.empty()) std::ofstream(cfg.markdown) << out;
+  harness.Note("\n" + rows_text + "\n");
   std::filesystem::remove_all(cfg.dir);
-  return 0;
+  return harness.Finish();
 }

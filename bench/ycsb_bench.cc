@@ -41,7 +41,7 @@
 //
 // Usage: basalt_ycsb_bench [--records N] [--operations N] [--workloads ABCDEF] [--url URL]
 //                          [--dir DIR] [--slice-ops N] [--settle-seconds S] [--label TEXT]
-//                          [--markdown FILE] [--profile-side basalt|raw]
+//                          [--markdown FILE] [--json FILE] [--profile-side basalt|raw]
 //                          [--raw-layout record|cells]
 //
 // The defaults are scaled to a 2-core machine: 500,000 records (about 0.5 GB of values a side,
@@ -72,7 +72,7 @@
 #include <vector>
 
 #include "basalt/basalt.h"
-#include "bench_util.h"
+#include "harness.h"
 #include "raw_rocksdb.h"
 
 namespace {
@@ -616,7 +616,6 @@ struct Config {
   int slice_ops = 1000;
   double settle_seconds = 15;
   std::string label = "embedded";
-  std::string markdown;
   std::string side;        // for profiling: run only "basalt" or "raw"
   bool raw_cells = false;  // --raw-layout cells
 };
@@ -812,75 +811,77 @@ void Print(const Config& cfg, const std::vector<Row>& rows) {
   std::fflush(stdout);
 }
 
-void WriteMarkdown(const Config& cfg, const std::vector<Row>& rows) {
-  std::ofstream out(cfg.markdown);
-  out << "| workload | operation | ops | basalt ops/s | raw ops/s | basalt / raw | p50 us basalt / "
-         "raw"
-         " | p99 us basalt / raw | p99.9 us basalt / raw |\n"
-         "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n";
+basalt::bench::Table RowTable(const std::vector<Row>& rows) {
+  basalt::bench::Table table;
+  table.columns = {"workload",
+                   "operation",
+                   "ops",
+                   "basalt ops/s",
+                   "raw ops/s",
+                   "basalt / raw",
+                   "p50 us basalt / raw",
+                   "p99 us basalt / raw",
+                   "p99.9 us basalt / raw"};
+  table.right_aligned = {false, false, true, true, true, true, true, true, true};
+  using basalt::bench::Fixed;
   for (const Row& r : rows) {
-    char buf[512];
-    std::snprintf(buf, sizeof buf, "| %s | %s | %lld | %.0f | %.0f | %.2f |", r.phase.c_str(),
-                  r.op.c_str(), static_cast<long long>(r.count), r.rate[0], r.rate[1],
-                  r.rate[0] / r.rate[1]);
-    out << buf;
+    std::vector<std::string> cells = {r.phase,
+                                      r.op,
+                                      std::to_string(r.count),
+                                      Fixed(r.rate[0], 0),
+                                      Fixed(r.rate[1], 0),
+                                      Fixed(r.rate[0] / r.rate[1], 2)};
     if (r.op == "all") {
-      out << " | | |\n";
+      cells.insert(cells.end(), {"", "", ""});
     } else {
-      out << " " << Format("%.1f / %.1f", r.p50[0], r.p50[1]) << " | "
-          << Format("%.1f / %.1f", r.p99[0], r.p99[1]) << " | "
-          << Format("%.1f / %.1f", r.p999[0], r.p999[1]) << " |\n";
+      cells.push_back(Format("%.1f / %.1f", r.p50[0], r.p50[1]));
+      cells.push_back(Format("%.1f / %.1f", r.p99[0], r.p99[1]));
+      cells.push_back(Format("%.1f / %.1f", r.p999[0], r.p999[1]));
     }
+    table.AddRow(std::move(cells));
   }
+  return table;
 }
 
-Config ParseArgs(int argc, char** argv) {
-  Config cfg;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= argc) Die("missing value for " + arg);
-      return argv[++i];
-    };
-    if (arg == "--records") {
-      cfg.records = std::max<int64_t>(1000, std::atoll(value().c_str()));
-    } else if (arg == "--operations") {
-      cfg.operations = std::max<int64_t>(1, std::atoll(value().c_str()));
-    } else if (arg == "--workloads") {
-      cfg.workloads = value();
-    } else if (arg == "--url") {
-      cfg.url = value();
-    } else if (arg == "--dir") {
-      cfg.dir = value();
-    } else if (arg == "--slice-ops") {
-      cfg.slice_ops = std::max(1, std::atoi(value().c_str()));
-    } else if (arg == "--settle-seconds") {
-      cfg.settle_seconds = std::max(0.0, std::atof(value().c_str()));
-    } else if (arg == "--label") {
-      cfg.label = value();
-    } else if (arg == "--markdown") {
-      cfg.markdown = value();
-    } else if (arg == "--raw-layout") {
-      const std::string layout = value();
-      if (layout != "record" && layout != "cells") Die("--raw-layout takes record or cells");
-      cfg.raw_cells = layout == "cells";
-    } else if (arg == "--profile-side") {
-      cfg.side = value();
-      if (cfg.side != "basalt" && cfg.side != "raw") Die("--profile-side takes basalt or raw");
-    } else {
-      Die("usage: basalt_ycsb_bench [--records N] [--operations N] [--workloads ABCDEF] "
-          "[--url thrift://HOST:PORT] [--dir DIR] [--slice-ops N] [--settle-seconds S] "
-          "[--label TEXT] [--markdown FILE] [--profile-side basalt|raw] "
-          "[--raw-layout record|cells]");
-    }
-  }
-  return cfg;
+// Returns -1 to go on, or the exit code.
+int ParseArgs(int argc, char** argv, Config* cfg, basalt::bench::Harness* harness) {
+  CLI::App& app = harness->app();
+  app.add_option("--records", cfg->records, "records loaded (at least 1000)")
+      ->capture_default_str();
+  harness->AddOps(&cfg->operations, 100000);
+  app.add_option("--operations", cfg->operations, "operations per workload (as --ops)");
+  app.add_option("--workloads", cfg->workloads, "the workloads, letters of ABCDEF")
+      ->capture_default_str();
+  app.add_option("--url", cfg->url, "basalt's target (thrift://HOST:PORT); default embedded");
+  app.add_option("--dir", cfg->dir, "where the stores go")->capture_default_str();
+  app.add_option("--slice-ops", cfg->slice_ops, "operations per turn")->capture_default_str();
+  app.add_option("--settle-seconds", cfg->settle_seconds,
+                 "wait after a load over thrift:// (no flush there)")
+      ->capture_default_str();
+  app.add_option("--label", cfg->label, "names the pass in the output")->capture_default_str();
+  std::string layout = "record";
+  app.add_option("--raw-layout", layout, "the raw side's layout")
+      ->check(CLI::IsMember({"record", "cells"}))
+      ->capture_default_str();
+  app.add_option("--profile-side", cfg->side, "run only one side, for a profiler")
+      ->check(CLI::IsMember({"basalt", "raw"}));
+  if (int rc = harness->Parse(argc, argv); rc >= 0) return rc;
+  cfg->records = std::max<int64_t>(1000, cfg->records);
+  cfg->operations = std::max<int64_t>(1, cfg->operations);
+  cfg->slice_ops = std::max(1, cfg->slice_ops);
+  cfg->settle_seconds = std::max(0.0, cfg->settle_seconds);
+  cfg->raw_cells = layout == "cells";
+  return -1;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  const Config cfg = ParseArgs(argc, argv);
+  Config parsed;
+  basalt::bench::Harness harness("basalt_ycsb_bench",
+                                 "YCSB's core workloads, basalt against raw RocksDB");
+  if (int rc = ParseArgs(argc, argv, &parsed, &harness); rc >= 0) return rc;
+  const Config& cfg = parsed;
   std::filesystem::remove_all(cfg.dir);
   std::filesystem::create_directories(cfg.dir);
   std::unique_ptr<Store> basalt_store, raw_store;
@@ -926,10 +927,10 @@ int main(int argc, char** argv) {
     std::fflush(stdout);  // a profiler waits for this line to attach
     report(Run(cfg, spec, &inserted, &sides, seed++));
   }
-  if (!cfg.markdown.empty()) WriteMarkdown(cfg, rows);
+  harness.Keep(RowTable(rows));  // stdout has had the rows as they came
   sides.clear();
   basalt_store.reset();
   raw_store.reset();
   std::filesystem::remove_all(cfg.dir);
-  return 0;
+  return harness.Finish();
 }
