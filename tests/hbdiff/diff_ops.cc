@@ -96,9 +96,7 @@ basalt::Put BuildPut(const Clock& clock, const std::string& row,
 basalt::Delete BuildDelete(const Clock& clock, const std::string& row,
                            const std::vector<std::string>& words) {
   const std::string& kind = words[0];
-  auto ts_at = [&](size_t i) {
-    return words.size() > i ? Ts(clock, words[i]) : kLatestTimestamp;
-  };
+  auto ts_at = [&](size_t i) { return words.size() > i ? Ts(clock, words[i]) : kLatestTimestamp; };
   if (kind == "del") return basalt::Delete(row, ts_at(1));
   basalt::Delete del(row);
   if (words.size() < 2) throw BadOp{kind + " needs a column"};
@@ -162,7 +160,8 @@ std::string Printable(std::string_view bytes) {
 void PrintCells(const Clock& clock, const RowResult& r, std::string* out) {
   *out += "[" + r.row();
   for (const Cell& c : r.cells()) {
-    *out += " " + c.family + ":" + c.qualifier + "=" + Printable(c.value) + TsText(clock, c.timestamp);
+    *out +=
+        " " + c.family + ":" + c.qualifier + "=" + Printable(c.value) + TsText(clock, c.timestamp);
   }
   *out += "]";
 }
@@ -248,7 +247,9 @@ std::string TakeFilter(const Clock& clock, std::string line, ReadOptions* o) {
 
 // Only that it failed is compared (HBase's exceptions and basalt's Status texts differ in
 // words); the message follows a tab, for the report (see SameOutcome).
-std::string Error(const Status& s) { return "error\t" + s.ToString(); }
+std::string Error(const Status& s) {
+  return "error\t" + s.ToString();
+}
 
 std::string Apply(Table& table, const Clock& clock, const std::string& line) {
   ReadOptions read;

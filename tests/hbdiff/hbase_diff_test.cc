@@ -9,6 +9,7 @@
 //   basalt_hbase_diff_test --seed 7 --ops 300    one sequence
 // Without BASALT_TEST_THRIFT_TARGET every test fails and says so.
 
+#include <unistd.h>
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
@@ -16,7 +17,6 @@
 #include <memory>
 #include <string>
 #include <thread>
-#include <unistd.h>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -43,6 +43,8 @@ struct Figures {
   int64_t ops_compared = 0;
   int64_t differences = 0;
 };
+
+constexpr int kSetupFailed = -2;
 
 // Both stores, one fresh table pair per sequence.
 class Stores {
@@ -71,18 +73,12 @@ class Stores {
     clock_.base = clock_.server_floor - 3'600'000;
   }
 
-  ~Stores() {
-    for (const auto& name : hbase_tables_) {
-      hbase_->admin().DisableTable(name).PermitUncheckedError();
-      hbase_->admin().DeleteTable(name).PermitUncheckedError();
-    }
-  }
-
   const std::string& error() const { return error_; }
   const Clock& clock() const { return clock_; }
 
   // Runs `ops` on a fresh table on each store. Returns the index of the first op whose outcomes
-  // differ (and the two outcomes), or -1; `*compared` counts the ops run.
+  // differ (and the two outcomes), -1 when none does, or kSetupFailed (the reason in both
+  // outcomes); `*compared` counts the ops run.
   int Run(const std::vector<std::string>& ops, std::string* ours, std::string* theirs,
           int64_t* compared) {
     std::string name = "hbdiff_" + std::to_string(getpid()) + "_" + std::to_string(++tables_);
@@ -91,7 +87,6 @@ class Stores {
     if (!s.ok()) return Fail("create on basalt: " + s.ToString(), ours, theirs);
     s = hbase_->admin().CreateTable(desc);
     if (!s.ok()) return Fail("create on HBase: " + s.ToString(), ours, theirs);
-    hbase_tables_.push_back(desc.name);
     auto mine = embedded_->GetTable(desc.name);
     auto other = hbase_->GetTable(desc.name);
     if (!mine.ok() || !other.ok()) return Fail("GetTable failed", ours, theirs);
@@ -122,16 +117,22 @@ class Stores {
       }
     }
     mine->reset();
+    other->reset();
     embedded_->admin().DisableTable(desc.name).PermitUncheckedError();
     embedded_->admin().DeleteTable(desc.name).PermitUncheckedError();
+    // At once, not at the end of the run: a soak's hundreds of tables exhaust a small HBase's
+    // heap (scripts/hbase.sh's ran out after about 150).
+    hbase_->admin().DisableTable(desc.name).PermitUncheckedError();
+    hbase_->admin().DeleteTable(desc.name).PermitUncheckedError();
     return differs;
   }
 
  private:
+  // A table that could not be set up: kSetupFailed, never a difference.
   int Fail(const std::string& why, std::string* ours, std::string* theirs) {
     *ours = why;
     *theirs = why;
-    return 0;
+    return kSetupFailed;
   }
 
   testing::TempDir dir_;
@@ -140,7 +141,6 @@ class Stores {
   std::unique_ptr<Connection> embedded_;
   Clock clock_;
   int tables_ = 0;
-  std::vector<TableName> hbase_tables_;
 };
 
 // Delta debugging (ddmin) over the op list: the shortest list found that still differs. Each try
@@ -178,8 +178,8 @@ std::vector<std::string> Shrink(Stores& stores, std::vector<std::string> ops) {
 }
 
 std::string AsRegressionTest(uint64_t seed, const std::vector<std::string>& ops) {
-  std::string out = "TEST(HBaseDiffRegression, Seed" + std::to_string(seed) +
-                    ") {\n  ExpectSameOnBothStores({\n";
+  std::string out =
+      "TEST(HBaseDiffRegression, Seed" + std::to_string(seed) + ") {\n  ExpectSameOnBothStores({\n";
   for (const auto& op : ops) out += "      \"" + op + "\",\n";
   return out + "  });\n}\n";
 }
@@ -190,6 +190,10 @@ void RunSeed(Stores& stores, uint64_t seed, int count, Figures* figures) {
   std::string ours, theirs;
   int at = stores.Run(ops, &ours, &theirs, &figures->ops_compared);
   ++figures->sequences;
+  if (at == kSetupFailed) {
+    ADD_FAILURE() << "seed " << seed << ": " << ours;
+    return;
+  }
   if (at < 0) return;
   ++figures->differences;
   ops.resize(at + 1);
@@ -216,12 +220,11 @@ TEST(HBaseDiff, RandomSequencesAgreeWithHBase) {
   } else {
     for (int i = 0; i < g_flags.sequences; ++i) RunSeed(stores, seed++, g_flags.ops, &figures);
   }
-  auto took = std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() -
-                                                               start);
-  std::cout << "hbase diff: seeds " << g_flags.seed << ".." << seed - 1 << ", "
-            << figures.sequences << " sequences, " << figures.ops_compared
-            << " operations compared, " << figures.differences << " differing sequences, in "
-            << took.count() << " s\n";
+  auto took =
+      std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - start);
+  std::cout << "hbase diff: seeds " << g_flags.seed << ".." << seed - 1 << ", " << figures.sequences
+            << " sequences, " << figures.ops_compared << " operations compared, "
+            << figures.differences << " differing sequences, in " << took.count() << " s\n";
 }
 
 // A kept sequence (a shrunk reproduction): every op's outcome must be the same on both.
@@ -231,8 +234,8 @@ void ExpectSameOnBothStores(const std::vector<std::string>& ops) {
   std::string ours, theirs;
   int64_t compared = 0;
   int at = stores.Run(ops, &ours, &theirs, &compared);
-  EXPECT_LT(at, 0) << "differ at \"" << (at >= 0 ? ops[at] : "") << "\"\n  basalt: " << ours
-                   << "\n  HBase:  " << theirs;
+  EXPECT_EQ(at, -1) << "differ at \"" << (at >= 0 ? ops[at] : "") << "\"\n  basalt: " << ours
+                    << "\n  HBase:  " << theirs;
 }
 
 // The generator's own lines parse (no "bad op" outcome) on the embedded store alone: a broken
@@ -302,6 +305,15 @@ TEST(HBaseDiffKnown, AnIncrementNamingAColumnTwiceAddsBothAmounts) {
                         "[r2 c:n1=\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x05S]",
                         "[r2 c:n1=\\xff\\xff\\xff\\xff\\xff\\xff\\xff\\xfbS "
                         "c:n1=\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x0aS]");
+}
+
+TEST(HBaseDiffKnown, AReversedScanWithAFilterListOrOfColumnFiltersKeepsEveryFamily) {
+  // HBase 2.6 drops the row: its first family's cell makes a child hint a seek, and in a
+  // reversed scan the row's later family is not read. basalt does not copy that.
+  ExpectKnownDifference(
+      {"put r3 a:q0=v4@1 b:q1=v1@1",
+       "scan rev filter=(ColumnPrefixFilter('q1')) OR (ColumnPrefixFilter('q1'))"},
+      "[r3 b:q1=v1@1]", "(none)");
 }
 
 TEST(HBaseDiffKnown, ColumnCountGetFilterPastItsLimitEndsTheWholeScan) {
