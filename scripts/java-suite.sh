@@ -8,7 +8,9 @@
 #       store; --thrift-framed when T is framed). Fails unless it also exits 0 on SIGTERM.
 #   scripts/java-suite.sh --hbase [--transport T] [--suite S]
 #       against the HBase scripts/hbase.sh started (its state directory: BASALT_HBASE_DIR, default
-#       build/hbase); exits 77 (skipped) when none runs. Its Thrift2 gateway is buffered; for
+#       build/hbase), or, when HBASE_THRIFT2_PORT and HBASE_REST_PORT are set, against the gateways
+#       they name at HBASE_HOST (default 127.0.0.1; not with framed, whose gateway this script starts
+#       on scripts/hbase.sh's HBase); exits 77 (skipped) when neither. Its Thrift2 gateway is buffered; for
 #       framed this script starts a framed Thrift2 gateway of its own on HBase's classpath and
 #       configuration for the run, and stops it after.
 #   T is buffered (the default) or framed; S is thrift (ThriftConnection and the generated
@@ -80,13 +82,17 @@ if [ "$target" = basalt ]; then
   export BASALT_BINARY="$(readlink -f "$binary")"
 else
   state="${BASALT_HBASE_DIR:-$root/build/hbase}"
-  if ! "$root/scripts/hbase.sh" status >/dev/null 2>&1 || [ ! -f "$state/ports.env" ]; then
-    echo "no HBase runs (scripts/hbase.sh start first; docs/hbase.md): skipped"
+  if [ "$transport" != framed ] && [ -n "${HBASE_THRIFT2_PORT:-}" ] && [ -n "${HBASE_REST_PORT:-}" ]; then
+    # An HBase this script did not start (a remote one: HBASE_HOST, default 127.0.0.1).
+    say "against the HBase gateways at ${HBASE_HOST:-127.0.0.1} (Thrift2 $HBASE_THRIFT2_PORT, REST $HBASE_REST_PORT)"
+  elif ! "$root/scripts/hbase.sh" status >/dev/null 2>&1 || [ ! -f "$state/ports.env" ]; then
+    echo "no HBase runs (scripts/hbase.sh start first, or set HBASE_THRIFT2_PORT and HBASE_REST_PORT; docs/hbase.md): skipped"
     exit 77
+  else
+    # shellcheck disable=SC1091
+    . "$state/ports.env"
   fi
-  # shellcheck disable=SC1091
-  . "$state/ports.env"
-  export HBASE_HOST=127.0.0.1 HBASE_THRIFT2_PORT HBASE_REST_PORT
+  export HBASE_HOST="${HBASE_HOST:-127.0.0.1}" HBASE_THRIFT2_PORT HBASE_REST_PORT
   if [ "$transport" = framed ]; then
     port="$(/usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
     say "starting a framed Thrift2 gateway of HBase's on port $port"

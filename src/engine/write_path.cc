@@ -292,9 +292,11 @@ Status WriteTxn::Apply(const Increment& inc, uint64_t seq, RowResult* result) {
     cells.push_back({inc.row(), e.family, e.qualifier, ts, CellType::kPut, std::move(encoded)});
   }
   if (result != nullptr && inc.return_results()) {
-    std::sort(cells.begin(), cells.end(),
-              [](const Cell& a, const Cell& b) { return CompareCells(a, b) < 0; });
-    // An Increment naming a column twice returns its final value once.
+    // An Increment naming a column twice returns its final value once: the last entry's (each
+    // entry reads the ones before it), so the sort must keep the entries' order.
+    std::reverse(cells.begin(), cells.end());
+    std::stable_sort(cells.begin(), cells.end(),
+                     [](const Cell& a, const Cell& b) { return CompareCells(a, b) < 0; });
     cells.erase(std::unique(cells.begin(), cells.end(),
                             [](const Cell& a, const Cell& b) {
                               return a.family == b.family && a.qualifier == b.qualifier;

@@ -197,6 +197,9 @@ class FilterListState final : public FilterState {
         include = include && child_includes;
         if (r > reach) reach = r;
         if (r == Reach::kSeek && (!hint || child_hint > *hint)) hint = child_hint;
+        // HBase asks no further child once one has excluded the cell: a stateful child after
+        // it (FirstKeyOnlyFilter, ColumnCountGetFilter) never sees that cell.
+        if (!include) break;
       } else {
         include = include || child_includes;
         if (r < reach) reach = r;
@@ -226,14 +229,17 @@ class FilterListState final : public FilterState {
     for (auto& c : children_) c->FilterRowCells(cells);
   }
 
+  // HBase asks the children in order and stops at the first answer that decides the list (AND:
+  // a child that drops the row; OR: one that keeps it). The later children are not asked, which
+  // matters to stateful ones: a PageFilter not asked does not count the row.
   bool FilterRow() override {
     if (children_.empty()) return false;
-    bool drop = !and_;
     for (size_t i = 0; i < children_.size(); ++i) {
       bool child_drops = child_[i].row_rejected || children_[i]->FilterRow();
-      drop = and_ ? (drop || child_drops) : (drop && child_drops);
+      if (and_ && child_drops) return true;
+      if (!and_ && !child_drops) return false;
     }
-    return drop;
+    return !and_;
   }
 
  private:

@@ -343,6 +343,25 @@ TEST_P(FilterTest, FilterListOrKeepsWhatAnyFilterKeeps) {
             (Strings{"row1/a:q1@1=v11", "row1/a:r1@1=x"}));
 }
 
+// HBase asks a list's children for a row's verdict in order and stops at the first that decides
+// it, so a PageFilter after one that already kept the row does not count it.
+TEST_P(FilterTest, FilterListOrStopsAskingAtTheFirstChildThatKeepsTheRow) {
+  // Rows 1 and 2 are kept by PageFilter(2) alone; row 3 by PageFilter(1), asked for the first
+  // time; row 4 by neither, and then both are done.
+  EXPECT_EQ(Rows(FilterList::Or({Make<PageFilter>(2), Make<PageFilter>(1)})).size(), 3u);
+}
+
+// Likewise for cells: a child after one that excluded the cell is not shown it, so
+// FirstKeyOnlyFilter after a ValueFilter keeps the first cell the ValueFilter lets through.
+TEST_P(FilterTest, FilterListAndShowsACellToNoChildAfterOneExcludedIt) {
+  ASSERT_OK(table().Put(Put("androw").Add("a", "c1", 1, "no").Add("a", "c2", 1, "yes")));
+  auto f = FilterList::And({Make<ValueFilter>(CompareOp::kEqual, ByteComparator::Binary("yes")),
+                            Make<FirstKeyOnlyFilter>()});
+  auto row = table().Get(Get("androw").SetFilter(f));
+  ASSERT_OK(row);
+  EXPECT_EQ(Describe(*row), (Strings{"a:c2@1=yes"}));
+}
+
 TEST_P(FilterTest, EmptyFilterListKeepsEverything) {
   EXPECT_EQ(Rows(FilterList::And({})).size(), 4u);
   EXPECT_EQ(Rows(FilterList::Or({})).size(), 4u);
