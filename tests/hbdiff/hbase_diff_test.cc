@@ -316,6 +316,13 @@ TEST(HBaseDiffKnown, AReversedScanWithAFilterListOrOfColumnFiltersKeepsEveryFami
       "[r3 b:q1=v1@1]", "(none)");
 }
 
+TEST(HBaseDiffKnown, MinVersionsAreTheSameForANamedColumn) {
+  // Family c: MIN_VERSIONS 1, TTL 2 hours; @-9999999997 is expired, @22 is not.
+  ExpectKnownDifference(
+      {"put r0 c:q0=v10@-9999999997 c:q0=v11@22", "get r0 v=all", "get r0 cols=c:q0 v=all"},
+      "[r0 c:q0=v11@22]", "[r0 c:q0=v11@22 c:q0=v10@-9999999997]");
+}
+
 TEST(HBaseDiffKnown, ColumnCountGetFilterPastItsLimitEndsTheWholeScan) {
   ExpectKnownDifference({"put r0 a:q0=x@1 a:q1=x@1 a:q2=x@1 a:q3=x@1 b:q0=x@1 b:q1=x@1",
                          "put r1 a:q0=y@1", "scan filter=ColumnCountGetFilter(4)"},
