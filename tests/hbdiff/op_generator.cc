@@ -1,7 +1,6 @@
 #include "hbdiff/op_generator.h"
 
 #include <algorithm>
-#include <limits>
 #include <map>
 #include <random>
 #include <set>
@@ -88,7 +87,8 @@ class Generator {
       std::advance(it, Pick(static_cast<int>(st.put_ts.size())));
       ts = *it;
     } else {
-      ts = std::max<int64_t>(st.floor, 0) + Pick(30);
+      // Under the server-time marker (the largest timestamp) there is no floor to go past.
+      ts = (st.floor == kServerMarker ? 0 : std::max<int64_t>(st.floor, 0)) + Pick(30);
     }
     if (st.floor != kServerMarker) st.floor = std::max(st.floor, ts);
     return ts;
