@@ -162,16 +162,7 @@ std::optional<RpcError> DecodeCall(std::string_view frame, const RpcCaps& caps, 
 
 std::string EncodeResponse(uint32_t call_id, const google::protobuf::MessageLite& message,
                            std::string_view cell_block) {
-  ::hbase::pb::ResponseHeader header;
-  header.set_call_id(call_id);
-  if (!cell_block.empty()) {
-    header.mutable_cell_block_meta()->set_length(static_cast<uint32_t>(cell_block.size()));
-  }
-  std::string body;
-  AppendDelimited(header, &body);
-  AppendDelimited(message, &body);
-  body.append(cell_block);
-  return Framed(body);
+  return EncodeResponseBytes(call_id, message.SerializeAsString(), cell_block);
 }
 
 std::string EncodeResponseBytes(uint32_t call_id, std::string_view message,
