@@ -29,7 +29,8 @@ bool ParsesAs(std::string_view bytes) {
 
 }  // namespace
 
-std::variant<CallAnswer, RpcError> ClientMetaService::Call(const DecodedCall& call) {
+std::variant<CallAnswer, RpcError> ClientMetaService::Call(const DecodedCall& call,
+                                                           const Caller& /*caller*/) {
   const std::string& method = call.header.method_name();
   auto bad_request = [&method]() {
     return RpcError{std::string(kDoNotRetryIOException),

@@ -35,7 +35,7 @@ class ClientMetaService : public RpcService {
   // GetClusterId, GetActiveMaster, GetMasters, GetMetaRegionLocations, GetBootstrapNodes; any
   // other method is a DoNotRetryIOException. Requests are empty messages and are checked to be
   // valid encodings.
-  std::variant<CallAnswer, RpcError> Call(const DecodedCall& call) override;
+  std::variant<CallAnswer, RpcError> Call(const DecodedCall& call, const Caller& caller) override;
 
  private:
   const ServerIdentity identity_;

@@ -4,8 +4,8 @@
 
 namespace basalt::hbase_rpc {
 
-RpcSession::RpcSession(RpcCaps caps, ServiceLookup services)
-    : caps_(caps), services_(std::move(services)) {}
+RpcSession::RpcSession(RpcCaps caps, ServiceLookup services, std::string client_address)
+    : caps_(caps), services_(std::move(services)), client_address_(std::move(client_address)) {}
 
 bool RpcSession::Fail(const RpcError& error, std::string* out) {
   out->append(EncodeError(0, RpcError{error.exception_class, error.message, true}));
@@ -75,7 +75,7 @@ bool RpcSession::Step(std::string_view* input, std::string* out) {
         if (error) {
           out->append(EncodeError(call.header.call_id(), *error));
         } else {
-          std::variant<CallAnswer, RpcError> answer = service_->Call(call);
+          std::variant<CallAnswer, RpcError> answer = service_->Call(call, Caller{client_address_});
           if (auto* failed = std::get_if<RpcError>(&answer)) {
             if (failed->fatal) return Fail(*failed, out);
             out->append(EncodeError(call.header.call_id(), *failed));

@@ -29,12 +29,19 @@ struct CallAnswer {
   std::string cell_block;
 };
 
+// Who makes a call: what a service keys per-client state by (a client's scanners). HBase's
+// SIMPLE authentication proves nothing, so a client is its peer address.
+struct Caller {
+  std::string_view address;
+};
+
 // One of HBase's services (ClientService, MasterService, ClientMetaService, AdminService).
 class RpcService {
  public:
   virtual ~RpcService() = default;
   // Answers one call. An unknown method is the service's to refuse (kDoNotRetryIOException).
-  virtual std::variant<CallAnswer, RpcError> Call(const DecodedCall& call) = 0;
+  virtual std::variant<CallAnswer, RpcError> Call(const DecodedCall& call,
+                                                  const Caller& caller) = 0;
 };
 
 class RpcSession {
@@ -43,7 +50,8 @@ class RpcSession {
   // must outlive the session.
   using ServiceLookup = std::function<RpcService*(std::string_view service_name)>;
 
-  RpcSession(RpcCaps caps, ServiceLookup services);
+  // `client_address`: the peer's, given to every call (Caller).
+  RpcSession(RpcCaps caps, ServiceLookup services, std::string client_address = "unknown");
 
   // Takes the bytes that arrived and appends to `*out` every answer they complete. Returns false
   // when the connection must be closed once `*out` is sent; after that, Feed takes nothing more.
@@ -64,6 +72,7 @@ class RpcSession {
 
   const RpcCaps caps_;
   const ServiceLookup services_;
+  const std::string client_address_;
   State state_ = State::kPreamble;
   std::string pending_;
   ::hbase::pb::ConnectionHeader header_;

@@ -12,7 +12,8 @@ namespace {
 // Answers "Echo" with its param's bytes and cell block, and refuses any other method.
 class EchoService : public RpcService {
  public:
-  std::variant<CallAnswer, RpcError> Call(const DecodedCall& call) override {
+  std::variant<CallAnswer, RpcError> Call(const DecodedCall& call,
+                                          const Caller& /*caller*/) override {
     if (call.header.method_name() != "Echo") {
       return RpcError{std::string(kDoNotRetryIOException), "no such method", false};
     }
