@@ -34,7 +34,7 @@ INTERNAL = {
     "client": ["util", "engine", "thrift2"],
     "copy": [],  # the public API only, so it copies between any two backends
     "recipes": [],  # the public API only, so the recipes run unchanged on every backend
-    "server": ["util", "thrift2", "thrift1"],
+    "server": ["util", "thrift2", "thrift1", "hbase_proto", "hbase_rpc"],
     "shell": ["util"],
     "app": ["util", "server"],
     "cli": ["util", "app", "shell", "copy"],

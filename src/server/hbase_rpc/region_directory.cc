@@ -1,0 +1,99 @@
+#include "server/hbase_rpc/region_directory.h"
+
+#include <algorithm>
+#include <chrono>
+
+#include "basalt/key_spread.h"
+
+namespace basalt::server::hbase_rpc {
+namespace {
+
+uint64_t NowMs() {
+  return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::milliseconds>(
+                                   std::chrono::system_clock::now().time_since_epoch())
+                                   .count());
+}
+
+std::string Hex(std::string_view bytes) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(bytes.size() * 2);
+  for (unsigned char c : bytes) {
+    out.push_back(kDigits[c >> 4]);
+    out.push_back(kDigits[c & 15]);
+  }
+  return out;
+}
+
+}  // namespace
+
+Region RegionDirectory::Named(const TableName& table, uint64_t id) const {
+  Region region{table, id, {}};
+  // HBase: the encoded name is the MD5 of everything before it, in hex.
+  std::string prefix = table.ToString() + ",," + std::to_string(id);
+  std::string digest = HashPrefix(prefix, HashSize(HashKind::kMd5), HashKind::kMd5).value();
+  region.name = prefix + "." + Hex(digest) + ".";
+  return region;
+}
+
+Region RegionDirectory::Current(const TableName& table) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto [it, inserted] = ids_.try_emplace(table, first_region_id_);
+  return Named(table, it->second);
+}
+
+uint64_t RegionDirectory::NextId() {
+  // Above the first id too, which the table's earlier region may have had.
+  last_id_ = std::max({NowMs(), last_id_ + 1, first_region_id_ + 1});
+  return last_id_;
+}
+
+Region RegionDirectory::Renew(const TableName& table) {
+  std::lock_guard<std::mutex> lock(mu_);
+  const uint64_t id = NextId();
+  ids_[table] = id;
+  return Named(table, id);
+}
+
+void RegionDirectory::Forget(const TableName& table) {
+  // The table's next region is a new one whichever protocol brings the table back.
+  std::lock_guard<std::mutex> lock(mu_);
+  ids_[table] = NextId();
+}
+
+std::optional<TableName> RegionDirectory::Resolve(std::string_view region_name) {
+  const size_t comma = region_name.find(',');
+  if (comma == std::string_view::npos) return std::nullopt;
+  Result<TableName> table = TableName::Parse(region_name.substr(0, comma));
+  if (!table.ok()) return std::nullopt;
+  if (Current(*table).name != region_name) return std::nullopt;
+  return *std::move(table);
+}
+
+void FillRegionInfo(const Region& region, ::hbase::pb::RegionInfo* out) {
+  out->set_region_id(region.id);
+  out->mutable_table_name()->set_namespace_(region.table.ns);
+  out->mutable_table_name()->set_qualifier(region.table.qualifier);
+  out->set_start_key("");
+  out->set_end_key("");
+  out->set_offline(false);
+  out->set_split(false);
+  out->set_replica_id(0);
+}
+
+std::string PrintableRegionName(std::string_view name) {
+  std::string out;
+  for (unsigned char c : name.substr(0, 300)) {
+    if (c >= 0x20 && c < 0x7f && c != '\\') {
+      out.push_back(static_cast<char>(c));
+    } else {
+      static constexpr char kDigits[] = "0123456789ABCDEF";
+      out += "\\x";
+      out.push_back(kDigits[c >> 4]);
+      out.push_back(kDigits[c & 15]);
+    }
+  }
+  return out;
+}
+
+}  // namespace basalt::server::hbase_rpc

@@ -1,0 +1,75 @@
+// The regions basalt's native RPC server reports: one region per table, holding every row (empty
+// start and end keys), on the one server. HBase's client caches a region by its name and sends
+// the name back with every call, so the name must change when the table it named is gone: a
+// table created or truncated through the server gets a new region id (HBase's region ids are
+// creation times, in ms), and a call naming an old region is answered NotServingRegionException,
+// on which the client looks the table up again.
+//
+// A table first seen otherwise (it existed when the server started, or another protocol made it)
+// gets the id the directory was made with. A table deleted and created again through another
+// protocol keeps its id: its cached name still reaches it, as the same table would.
+//
+// Thread safety: every method from any thread.
+
+#ifndef BASALT_SERVER_HBASE_RPC_REGION_DIRECTORY_H_
+#define BASALT_SERVER_HBASE_RPC_REGION_DIRECTORY_H_
+
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "basalt/schema.h"
+#include "hbase_proto/proto/HBase.pb.h"
+
+namespace basalt::server::hbase_rpc {
+
+// hbase:meta's region name as the client builds it from the meta location's RegionInfo (id 1,
+// and no encoded-name suffix: HBase's old format, which meta keeps).
+inline constexpr std::string_view kMetaRegionName = "hbase:meta,,1";
+
+struct Region {
+  TableName table;
+  uint64_t id = 0;
+  // "<table>,,<id>.<md5 hex of '<table>,,<id>'>.", HBase's region name with an empty start key.
+  std::string name;
+};
+
+class RegionDirectory {
+ public:
+  // `first_region_id`: the id of every table the directory has not seen created (the server's
+  // start time in ms is what HBase would show).
+  explicit RegionDirectory(uint64_t first_region_id) : first_region_id_(first_region_id) {}
+
+  // The table's region now.
+  Region Current(const TableName& table);
+  // A new region for a table just created or truncated: an id above every id given before.
+  Region Renew(const TableName& table);
+  // The table is gone: its next region, if it comes back, is a new one.
+  void Forget(const TableName& table);
+
+  // The table of a region name the client sent, when it names the table's current region;
+  // nullopt when it names none (another table's old region, garbage): NotServingRegionException.
+  std::optional<TableName> Resolve(std::string_view region_name);
+
+ private:
+  Region Named(const TableName& table, uint64_t id) const;
+  uint64_t NextId();  // REQUIRES: mu_ held
+
+  const uint64_t first_region_id_;
+  std::mutex mu_;
+  std::map<TableName, uint64_t> ids_;  // guarded by mu_
+  uint64_t last_id_ = 0;               // guarded by mu_
+};
+
+// The RegionInfo of a region, as hbase:meta's info:regioninfo and region locations carry it.
+void FillRegionInfo(const Region& region, ::hbase::pb::RegionInfo* out);
+
+// A region's name as the client shows it in errors: the name with unprintable bytes escaped.
+std::string PrintableRegionName(std::string_view name);
+
+}  // namespace basalt::server::hbase_rpc
+
+#endif  // BASALT_SERVER_HBASE_RPC_REGION_DIRECTORY_H_
