@@ -11,6 +11,7 @@
 #include "hbase_proto/proto/Client.pb.h"
 #include "hbase_rpc/cell_block.h"
 #include "server/hbase_rpc/exceptions.h"
+#include "server/reserved_namespaces.h"
 
 namespace basalt::server::hbase_rpc {
 namespace {
@@ -128,6 +129,7 @@ std::variant<CallAnswer, RpcError> ClientService::Call(const DecodedCall& call,
 namespace {
 
 std::variant<Target, RpcError> ResolveRegion(RegionDirectory& regions,
+                                             const std::vector<std::string>& reserved,
                                              const pb::RegionSpecifier& region) {
   if (region.type() != pb::RegionSpecifier::REGION_NAME) {
     return DoNotRetry("a region must be named by its full name (REGION_NAME)");
@@ -139,6 +141,10 @@ std::variant<Target, RpcError> ResolveRegion(RegionDirectory& regions,
     return RpcError{std::string(kNotServingRegionException),
                     "Region " + PrintableRegionName(name) + " is not online on this server", false};
   }
+  if (IsReservedNamespace(reserved, table->ns)) {
+    return RpcError{std::string(kAccessDeniedException), ReservedNamespaceMessage(table->ns),
+                    false};
+  }
   return Target{false, *std::move(table)};
 }
 
@@ -147,7 +153,7 @@ std::variant<Target, RpcError> ResolveRegion(RegionDirectory& regions,
 ClientService::Answer ClientService::Get(const DecodedCall& call) {
   pb::GetRequest request;
   if (auto error = ParseRequest(call, &request)) return *error;
-  auto target = ResolveRegion(regions_, request.region());
+  auto target = ResolveRegion(regions_, reserved_namespaces_, request.region());
   if (auto* error = std::get_if<RpcError>(&target)) return *error;
   const Target& where = std::get<Target>(target);
   Result<basalt::Get> get = hbase_proto::GetFromProto(request.get());
@@ -180,7 +186,7 @@ ClientService::Answer ClientService::Get(const DecodedCall& call) {
 ClientService::Answer ClientService::Mutate(const DecodedCall& call) {
   pb::MutateRequest request;
   if (auto error = ParseRequest(call, &request)) return *error;
-  auto target = ResolveRegion(regions_, request.region());
+  auto target = ResolveRegion(regions_, reserved_namespaces_, request.region());
   if (auto* error = std::get_if<RpcError>(&target)) return *error;
   const Target& where = std::get<Target>(target);
   if (where.meta) return DoNotRetry("hbase:meta is basalt's, and read-only");
@@ -235,7 +241,7 @@ ClientService::Answer ClientService::Scan(const DecodedCall& call, std::string_v
     if (!request.has_region() || !request.has_scan()) {
       return DoNotRetry("a Scan call names neither a scanner nor a region and a scan");
     }
-    auto target = ResolveRegion(regions_, request.region());
+    auto target = ResolveRegion(regions_, reserved_namespaces_, request.region());
     if (auto* error = std::get_if<RpcError>(&target)) return *error;
     const Target& where = std::get<Target>(target);
     Result<basalt::Scan> scan = hbase_proto::ScanFromProto(request.scan());
@@ -342,7 +348,7 @@ ClientService::Answer ClientService::Multi(const DecodedCall& call) {
         mutations.emplace_back(std::nullopt);
       }
     }
-    auto target = ResolveRegion(regions_, region_action.region());
+    auto target = ResolveRegion(regions_, reserved_namespaces_, region_action.region());
     if (auto* error = std::get_if<RpcError>(&target)) {
       *region_result->mutable_exception() = ExceptionPair(*error);
       continue;

@@ -22,8 +22,10 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <variant>
+#include <vector>
 
 #include "basalt/connection.h"
 #include "hbase_rpc/rpc_session.h"
@@ -47,10 +49,17 @@ struct ClientServiceOptions {
 
 class ClientService : public ::basalt::hbase_rpc::RpcService {
  public:
-  // Everything given must outlive the service.
+  // Everything given must outlive the service. The tables of `reserved_namespaces` are refused
+  // (AccessDeniedException).
   ClientService(Connection& conn, RegionDirectory& regions, MetaTable& meta,
-                ScannerRegistry& scanners, ClientServiceOptions options = {})
-      : conn_(conn), regions_(regions), meta_(meta), scanners_(scanners), options_(options) {}
+                ScannerRegistry& scanners, ClientServiceOptions options = {},
+                std::vector<std::string> reserved_namespaces = {})
+      : conn_(conn),
+        regions_(regions),
+        meta_(meta),
+        scanners_(scanners),
+        options_(options),
+        reserved_namespaces_(std::move(reserved_namespaces)) {}
 
   std::variant<::basalt::hbase_rpc::CallAnswer, ::basalt::hbase_rpc::RpcError> Call(
       const ::basalt::hbase_rpc::DecodedCall& call,
@@ -68,6 +77,7 @@ class ClientService : public ::basalt::hbase_rpc::RpcService {
   MetaTable& meta_;
   ScannerRegistry& scanners_;
   const ClientServiceOptions options_;
+  const std::vector<std::string> reserved_namespaces_;
 };
 
 }  // namespace basalt::server::hbase_rpc

@@ -37,6 +37,9 @@ inline constexpr std::string_view kOutOfOrderScannerNextException =
 // Retriable, with the client's backoff.
 inline constexpr std::string_view kRegionTooBusyException =
     "org.apache.hadoop.hbase.RegionTooBusyException";
+// Not retried: the caller may not do this.
+inline constexpr std::string_view kAccessDeniedException =
+    "org.apache.hadoop.hbase.security.AccessDeniedException";
 // Retriable: a plain I/O failure.
 inline constexpr std::string_view kIOException = "java.io.IOException";
 

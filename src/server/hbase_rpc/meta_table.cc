@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "hbase_proto/proto/HBase.pb.h"
+#include "server/reserved_namespaces.h"
 
 namespace basalt::server::hbase_rpc {
 namespace {
@@ -109,6 +110,7 @@ Result<std::vector<RowResult>> MetaTable::RowsOfTables(std::string_view first,
   BASALT_ASSIGN_OR_RETURN(std::vector<TableName> tables, admin_.ListTables());
   std::vector<RowResult> rows;
   for (const TableName& table : tables) {
+    if (IsReservedNamespace(reserved_namespaces_, table.ns)) continue;
     const std::string name = table.ToString();
     if (!first.empty() && name < first) continue;
     if (!last.empty() && name > last) continue;

@@ -38,9 +38,13 @@ int CompareMetaRows(std::string_view a, std::string_view b);
 
 class MetaTable {
  public:
-  // `admin` and `regions` must outlive it.
-  MetaTable(Admin& admin, RegionDirectory& regions, ::basalt::hbase_rpc::ServerIdentity server)
-      : admin_(admin), regions_(regions), server_(std::move(server)) {}
+  // `admin` and `regions` must outlive it. The tables of `reserved_namespaces` have no rows.
+  MetaTable(Admin& admin, RegionDirectory& regions, ::basalt::hbase_rpc::ServerIdentity server,
+            std::vector<std::string> reserved_namespaces = {})
+      : admin_(admin),
+        regions_(regions),
+        server_(std::move(server)),
+        reserved_namespaces_(std::move(reserved_namespaces)) {}
 
   // The rows of `scan` (start and stop rows, their inclusiveness, reversed, columns, limit), as
   // a scanner over rows made now. A scan with a filter is InvalidArgument: basalt does not
@@ -58,6 +62,7 @@ class MetaTable {
   Admin& admin_;
   RegionDirectory& regions_;
   const ::basalt::hbase_rpc::ServerIdentity server_;
+  const std::vector<std::string> reserved_namespaces_;
 };
 
 }  // namespace basalt::server::hbase_rpc
