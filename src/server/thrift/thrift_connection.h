@@ -26,8 +26,8 @@
 #include <memory>
 #include <string>
 
-#include "server/thrift/arrival_spin.h"
-#include "server/thrift/connection_table.h"
+#include "server/net/arrival_spin.h"
+#include "server/net/connection_table.h"
 #include "server/thrift/message_scanner.h"
 #include "server/thrift/message_transports.h"
 

@@ -23,8 +23,8 @@
 
 #include <spdlog/spdlog.h>
 
-#include "server/thrift/arrival_spin.h"
-#include "server/thrift/connection_table.h"
+#include "server/net/arrival_spin.h"
+#include "server/net/connection_table.h"
 #include "server/thrift/growing_protocol.h"
 #include "server/thrift/thrift_connection.h"
 

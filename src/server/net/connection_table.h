@@ -19,8 +19,8 @@
 //
 // Thread safety: every method from any thread; the connection's atomics from any thread.
 
-#ifndef BASALT_SERVER_THRIFT_CONNECTION_TABLE_H_
-#define BASALT_SERVER_THRIFT_CONNECTION_TABLE_H_
+#ifndef BASALT_SERVER_NET_CONNECTION_TABLE_H_
+#define BASALT_SERVER_NET_CONNECTION_TABLE_H_
 
 #include <atomic>
 #include <chrono>
@@ -161,4 +161,4 @@ class ConnectionTable {
 
 }  // namespace basalt::server
 
-#endif  // BASALT_SERVER_THRIFT_CONNECTION_TABLE_H_
+#endif  // BASALT_SERVER_NET_CONNECTION_TABLE_H_
