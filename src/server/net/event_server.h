@@ -12,7 +12,9 @@
 // The connections are held in a ConnectionTable (connection_table.h), which applies the caps
 // (in all, per client address, bytes held), makes room when full, and closes those idle past
 // read_timeout. When the process is out of file descriptors, accepting pauses for a moment
-// instead of waking a thread without end.
+// instead of waking a thread without end. Polling a socket for the next request before going
+// back to epoll (arrival_spin.h) is the protocol's business: its connections share an ArrivalSpin
+// it owns.
 
 #ifndef BASALT_SERVER_NET_EVENT_SERVER_H_
 #define BASALT_SERVER_NET_EVENT_SERVER_H_
@@ -50,7 +52,7 @@ struct EventServerOptions {
 };
 
 // What one serving thread lends every connection it serves (read buffers, encoders): made once
-// per thread, used by that thread only.
+// per thread, used by that thread only, destroyed when the thread ends (in Stop).
 class ServingThreadState {
  public:
   virtual ~ServingThreadState() = default;
