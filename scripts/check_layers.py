@@ -34,9 +34,10 @@ INTERNAL = {
     "client": ["util", "engine", "thrift2"],
     "copy": [],  # the public API only, so it copies between any two backends
     "recipes": [],  # the public API only, so the recipes run unchanged on every backend
-    "server": ["util", "thrift2", "thrift1", "hbase_proto", "hbase_rpc"],
+    "server/net": ["util"],  # protocol-neutral: no Thrift, no HBase RPC
+    "server": ["util", "thrift2", "thrift1", "hbase_proto", "hbase_rpc", "server/net"],
     "shell": ["util"],
-    "app": ["util", "server"],
+    "app": ["util", "server", "server/net"],
     "cli": ["util", "app", "shell", "copy"],
 }
 
@@ -53,7 +54,7 @@ THIRD_PARTY = {
     "thrift/": {"thrift2", "thrift1", "client", "server"},
     "sodium": {"recipes"},
     "boost/": {"server", "app"},
-    "spdlog/": {"server"},
+    "spdlog/": {"server", "server/net"},
     "google/protobuf/": {"server", "hbase_proto", "hbase_rpc"},
     "pugixml": {"server"},
     "re2/": {"filter", "server"},
@@ -62,6 +63,19 @@ THIRD_PARTY = {
     "histedit": {"shell"},
     "editline/": {"shell"},
 }
+
+# Folders below a layer's that are layers of their own (their own CMake target), named by their path.
+SUBLAYERS = sorted((name for name in INTERNAL if "/" in name), key=len, reverse=True)
+
+
+def layer_of(relpath):
+    """The layer owning `relpath` (a path below src/, or a quoted include): the longest sub-layer
+    it is in, else its first folder; None for a bare file name."""
+    for sub in SUBLAYERS:
+        if relpath.startswith(sub + "/"):
+            return sub
+    return relpath.split("/", 1)[0] if "/" in relpath else None
+
 
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]')
 
@@ -86,7 +100,7 @@ def violations_in(path, layer, text):
             continue
         if header.startswith("basalt/"):
             continue
-        owner = header.split("/", 1)[0] if "/" in header else None
+        owner = layer_of(header)
         if owner == layer or owner in INTERNAL[layer]:
             continue
         if owner == TEST_SUPPORT and path.endswith("_test.cc"):
@@ -115,8 +129,9 @@ def check(root):
                 if not name.endswith((".h", ".cc")):
                     continue
                 path = os.path.join(dirpath, name)
+                owner = layer_of(os.path.relpath(path, src))
                 with open(path, encoding="utf-8") as f:
-                    problems += violations_in(os.path.relpath(path, root), layer, f.read())
+                    problems += violations_in(os.path.relpath(path, root), owner, f.read())
     return problems
 
 
@@ -131,6 +146,7 @@ def self_test():
         write("src/engine/ok.cc", '#include "engine/ok.h"\n#include <rocksdb/db.h>\n#include "util/coding.h"\n')
         write("src/app/ok.cc", '#include "server/http/router.h"\n#include "basalt/recipes/feed.h"\n')
         write("src/engine/ok_test.cc", '#include "support/protobuf_wire.h"\n')
+        write("src/server/thrift/ok.cc", '#include "server/net/event_server.h"\n')
         if check(root):
             print("self-test: a correct tree was refused:", *check(root), sep="\n  ")
             return 1
@@ -142,6 +158,8 @@ def self_test():
             "src/server/bad2.cc": "#include <sodium.h>\n",  # libsodium is the recipes'
             "src/client/bad.cc": '#include "embedded.h"\n',  # unqualified
             "src/engine/bad.cc": '#include "support/protobuf_wire.h"\n',  # test helpers: tests only
+            "src/server/net/bad.cc": '#include "server/thrift/thrift_server.h"\n',  # net below thrift
+            "src/server/net/bad2.cc": "#include <thrift/TProcessor.h>\n",  # net knows no protocol
         }
         for rel, text in bad.items():
             write(rel, text)

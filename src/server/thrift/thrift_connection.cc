@@ -68,14 +68,18 @@ void ThriftConnection::Held::Consume(size_t n) {
   }
 }
 
-ThriftConnection::ThriftConnection(int fd, std::string client, const ConnectionSetup& setup)
-    : TrackedConnection(fd, std::move(client)),
+ThriftConnection::ThriftConnection(int fd, std::string client, const ConnectionSetup& setup,
+                                   ConnectionTable& table)
+    : ServedConnection(fd, std::move(client)),
       setup_(setup),
+      table_(table),
       scanner_(setup.compact, setup.caps) {}
 
 ThriftConnection::~ThriftConnection() = default;
 
-ThriftConnection::Next ThriftConnection::Serve(ServingThread& thread) {
+ThriftConnection::Next ThriftConnection::Serve(ServingThreadState& state) {
+  // The only state this server's threads have (ThriftServer's NewThreadState).
+  auto& thread = static_cast<ServingThread&>(state);
   bool failed = false;
   while (true) {
     if (closing()) {
@@ -284,7 +288,7 @@ void ThriftConnection::ReportHeld() {
   const size_t held = unread_.capacity() + unsent_.capacity();
   if (held == reported_held_) return;
   reported_held_ = held;
-  setup_.table->NoteBuffered(this, held);
+  table_.NoteBuffered(this, held);
 }
 
 }  // namespace basalt::server

@@ -1,5 +1,5 @@
 // One connection of an event-driven Thrift server (thrift_server.h), and what a serving thread
-// lends it while it serves it.
+// lends it while it serves it: Thrift's side of the EventServer (server/net/event_server.h).
 //
 // A connection holds no thread. When its socket is ready, one of the server's threads serves it
 // (ThriftConnection::Serve): reads what has arrived without blocking, finds each complete request
@@ -26,8 +26,9 @@
 #include <memory>
 #include <string>
 
-#include "server/thrift/arrival_spin.h"
-#include "server/thrift/connection_table.h"
+#include "server/net/arrival_spin.h"
+#include "server/net/connection_table.h"
+#include "server/net/event_server.h"
 #include "server/thrift/message_scanner.h"
 #include "server/thrift/message_transports.h"
 
@@ -43,7 +44,6 @@ struct ConnectionSetup {
   int32_t max_frame_bytes = 0;
   // Makes the connection's processor (and so its handler) at its first request.
   apache::thrift::TProcessorFactory* processors = nullptr;
-  ConnectionTable* table = nullptr;
   // May be null: no polling for the next request.
   ArrivalSpin* spin = nullptr;
   // The message-size limit of the request transport.
@@ -54,7 +54,7 @@ struct ConnectionSetup {
 
 // What one serving thread lends the connection it serves: the bytes read, the transports and
 // protocols a request is decoded from and its answers encoded into.
-class ServingThread {
+class ServingThread : public ServingThreadState {
  public:
   explicit ServingThread(const ConnectionSetup& setup);
 
@@ -70,17 +70,16 @@ class ServingThread {
   std::shared_ptr<apache::thrift::protocol::TProtocol> out_;
 };
 
-class ThriftConnection : public TrackedConnection {
+class ThriftConnection : public ServedConnection {
  public:
-  // `fd`: the accepted socket, non-blocking; `client`: the peer's address.
-  ThriftConnection(int fd, std::string client, const ConnectionSetup& setup);
-  ~ThriftConnection();
+  // `fd`: the accepted socket, non-blocking; `client`: the peer's address; `table`: the server's
+  // connections, told the bytes this one holds.
+  ThriftConnection(int fd, std::string client, const ConnectionSetup& setup,
+                   ConnectionTable& table);
+  ~ThriftConnection() override;
 
-  // What the connection waits for next.
-  enum class Next { kRead, kWrite, kClose };
-
-  // Serves what the socket has (see the header comment).
-  Next Serve(ServingThread& thread);
+  // Serves what the socket has (see the header comment). `thread`: a ServingThread.
+  Next Serve(ServingThreadState& thread) override;
 
  private:
   // Bytes the connection keeps between turns: the start of a request, or answers not yet sent.
@@ -122,6 +121,7 @@ class ThriftConnection : public TrackedConnection {
   void ReportHeld();
 
   const ConnectionSetup& setup_;
+  ConnectionTable& table_;
   std::shared_ptr<apache::thrift::TProcessor> processor_;  // from the first request on
   MessageScanner scanner_;
   Held unread_;  // the start of a request not yet complete (or requests not yet answered)

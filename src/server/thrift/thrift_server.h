@@ -3,16 +3,16 @@
 // thrift1/thrift1_server.h) only says which generated processor and which handler serve a
 // connection.
 //
-// The machinery is event-driven: a connection holds no thread. A fixed pool of threads
-// (`worker_threads`) waits on every connection's socket at once in one epoll set; when a socket
-// is ready, one thread takes it (EPOLLONESHOT: no other thread serves that connection until it
-// is handed back), reads what has arrived, and for each request that is complete (a frame, or,
-// buffered, where message_scanner.h's walk says it ends) runs the generated processor on the
+// The machinery is event-driven (server/net/event_server.h): a connection holds no thread. A fixed
+// pool of threads (`worker_threads`) waits on every connection's socket at once in one epoll set;
+// when a socket is ready, one thread takes it (EPOLLONESHOT: no other thread serves that connection
+// until it is handed back), reads what has arrived, and for each request that is complete (a frame,
+// or, buffered, where message_scanner.h's walk says it ends) runs the generated processor on the
 // request's bytes in memory, then sends every answer of that read in one send
 // (thrift_connection.h). The handler runs on that thread: no hand-off to another thread, whose
-// wake-up would cost every call; a long call (a 16 MiB scan, a write waiting on the store)
-// holds its one thread and the others go on serving every other connection. A slow reader of
-// its answers holds no thread either: what the socket does not take waits in the connection.
+// wake-up would cost every call; a long call (a 16 MiB scan, a write waiting on the store) holds
+// its one thread and the others go on serving every other connection. A slow reader of its answers
+// holds no thread either: what the socket does not take waits in the connection.
 //
 // What one client may hold is capped (docs/security.md, "Resource caps"): connections in all and
 // per client address (a full server makes room by closing an idle connection of the client

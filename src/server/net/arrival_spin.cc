@@ -1,4 +1,4 @@
-#include "server/thrift/arrival_spin.h"
+#include "server/net/arrival_spin.h"
 
 #include <sys/socket.h>
 

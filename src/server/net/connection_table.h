@@ -1,6 +1,7 @@
-// The connections a Thrift server holds, by client address: admitting or refusing a new one,
-// making room for it when the server is full, closing those idle past the timeout, and keeping
-// the bytes held for connections (requests not yet complete, answers not yet sent) under a cap.
+// The connections a socket server (event_server.h) holds, by client address: admitting or
+// refusing a new one, making room for it when the server is full, closing those idle past the
+// timeout, and keeping the bytes held for connections (requests not yet complete, answers not
+// yet sent) under a cap.
 //
 // The table never closes a socket itself: it marks a connection closing and shuts its socket
 // down (shutdown(2)), which wakes whichever thread serves the connection; that thread removes it
@@ -19,8 +20,8 @@
 //
 // Thread safety: every method from any thread; the connection's atomics from any thread.
 
-#ifndef BASALT_SERVER_THRIFT_CONNECTION_TABLE_H_
-#define BASALT_SERVER_THRIFT_CONNECTION_TABLE_H_
+#ifndef BASALT_SERVER_NET_CONNECTION_TABLE_H_
+#define BASALT_SERVER_NET_CONNECTION_TABLE_H_
 
 #include <atomic>
 #include <chrono>
@@ -161,4 +162,4 @@ class ConnectionTable {
 
 }  // namespace basalt::server
 
-#endif  // BASALT_SERVER_THRIFT_CONNECTION_TABLE_H_
+#endif  // BASALT_SERVER_NET_CONNECTION_TABLE_H_

@@ -1,4 +1,4 @@
-#include "server/thrift/connection_table.h"
+#include "server/net/connection_table.h"
 
 #include <gtest/gtest.h>
 #include <sys/socket.h>

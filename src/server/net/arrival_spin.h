@@ -11,8 +11,8 @@
 // time, and only while no other connection has read a request lately. With several clients
 // calling, every connection sleeps as before and the cores serve calls instead.
 
-#ifndef BASALT_SERVER_THRIFT_ARRIVAL_SPIN_H_
-#define BASALT_SERVER_THRIFT_ARRIVAL_SPIN_H_
+#ifndef BASALT_SERVER_NET_ARRIVAL_SPIN_H_
+#define BASALT_SERVER_NET_ARRIVAL_SPIN_H_
 
 #include <atomic>
 #include <chrono>
@@ -85,4 +85,4 @@ class ConnectionSpin {
 
 }  // namespace basalt::server
 
-#endif  // BASALT_SERVER_THRIFT_ARRIVAL_SPIN_H_
+#endif  // BASALT_SERVER_NET_ARRIVAL_SPIN_H_
