@@ -268,34 +268,37 @@ class MasterService::Handler {
     return Procedure<pb::TruncateTableResponse>();
   }
 
-  // EnableTable and DisableTable: a table already in the wanted state fails the procedure
-  // with `wrong_state`.
-  template <class Request, class Response>
-  Reply SetEnabled(bool enabled, std::string_view wrong_state) {
-    Request request;
+  Reply EnableTable() {
+    pb::EnableTableRequest request;
     if (auto bad = Parse(&request)) return *bad;
     auto name = TableArgument(request.table_name());
     if (auto* refused = std::get_if<RpcError>(&name)) return *refused;
     const TableName& table = std::get<TableName>(name);
-    Status set = enabled ? admin_.EnableTable(table) : admin_.DisableTable(table);
-    if (set.IsNotFound()) {
+    using Response = pb::EnableTableResponse;
+    Status enabled = admin_.EnableTable(table);
+    if (enabled.IsNotFound()) {
       return Procedure<Response>(Failure(kTableNotFoundException, table.ToString()));
     }
-    if (set.IsFailedPrecondition()) {
-      return Procedure<Response>(Failure(wrong_state, table.ToString()));
+    if (enabled.IsFailedPrecondition()) {
+      return Procedure<Response>(Failure(kTableNotDisabledException, table.ToString()));
     }
-    if (!set.ok()) return Procedure<Response>(Failure(kDoNotRetry, set.ToString()));
+    if (!enabled.ok()) return Procedure<Response>(Failure(kDoNotRetry, enabled.ToString()));
     return Procedure<Response>();
   }
 
-  Reply EnableTable() {
-    return SetEnabled<pb::EnableTableRequest, pb::EnableTableResponse>(true,
-                                                                       kTableNotDisabledException);
-  }
-
   Reply DisableTable() {
-    return SetEnabled<pb::DisableTableRequest, pb::DisableTableResponse>(false,
-                                                                         kTableNotEnabledException);
+    pb::DisableTableRequest request;
+    if (auto bad = Parse(&request)) return *bad;
+    auto name = TableArgument(request.table_name());
+    if (auto* refused = std::get_if<RpcError>(&name)) return *refused;
+    const TableName& table = std::get<TableName>(name);
+    Status disabled = admin_.DisableTable(table);
+    if (disabled.IsNotFound()) return Thrown(kTableNotFoundException, table.ToString());
+    if (disabled.IsFailedPrecondition()) {
+      return Thrown(kTableNotEnabledException, table.ToString());
+    }
+    if (!disabled.ok()) return ThrownStatus(disabled);
+    return Procedure<pb::DisableTableResponse>();
   }
 
   // A family change's failure: what HBase's master says of the family, or the status.

@@ -19,13 +19,13 @@
 // master reports it. Those HMaster finds before or while the procedure is prepared (it waits on
 // a blocking prepare latch) are the call's exception: CreateTable (TableExistsException,
 // NamespaceNotFoundException), DeleteTable (TableNotFoundException, TableNotDisabledException),
-// ModifyTable and the column calls (TableNotFoundException, InvalidFamilyOperationException),
-// the namespace calls (NamespaceExistException, NamespaceNotFoundException, ConstraintException
-// for a namespace that holds tables or is "default" or "hbase"). Enable, disable and truncate
-// prepare without a latch for a 2.x client, so their failures (TableNotFoundException,
-// TableNotDisabledException, TableNotEnabledException) are the procedure's: the call answers a
-// proc_id whose result carries the exception. A schema basalt cannot hold
-// (schema_codec.h) is a DoNotRetryIOException of the call.
+// DisableTable (TableNotFoundException, TableNotEnabledException), ModifyTable and the column
+// calls (TableNotFoundException, InvalidFamilyOperationException), the namespace calls
+// (NamespaceExistException, NamespaceNotFoundException, ConstraintException for a namespace that
+// holds tables or is "default" or "hbase"). EnableTable and truncateTable prepare without a
+// latch for a 2.x client, so their failures (TableNotFoundException, TableNotDisabledException)
+// are the procedure's: the call answers a proc_id whose result carries the exception. A schema
+// basalt cannot hold (schema_codec.h) is a DoNotRetryIOException of the call.
 //
 // ModifyTable replaces the table's families and durability with the schema's: families added,
 // changed and dropped by Admin's AddFamily, ModifyFamily and DeleteFamily, in that order, after
