@@ -23,6 +23,7 @@ constexpr std::string_view kBloomFilter = "BLOOMFILTER";
 constexpr std::string_view kBlockSize = "BLOCKSIZE";
 constexpr std::string_view kDurability = "DURABILITY";
 constexpr std::string_view kReadOnly = "READONLY";
+constexpr std::string_view kIsMeta = "IS_META";
 // HBase's HConstants.FOREVER, as the shell and REST may spell an unlimited TTL.
 constexpr std::string_view kForeverText = "FOREVER";
 
@@ -142,7 +143,13 @@ Result<FamilyDescriptor> DecodeFamily(const pb::ColumnFamilySchema& family) {
 
 void EncodeTable(const TableDescriptor& table, pb::TableSchema* out) {
   EncodeTableName(table.name, out->mutable_table_name());
-  AddAttribute(kDurability, DurabilityName(table.durability), out->mutable_attributes());
+  // What a descriptor built by Java's TableDescriptorBuilder holds, so that Java compares the
+  // descriptor it gave with the one it reads back as equal: IS_META, and DURABILITY only when
+  // set (Java's absent DURABILITY is USE_DEFAULT).
+  AddAttribute(kIsMeta, "false", out->mutable_attributes());
+  if (table.durability != Durability::kUseDefault) {
+    AddAttribute(kDurability, DurabilityName(table.durability), out->mutable_attributes());
+  }
   for (const FamilyDescriptor& f : table.families) EncodeFamily(f, out->add_column_families());
 }
 

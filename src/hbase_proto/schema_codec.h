@@ -39,7 +39,8 @@ Result<TableName> DecodeTableName(const ::hbase::pb::TableName& name);
 void EncodeFamily(const FamilyDescriptor& family, ::hbase::pb::ColumnFamilySchema* out);
 Result<FamilyDescriptor> DecodeFamily(const ::hbase::pb::ColumnFamilySchema& family);
 
-// Families in the descriptor's order; DURABILITY always written (USE_DEFAULT included).
+// Families in the descriptor's order. The table attributes are those Java's own descriptor of
+// the same table holds: IS_META=false, and DURABILITY unless it is USE_DEFAULT.
 void EncodeTable(const TableDescriptor& table, ::hbase::pb::TableSchema* out);
 // InvalidArgument also when the schema has no table_name.
 Result<TableDescriptor> DecodeTable(const ::hbase::pb::TableSchema& table);
