@@ -125,6 +125,21 @@ class MasterService::Handler {
                                    " is not a valid message: " + parsed.message());
   }
 
+  // Parses a DDL request and takes its nonce. Answers (when it returns one) the parse error, or
+  // the first answer of the call this one repeats (procedure_results.h).
+  template <class Response, class Request>
+  std::optional<Reply> ParseDdl(Request* request) {
+    if (auto bad = Parse(request)) return Reply(*bad);
+    // HBase's "no nonce" is 0 (HConstants.NO_NONCE).
+    if (request->nonce() == 0) return std::nullopt;
+    nonce_ = NonceKey{request->nonce_group(), request->nonce()};
+    std::optional<uint64_t> answered = service_.procedures_.FindByNonce(*nonce_);
+    if (!answered) return std::nullopt;
+    Response response;
+    response.set_proc_id(*answered);
+    return Reply(Serialized(response));
+  }
+
   std::optional<RpcError> RefuseReserved(std::string_view ns) const {
     if (!IsReservedNamespace(service_.reserved_namespaces_, ns)) return std::nullopt;
     return Thrown(kAccessDeniedException, ReservedNamespaceMessage(ns));
@@ -143,7 +158,7 @@ class MasterService::Handler {
   Reply Procedure(std::optional<ProcedureFailure> failure = std::nullopt) {
     Response response;
     response.set_proc_id(service_.procedures_.Record(
-        ProcedureOutcome{static_cast<uint64_t>(SystemWallMillis()), std::move(failure)}));
+        ProcedureOutcome{static_cast<uint64_t>(SystemWallMillis()), std::move(failure)}, nonce_));
     return Serialized(response);
   }
 
@@ -215,7 +230,7 @@ class MasterService::Handler {
 
   Reply CreateTable() {
     pb::CreateTableRequest request;
-    if (auto bad = Parse(&request)) return *bad;
+    if (auto done = ParseDdl<pb::CreateTableResponse>(&request)) return *done;
     Result<TableDescriptor> desc = hbase_proto::DecodeTable(request.table_schema());
     if (!desc.ok()) return Thrown(kDoNotRetry, desc.status().message());
     const TableName& name = desc->name;
@@ -232,7 +247,7 @@ class MasterService::Handler {
 
   Reply DeleteTable() {
     pb::DeleteTableRequest request;
-    if (auto bad = Parse(&request)) return *bad;
+    if (auto done = ParseDdl<pb::DeleteTableResponse>(&request)) return *done;
     auto name = TableArgument(request.table_name());
     if (auto* refused = std::get_if<RpcError>(&name)) return *refused;
     const TableName& table = std::get<TableName>(name);
@@ -248,7 +263,7 @@ class MasterService::Handler {
 
   Reply TruncateTable() {
     pb::TruncateTableRequest request;
-    if (auto bad = Parse(&request)) return *bad;
+    if (auto done = ParseDdl<pb::TruncateTableResponse>(&request)) return *done;
     auto name = TableArgument(request.tablename());
     if (auto* refused = std::get_if<RpcError>(&name)) return *refused;
     const TableName& table = std::get<TableName>(name);
@@ -270,7 +285,7 @@ class MasterService::Handler {
 
   Reply EnableTable() {
     pb::EnableTableRequest request;
-    if (auto bad = Parse(&request)) return *bad;
+    if (auto done = ParseDdl<pb::EnableTableResponse>(&request)) return *done;
     auto name = TableArgument(request.table_name());
     if (auto* refused = std::get_if<RpcError>(&name)) return *refused;
     const TableName& table = std::get<TableName>(name);
@@ -288,7 +303,7 @@ class MasterService::Handler {
 
   Reply DisableTable() {
     pb::DisableTableRequest request;
-    if (auto bad = Parse(&request)) return *bad;
+    if (auto done = ParseDdl<pb::DisableTableResponse>(&request)) return *done;
     auto name = TableArgument(request.table_name());
     if (auto* refused = std::get_if<RpcError>(&name)) return *refused;
     const TableName& table = std::get<TableName>(name);
@@ -311,7 +326,7 @@ class MasterService::Handler {
 
   Reply ModifyTable() {
     pb::ModifyTableRequest request;
-    if (auto bad = Parse(&request)) return *bad;
+    if (auto done = ParseDdl<pb::ModifyTableResponse>(&request)) return *done;
     auto name = TableArgument(request.table_name());
     if (auto* refused = std::get_if<RpcError>(&name)) return *refused;
     const TableName& table = std::get<TableName>(name);
@@ -378,7 +393,7 @@ class MasterService::Handler {
 
   Reply AddColumn() {
     pb::AddColumnRequest request;
-    if (auto bad = Parse(&request)) return *bad;
+    if (auto done = ParseDdl<pb::AddColumnResponse>(&request)) return *done;
     auto name = TableArgument(request.table_name());
     if (auto* refused = std::get_if<RpcError>(&name)) return *refused;
     const TableName& table = std::get<TableName>(name);
@@ -390,7 +405,7 @@ class MasterService::Handler {
 
   Reply ModifyColumn() {
     pb::ModifyColumnRequest request;
-    if (auto bad = Parse(&request)) return *bad;
+    if (auto done = ParseDdl<pb::ModifyColumnResponse>(&request)) return *done;
     auto name = TableArgument(request.table_name());
     if (auto* refused = std::get_if<RpcError>(&name)) return *refused;
     const TableName& table = std::get<TableName>(name);
@@ -402,7 +417,7 @@ class MasterService::Handler {
 
   Reply DeleteColumn() {
     pb::DeleteColumnRequest request;
-    if (auto bad = Parse(&request)) return *bad;
+    if (auto done = ParseDdl<pb::DeleteColumnResponse>(&request)) return *done;
     auto name = TableArgument(request.table_name());
     if (auto* refused = std::get_if<RpcError>(&name)) return *refused;
     const TableName& table = std::get<TableName>(name);
@@ -413,7 +428,7 @@ class MasterService::Handler {
   // Flushes the whole table whichever families the request names (a superset of the flush).
   Reply FlushTable() {
     pb::FlushTableRequest request;
-    if (auto bad = Parse(&request)) return *bad;
+    if (auto done = ParseDdl<pb::FlushTableResponse>(&request)) return *done;
     auto name = TableArgument(request.table_name());
     if (auto* refused = std::get_if<RpcError>(&name)) return *refused;
     const TableName& table = std::get<TableName>(name);
@@ -482,7 +497,7 @@ class MasterService::Handler {
 
   Reply CreateNamespace() {
     pb::CreateNamespaceRequest request;
-    if (auto bad = Parse(&request)) return *bad;
+    if (auto done = ParseDdl<pb::CreateNamespaceResponse>(&request)) return *done;
     Result<NamespaceDescriptor> ns = hbase_proto::DecodeNamespace(request.namespacedescriptor());
     if (!ns.ok()) return Thrown(kDoNotRetry, ns.status().message());
     if (auto refused = RefuseReserved(ns->name)) return *refused;
@@ -494,7 +509,7 @@ class MasterService::Handler {
 
   Reply DeleteNamespace() {
     pb::DeleteNamespaceRequest request;
-    if (auto bad = Parse(&request)) return *bad;
+    if (auto done = ParseDdl<pb::DeleteNamespaceResponse>(&request)) return *done;
     const std::string& ns = request.namespacename();
     if (auto refused = RefuseReserved(ns)) return *refused;
     Status deleted = admin_.DeleteNamespace(ns);
@@ -507,7 +522,7 @@ class MasterService::Handler {
 
   Reply ModifyNamespace() {
     pb::ModifyNamespaceRequest request;
-    if (auto bad = Parse(&request)) return *bad;
+    if (auto done = ParseDdl<pb::ModifyNamespaceResponse>(&request)) return *done;
     Result<NamespaceDescriptor> wanted =
         hbase_proto::DecodeNamespace(request.namespacedescriptor());
     if (!wanted.ok()) return Thrown(kDoNotRetry, wanted.status().message());
@@ -650,6 +665,7 @@ class MasterService::Handler {
   MasterService& service_;
   Admin& admin_;
   const DecodedCall& call_;
+  std::optional<NonceKey> nonce_;  // the DDL request's, once parsed
 };
 
 MasterService::MasterService(Connection& conn, RegionDirectory& regions,

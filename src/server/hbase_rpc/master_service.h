@@ -26,6 +26,8 @@
 // latch for a 2.x client, so their failures (TableNotFoundException, TableNotDisabledException)
 // are the procedure's: the call answers a proc_id whose result carries the exception. A schema
 // basalt cannot hold (schema_codec.h) is a DoNotRetryIOException of the call.
+// A DDL call whose nonce repeats that of a call answered with a proc_id (the client retrying a
+// call whose answer it lost) is answered that proc_id again, and not applied twice.
 //
 // ModifyTable replaces the table's families and durability with the schema's: families added,
 // changed and dropped by Admin's AddFamily, ModifyFamily and DeleteFamily, in that order, after

@@ -232,6 +232,24 @@ TEST_F(MasterServiceTest, EnableAndTruncateFailuresAreTheProceduresOutcome) {
   EXPECT_EQ(Procedure(987654).state(), pb::GetProcedureResultResponse::NOT_FOUND);
 }
 
+TEST_F(MasterServiceTest, ARetriedCallIsAnsweredItsFirstProcedure) {
+  TableDescriptor desc(TableName("default", "t"));
+  desc.AddFamily(FamilyDescriptor("cf"));
+  pb::CreateTableRequest create = CreateRequest(desc);
+  create.set_nonce_group(7);
+  create.set_nonce(42);
+  const uint64_t first = Ok<pb::CreateTableResponse>("CreateTable", create).proc_id();
+  EXPECT_EQ(Ok<pb::CreateTableResponse>("CreateTable", create).proc_id(), first)
+      << "the same nonce: not TableExistsException";
+  ExpectFinished(first);
+  create.set_nonce(43);
+  EXPECT_EQ(Fails("CreateTable", create).exception_class, kTableExists);
+  // Without a nonce (0), every call is applied.
+  auto disable = ForTable<pb::DisableTableRequest>("t");
+  Ok<pb::DisableTableResponse>("DisableTable", disable);
+  EXPECT_EQ(Fails("DisableTable", disable).exception_class, kTableNotEnabled);
+}
+
 TEST_F(MasterServiceTest, ModifyTableAppliesTheDifference) {
   TableDescriptor desc(TableName("default", "t"));
   desc.AddFamily(FamilyDescriptor("a")).AddFamily(FamilyDescriptor("b"));
@@ -446,6 +464,17 @@ TEST(ProcedureResultsTest, OldestOutcomesAreEvictedPastTheCap) {
   EXPECT_EQ(results.Find(second)->failure->exception_class, "x.Y");
   EXPECT_EQ(results.Find(third)->finished_ms, 3u);
   EXPECT_FALSE(results.Find(99).has_value());
+}
+
+TEST(ProcedureResultsTest, NoncesFindTheirProcedureUntilItIsEvicted) {
+  ProcedureResults results(2);
+  const uint64_t first = results.Record({1, std::nullopt}, NonceKey{1, 10});
+  results.Record({2, std::nullopt});
+  EXPECT_EQ(results.FindByNonce(NonceKey{1, 10}), first);
+  EXPECT_FALSE(results.FindByNonce(NonceKey{2, 10}).has_value());
+  results.Record({3, std::nullopt}, NonceKey{1, 11});
+  EXPECT_FALSE(results.FindByNonce(NonceKey{1, 10}).has_value()) << "evicted with its outcome";
+  EXPECT_TRUE(results.FindByNonce(NonceKey{1, 11}).has_value());
 }
 
 }  // namespace
