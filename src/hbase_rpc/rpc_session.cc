@@ -15,7 +15,7 @@ bool RpcSession::Fail(const RpcError& error, std::string* out) {
   return false;
 }
 
-bool RpcSession::Feed(std::string_view bytes, std::string* out) {
+bool RpcSession::Feed(std::string_view bytes, std::string* out, size_t answer_budget) {
   if (state_ == State::kClosed) return false;
   // Bytes are copied only when a unit is cut by the end of a read: a whole unit is decoded from
   // the read itself.
@@ -27,12 +27,12 @@ bool RpcSession::Feed(std::string_view bytes, std::string* out) {
     joined.append(bytes);
     input = joined;
   }
-  if (!Step(&input, out)) return false;
+  if (!Step(&input, out, answer_budget)) return false;
   pending_.assign(input);
   return true;
 }
 
-bool RpcSession::Step(std::string_view* input, std::string* out) {
+bool RpcSession::Step(std::string_view* input, std::string* out, size_t answer_budget) {
   for (;;) {
     switch (state_) {
       case State::kClosed:
@@ -63,6 +63,7 @@ bool RpcSession::Step(std::string_view* input, std::string* out) {
         break;
       }
       case State::kCalls: {
+        if (out->size() >= answer_budget) return true;
         LengthPrefixed unit;
         if (auto error = NextLengthPrefixed(*input, caps_.max_frame_bytes, &unit)) {
           return Fail(*error, out);

@@ -14,6 +14,7 @@
 #ifndef BASALT_HBASE_RPC_RPC_SESSION_H_
 #define BASALT_HBASE_RPC_RPC_SESSION_H_
 
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -53,9 +54,13 @@ class RpcSession {
   // `client_address`: the peer's, given to every call (Caller).
   RpcSession(RpcCaps caps, ServiceLookup services, std::string client_address = "unknown");
 
-  // Takes the bytes that arrived and appends to `*out` every answer they complete. Returns false
-  // when the connection must be closed once `*out` is sent; after that, Feed takes nothing more.
-  bool Feed(std::string_view bytes, std::string* out);
+  // Takes the bytes that arrived and appends to `*out` the answer of every call they complete,
+  // until `*out` holds `answer_budget` bytes: the calls after that wait in the session (feed it
+  // no bytes to answer them once `*out` is sent), so a client that sends calls without reading
+  // their answers makes the server hold about one budget of answers, not one per call. Returns
+  // false when the connection must be closed once `*out` is sent; after that, Feed takes
+  // nothing more.
+  bool Feed(std::string_view bytes, std::string* out, size_t answer_budget = SIZE_MAX);
 
   // Bytes held for a preamble, header or frame not yet complete.
   size_t buffered() const { return pending_.size(); }
@@ -67,7 +72,7 @@ class RpcSession {
  private:
   enum class State { kPreamble, kConnectionHeader, kCalls, kClosed };
   // Consumes what it can of `input`; false to close.
-  bool Step(std::string_view* input, std::string* out);
+  bool Step(std::string_view* input, std::string* out, size_t answer_budget);
   bool Fail(const RpcError& error, std::string* out);
 
   const RpcCaps caps_;

@@ -104,6 +104,27 @@ TEST_F(RpcSessionTest, AnswersPipelinedCallsInOrderWhateverTheReadBoundaries) {
   }
 }
 
+TEST_F(RpcSessionTest, CallsPastTheAnswerBudgetWaitUntilFedAgain) {
+  std::string input = Opening("ClientService");
+  for (uint32_t id = 1; id <= 10; ++id) input += Call(id, "Echo", std::string(100, 'x'));
+  RpcSession session = NewSession();
+  std::string out;
+  // Room for about two answers: the rest wait in the session, unanswered.
+  ASSERT_TRUE(session.Feed(input, &out, 200));
+  const size_t first = Answers(out).size();
+  EXPECT_GE(first, 1u);
+  EXPECT_LT(first, 4u);
+  EXPECT_GT(session.buffered(), 0u);
+  size_t answered = first;
+  for (int turn = 0; turn < 20 && answered < 10; ++turn) {
+    out.clear();  // sent
+    ASSERT_TRUE(session.Feed({}, &out, 200));
+    answered += Answers(out).size();
+  }
+  EXPECT_EQ(answered, 10u);
+  EXPECT_EQ(session.buffered(), 0u);
+}
+
 TEST_F(RpcSessionTest, UnknownServiceIsFatal) {
   RpcSession session = NewSession();
   std::string out;

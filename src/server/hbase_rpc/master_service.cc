@@ -12,6 +12,7 @@
 #include "hbase_proto/message_parse.h"
 #include "hbase_proto/proto/Master.pb.h"
 #include "hbase_proto/schema_codec.h"
+#include "server/hbase_rpc/exceptions.h"
 #include "server/reserved_namespaces.h"
 #include "server/table_name_pattern.h"
 
@@ -20,32 +21,11 @@ namespace basalt::server::hbase_rpc {
 using ::basalt::hbase_rpc::CallAnswer;
 using ::basalt::hbase_rpc::Caller;
 using ::basalt::hbase_rpc::DecodedCall;
-using ::basalt::hbase_rpc::RpcError;
 
 namespace {
 
 namespace pb = ::hbase::pb;
 using Reply = std::variant<CallAnswer, RpcError>;
-
-// HBase's exception classes, each checked against HBase 2.6's jars.
-constexpr std::string_view kTableExistsException = "org.apache.hadoop.hbase.TableExistsException";
-constexpr std::string_view kTableNotFoundException =
-    "org.apache.hadoop.hbase.TableNotFoundException";
-constexpr std::string_view kTableNotDisabledException =
-    "org.apache.hadoop.hbase.TableNotDisabledException";
-constexpr std::string_view kTableNotEnabledException =
-    "org.apache.hadoop.hbase.TableNotEnabledException";
-constexpr std::string_view kNamespaceNotFoundException =
-    "org.apache.hadoop.hbase.NamespaceNotFoundException";
-constexpr std::string_view kNamespaceExistException =
-    "org.apache.hadoop.hbase.NamespaceExistException";
-constexpr std::string_view kInvalidFamilyOperationException =
-    "org.apache.hadoop.hbase.InvalidFamilyOperationException";
-constexpr std::string_view kConstraintException =
-    "org.apache.hadoop.hbase.constraint.ConstraintException";
-constexpr std::string_view kAccessDeniedException =
-    "org.apache.hadoop.hbase.security.AccessDeniedException";
-constexpr std::string_view kDoNotRetry = ::basalt::hbase_rpc::kDoNotRetryIOException;
 
 // What a procedure's failure names as its source (HBase puts the master's name there).
 constexpr std::string_view kProcedureSource = "basalt";
@@ -56,7 +36,7 @@ RpcError Thrown(std::string_view exception_class, std::string message) {
 
 // A failure with no HBase class of its own.
 RpcError ThrownStatus(const Status& status) {
-  return Thrown(kDoNotRetry, status.ToString());
+  return Thrown(kDoNotRetryIOException, status.ToString());
 }
 
 CallAnswer Serialized(const google::protobuf::MessageLite& message) {
@@ -109,8 +89,8 @@ class MasterService::Handler {
     const std::string& method = call_.header.method_name();
     auto it = kMethods.find(method);
     if (it == kMethods.end()) {
-      return Thrown(kDoNotRetry, "method " + hbase_proto::Printable(method) +
-                                     " of MasterService is not served by basalt");
+      return Thrown(kDoNotRetryIOException, "method " + hbase_proto::Printable(method) +
+                                                " of MasterService is not served by basalt");
     }
     return (this->*(it->second))();
   }
@@ -121,8 +101,8 @@ class MasterService::Handler {
   std::optional<RpcError> Parse(Request* request) const {
     Status parsed = hbase_proto::ParseStrict(call_.param, request);
     if (parsed.ok()) return std::nullopt;
-    return Thrown(kDoNotRetry, "the request of " + call_.header.method_name() +
-                                   " is not a valid message: " + parsed.message());
+    return Thrown(kDoNotRetryIOException, "the request of " + call_.header.method_name() +
+                                              " is not a valid message: " + parsed.message());
   }
 
   // Parses a DDL request and takes its nonce. Answers (when it returns one) the parse error, or
@@ -148,7 +128,7 @@ class MasterService::Handler {
   // A table named by the request, refused when malformed or reserved.
   std::variant<TableName, RpcError> TableArgument(const pb::TableName& wire) const {
     Result<TableName> name = hbase_proto::DecodeTableName(wire);
-    if (!name.ok()) return Thrown(kDoNotRetry, name.status().message());
+    if (!name.ok()) return Thrown(kDoNotRetryIOException, name.status().message());
     if (auto refused = RefuseReserved(name->ns)) return *refused;
     return *std::move(name);
   }
@@ -174,7 +154,7 @@ class MasterService::Handler {
     std::unique_ptr<re2::RE2> pattern;
     if (regex) {
       auto compiled = CompileTableNamePattern(*regex);
-      if (!compiled.ok()) return Thrown(kDoNotRetry, compiled.status().message());
+      if (!compiled.ok()) return Thrown(kDoNotRetryIOException, compiled.status().message());
       pattern = *std::move(compiled);
     }
     Result<std::vector<TableName>> all = admin_.ListTables(ns ? *ns : "");
@@ -232,7 +212,7 @@ class MasterService::Handler {
     pb::CreateTableRequest request;
     if (auto done = ParseDdl<pb::CreateTableResponse>(&request)) return *done;
     Result<TableDescriptor> desc = hbase_proto::DecodeTable(request.table_schema());
-    if (!desc.ok()) return Thrown(kDoNotRetry, desc.status().message());
+    if (!desc.ok()) return Thrown(kDoNotRetryIOException, desc.status().message());
     const TableName& name = desc->name;
     if (auto refused = RefuseReserved(name.ns)) return *refused;
     if (auto missing = RequireNamespace(name.ns)) return *missing;
@@ -277,7 +257,8 @@ class MasterService::Handler {
           Failure(kTableNotDisabledException, table.ToString()));
     }
     if (!truncated.ok()) {
-      return Procedure<pb::TruncateTableResponse>(Failure(kDoNotRetry, truncated.ToString()));
+      return Procedure<pb::TruncateTableResponse>(
+          Failure(kDoNotRetryIOException, truncated.ToString()));
     }
     service_.regions_.Renew(table);
     return Procedure<pb::TruncateTableResponse>();
@@ -297,7 +278,8 @@ class MasterService::Handler {
     if (enabled.IsFailedPrecondition()) {
       return Procedure<Response>(Failure(kTableNotDisabledException, table.ToString()));
     }
-    if (!enabled.ok()) return Procedure<Response>(Failure(kDoNotRetry, enabled.ToString()));
+    if (!enabled.ok())
+      return Procedure<Response>(Failure(kDoNotRetryIOException, enabled.ToString()));
     return Procedure<Response>();
   }
 
@@ -331,14 +313,15 @@ class MasterService::Handler {
     if (auto* refused = std::get_if<RpcError>(&name)) return *refused;
     const TableName& table = std::get<TableName>(name);
     Result<TableDescriptor> target = hbase_proto::DecodeTable(request.table_schema());
-    if (!target.ok()) return Thrown(kDoNotRetry, target.status().message());
+    if (!target.ok()) return Thrown(kDoNotRetryIOException, target.status().message());
     if (target->name != table) {
-      return Thrown(kDoNotRetry, "ModifyTable of '" + table.ToString() + "' with the schema of '" +
-                                     target->name.ToString() + "'");
+      return Thrown(kDoNotRetryIOException, "ModifyTable of '" + table.ToString() +
+                                                "' with the schema of '" + target->name.ToString() +
+                                                "'");
     }
     if (target->families.size() > kMaxFamiliesPerTable) {
-      return Thrown(kDoNotRetry, "table '" + table.ToString() + "' may have at most " +
-                                     std::to_string(kMaxFamiliesPerTable) + " families");
+      return Thrown(kDoNotRetryIOException, "table '" + table.ToString() + "' may have at most " +
+                                                std::to_string(kMaxFamiliesPerTable) + " families");
     }
     auto current = ExistingTable(table);
     if (auto* missing = std::get_if<RpcError>(&current)) return *missing;
@@ -374,9 +357,10 @@ class MasterService::Handler {
       Status applied = changes[i]();
       if (applied.ok()) continue;
       if (i == 0) return FamilyChangeFailed(applied);
-      return Thrown(kDoNotRetry, "ModifyTable of '" + table.ToString() + "' stopped after " +
-                                     std::to_string(i) + " of " + std::to_string(changes.size()) +
-                                     " changes: " + applied.ToString());
+      return Thrown(kDoNotRetryIOException, "ModifyTable of '" + table.ToString() +
+                                                "' stopped after " + std::to_string(i) + " of " +
+                                                std::to_string(changes.size()) +
+                                                " changes: " + applied.ToString());
     }
     return Procedure<pb::ModifyTableResponse>();
   }
@@ -398,7 +382,7 @@ class MasterService::Handler {
     if (auto* refused = std::get_if<RpcError>(&name)) return *refused;
     const TableName& table = std::get<TableName>(name);
     Result<FamilyDescriptor> family = hbase_proto::DecodeFamily(request.column_families());
-    if (!family.ok()) return Thrown(kDoNotRetry, family.status().message());
+    if (!family.ok()) return Thrown(kDoNotRetryIOException, family.status().message());
     return FamilyChange<pb::AddColumnResponse>(table,
                                                [&] { return admin_.AddFamily(table, *family); });
   }
@@ -410,7 +394,7 @@ class MasterService::Handler {
     if (auto* refused = std::get_if<RpcError>(&name)) return *refused;
     const TableName& table = std::get<TableName>(name);
     Result<FamilyDescriptor> family = hbase_proto::DecodeFamily(request.column_families());
-    if (!family.ok()) return Thrown(kDoNotRetry, family.status().message());
+    if (!family.ok()) return Thrown(kDoNotRetryIOException, family.status().message());
     return FamilyChange<pb::ModifyColumnResponse>(
         table, [&] { return admin_.ModifyFamily(table, *family); });
   }
@@ -499,7 +483,7 @@ class MasterService::Handler {
     pb::CreateNamespaceRequest request;
     if (auto done = ParseDdl<pb::CreateNamespaceResponse>(&request)) return *done;
     Result<NamespaceDescriptor> ns = hbase_proto::DecodeNamespace(request.namespacedescriptor());
-    if (!ns.ok()) return Thrown(kDoNotRetry, ns.status().message());
+    if (!ns.ok()) return Thrown(kDoNotRetryIOException, ns.status().message());
     if (auto refused = RefuseReserved(ns->name)) return *refused;
     Status created = admin_.CreateNamespace(*ns);
     if (created.IsAlreadyExists()) return Thrown(kNamespaceExistException, ns->name);
@@ -525,16 +509,16 @@ class MasterService::Handler {
     if (auto done = ParseDdl<pb::ModifyNamespaceResponse>(&request)) return *done;
     Result<NamespaceDescriptor> wanted =
         hbase_proto::DecodeNamespace(request.namespacedescriptor());
-    if (!wanted.ok()) return Thrown(kDoNotRetry, wanted.status().message());
+    if (!wanted.ok()) return Thrown(kDoNotRetryIOException, wanted.status().message());
     if (auto refused = RefuseReserved(wanted->name)) return *refused;
     Result<NamespaceDescriptor> current = admin_.GetNamespace(wanted->name);
     if (current.status().IsNotFound()) return Thrown(kNamespaceNotFoundException, wanted->name);
     if (!current.ok()) return ThrownStatus(current.status());
     if (current->configuration != wanted->configuration) {
-      return Thrown(kDoNotRetry, "basalt cannot change the configuration of namespace '" +
-                                     wanted->name +
-                                     "' (it is kept as created); a descriptor equal to the "
-                                     "current one is accepted");
+      return Thrown(kDoNotRetryIOException,
+                    "basalt cannot change the configuration of namespace '" + wanted->name +
+                        "' (it is kept as created); a descriptor equal to the "
+                        "current one is accepted");
     }
     return Procedure<pb::ModifyNamespaceResponse>();
   }

@@ -68,6 +68,10 @@ class ScannerRegistry {
     bool sort_columns = false;
     // Set (under `mu`) when a call had to drop rows it had read: the scanner cannot go on.
     bool broken = false;
+    // HBase's native RPC (under `mu`): the next_call_seq the scanner's next call must carry, and
+    // the most bytes of cells one call answers (the scan's max_result_size).
+    uint64_t next_call_seq = 0;
+    uint64_t max_result_bytes = 0;
     Clock::time_point last_access;  // guarded by the registry's mutex
   };
 
