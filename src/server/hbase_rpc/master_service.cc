@@ -147,7 +147,8 @@ class MasterService::Handler {
   }
 
   // The tables a listing covers: in `ns` (all when null; none when it does not exist), HBase's
-  // own namespace only with `include_sys_tables`, names matching `regex` in full when given.
+  // own namespace only with `include_sys_tables`, names matching `regex` in full when given, and
+  // none of a reserved namespace (hbase:meta lists none either).
   std::variant<std::vector<TableName>, RpcError> MatchingTables(const std::string* ns,
                                                                 const std::string* regex,
                                                                 bool include_sys_tables) const {
@@ -164,6 +165,7 @@ class MasterService::Handler {
     }
     std::vector<TableName> out;
     for (TableName& name : *all) {
+      if (IsReservedNamespace(service_.reserved_namespaces_, name.ns)) continue;
       if (!include_sys_tables && name.ns == kSystemNamespace) continue;
       if (pattern && !re2::RE2::FullMatch(name.ToString(), *pattern)) continue;
       out.push_back(std::move(name));
@@ -171,11 +173,10 @@ class MasterService::Handler {
     return out;
   }
 
-  // Appends the schema of each table still there; reserved tables' schemas are left out.
+  // Appends the schema of each table still there. REQUIRES: no name is of a reserved namespace.
   std::optional<RpcError> AddSchemas(const std::vector<TableName>& names,
                                      google::protobuf::RepeatedPtrField<pb::TableSchema>* out) {
     for (const TableName& name : names) {
-      if (IsReservedNamespace(service_.reserved_namespaces_, name.ns)) continue;
       Result<TableInfo> info = admin_.DescribeTable(name);
       if (info.status().IsNotFound()) continue;  // dropped since it was listed
       if (!info.ok()) return ThrownStatus(info.status());
@@ -584,6 +585,7 @@ class MasterService::Handler {
   Reply ListTableNamesByNamespace() {
     pb::ListTableNamesByNamespaceRequest request;
     if (auto bad = Parse(&request)) return *bad;
+    if (auto refused = RefuseReserved(request.namespacename())) return *refused;
     auto names = TablesOf(request.namespacename());
     if (auto* failed = std::get_if<RpcError>(&names)) return *failed;
     pb::ListTableNamesByNamespaceResponse response;

@@ -37,7 +37,7 @@
 // configuration, so any other descriptor is a DoNotRetryIOException saying so.
 //
 // Reserved namespaces (reserved_namespaces.h) are refused with AccessDeniedException, as
-// Thrift2 refuses them; listings leave their tables' schemas out but show their names.
+// Thrift2 refuses them, and table listings leave their tables out, as hbase:meta does.
 //
 // hbase:meta is not a table of Admin's: GetTableState answers ENABLED for it, and it is in no
 // listing.

@@ -405,6 +405,28 @@ TEST_F(MasterServiceTest, ReservedNamespacesAreAccessDenied) {
   pb::GetTableStateRequest state;
   *state.mutable_table_name() = Name("app", "users");
   EXPECT_EQ(Fails("GetTableState", state).exception_class, kAccessDenied);
+  ASSERT_TRUE(conn_->admin().CreateNamespace(NamespaceDescriptor{"app", {}}).ok());
+  TableDescriptor users(TableName("app", "users"));
+  users.AddFamily(FamilyDescriptor("cf"));
+  ASSERT_TRUE(conn_->admin().CreateTable(users).ok());
+  Create("default", "t");
+  auto names = Ok<pb::GetTableNamesResponse>("GetTableNames", pb::GetTableNamesRequest());
+  ASSERT_EQ(names.table_names_size(), 1);
+  EXPECT_EQ(names.table_names(0).qualifier(), "t");
+  EXPECT_EQ(
+      Ok<pb::GetTableDescriptorsResponse>("GetTableDescriptors", pb::GetTableDescriptorsRequest())
+          .table_schema_size(),
+      1);
+  pb::GetTableDescriptorsRequest by_name;
+  *by_name.add_table_names() = Name("app", "users");
+  EXPECT_EQ(Fails("GetTableDescriptors", by_name).exception_class, kAccessDenied);
+  pb::ListTableNamesByNamespaceRequest in_app;
+  in_app.set_namespacename("app");
+  EXPECT_EQ(Fails("ListTableNamesByNamespace", in_app).exception_class, kAccessDenied);
+  pb::DeleteTableRequest drop;
+  *drop.mutable_table_name() = Name("app", "users");
+  EXPECT_EQ(Fails("DeleteTable", drop).exception_class, kAccessDenied);
+  EXPECT_TRUE(*conn_->admin().TableExists(TableName("app", "users")));
 }
 
 TEST_F(MasterServiceTest, ConstantAnswers) {
