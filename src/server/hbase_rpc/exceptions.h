@@ -37,6 +37,15 @@ inline constexpr std::string_view kOutOfOrderScannerNextException =
 // Retriable, with the client's backoff.
 inline constexpr std::string_view kRegionTooBusyException =
     "org.apache.hadoop.hbase.RegionTooBusyException";
+// Namespace, family and schema rules: what HMaster throws for DDL.
+inline constexpr std::string_view kNamespaceNotFoundException =
+    "org.apache.hadoop.hbase.NamespaceNotFoundException";
+inline constexpr std::string_view kNamespaceExistException =
+    "org.apache.hadoop.hbase.NamespaceExistException";
+inline constexpr std::string_view kInvalidFamilyOperationException =
+    "org.apache.hadoop.hbase.InvalidFamilyOperationException";
+inline constexpr std::string_view kConstraintException =
+    "org.apache.hadoop.hbase.constraint.ConstraintException";
 // Not retried: the caller may not do this.
 inline constexpr std::string_view kAccessDeniedException =
     "org.apache.hadoop.hbase.security.AccessDeniedException";

@@ -6,6 +6,7 @@
 #include <re2/re2.h>
 
 #include "server/reserved_namespaces.h"
+#include "server/table_name_pattern.h"
 #include "server/thrift2/errors.h"
 #include "thrift2/codec.h"
 
@@ -79,29 +80,9 @@ void ReadRows(ResultScanner& scanner, int32_t num_rows, std::vector<TResult>* ou
   ThrowIfError(scanner.status());
 }
 
-// A caller's table name pattern (HBase's Pattern.compile, matched against the whole name). RE2
-// rather than std::regex: std::regex recurses per nesting level and backtracks, so one call with
-// a deeply nested pattern overflowed the stack and a pattern like (a*)*b took exponential time;
-// RE2 parses without recursion and matches in linear time. Java syntax RE2 lacks (back
-// references, look-around) is refused. The length and program-size caps bound the memory one
-// call may spend compiling; table names are short, so real patterns are far below both.
-constexpr size_t kMaxNamePatternBytes = 4096;
-constexpr int64_t kMaxNamePatternMemory = 1 << 20;
-
+// A caller's table name pattern (table_name_pattern.h), or the TIOError of a bad one.
 std::unique_ptr<re2::RE2> CompileNamePattern(const std::string& regex) {
-  if (regex.size() > kMaxNamePatternBytes) {
-    ThrowTIOError(
-        Status::InvalidArgument("table name pattern too long: " + std::to_string(regex.size()) +
-                                " bytes (at most " + std::to_string(kMaxNamePatternBytes) + ")"));
-  }
-  re2::RE2::Options options;
-  options.set_log_errors(false);
-  options.set_max_mem(kMaxNamePatternMemory);
-  auto pattern = std::make_unique<re2::RE2>(regex, options);
-  if (!pattern->ok()) {
-    ThrowTIOError(Status::InvalidArgument("bad table name pattern: " + pattern->error()));
-  }
-  return pattern;
+  return ValueOrThrow(CompileTableNamePattern(regex));
 }
 
 }  // namespace
