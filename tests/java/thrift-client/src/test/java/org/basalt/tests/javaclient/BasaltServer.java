@@ -47,7 +47,13 @@ final class BasaltServer {
   private final boolean temporary;
 
   private BasaltServer(
-      Process process, Path workDir, Path dataDir, boolean temporary, int thrift2Port, int restPort) {
+      Process process,
+      Path workDir,
+      Path dataDir,
+      boolean temporary,
+      int thrift2Port,
+      int restPort,
+      int hbaseRpcPort) {
     this.process = process;
     this.workDir = workDir;
     this.dataDir = dataDir;

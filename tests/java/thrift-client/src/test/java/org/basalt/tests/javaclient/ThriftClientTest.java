@@ -37,6 +37,10 @@ abstract class ThriftClientTest {
   @BeforeAll
   void openConnection() throws IOException {
     connection = target.connect();
+    // The client is the one the mode names, so that a native run never passes on Thrift.
+    assertEquals(
+        target.isNative() ? "ConnectionImplementation" : "ThriftConnection",
+        connection.getClass().getSimpleName());
   }
 
   @AfterAll
