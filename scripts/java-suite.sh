@@ -106,7 +106,7 @@ if [ "$target" = basalt ]; then
 else
   state="${BASALT_HBASE_DIR:-$root/build/hbase}"
   if [ "$client" = native ] && [ -n "${HBASE_MASTER_PORT:-}" ]; then
-    say "against the HBase master at ${HBASE_HOST:-127.0.0.1}:$HBASE_MASTER_PORT"
+    say "against the HBase the native client bootstraps from at ${HBASE_HOST:-127.0.0.1}:$HBASE_MASTER_PORT"
   elif [ "$client" = thrift ] && [ "$transport" != framed ] && [ -n "${HBASE_THRIFT2_PORT:-}" ] &&
        [ -n "${HBASE_REST_PORT:-}" ]; then
     # An HBase this script did not start (a remote one: HBASE_HOST, default 127.0.0.1).

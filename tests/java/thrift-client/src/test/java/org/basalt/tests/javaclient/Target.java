@@ -168,11 +168,13 @@ final class Target {
     // after a schema change, and the retries a call that fails for good makes end in a second.
     conf.setInt("hbase.client.retries.number", 3);
     conf.setLong("hbase.client.pause", 100);
-    // One RPC and one whole operation (its retries included). A procedure-backed Admin call waits
-    // on the master in polls of its own, each one RPC, up to the sync wait.
-    conf.setInt("hbase.rpc.timeout", 10_000);
-    conf.setInt("hbase.client.operation.timeout", 30_000);
-    conf.setInt("hbase.client.meta.operation.timeout", 30_000);
+    // One RPC and one whole operation (its retries included): a server that accepts and never
+    // answers costs a call 15 s, not minutes. A procedure-backed Admin call (create, disable,
+    // truncate) waits on the master in polls of its own, each one short RPC, up to the sync wait:
+    // those alone may take long on a loaded machine.
+    conf.setInt("hbase.rpc.timeout", 5_000);
+    conf.setInt("hbase.client.operation.timeout", 15_000);
+    conf.setInt("hbase.client.meta.operation.timeout", 15_000);
     conf.setLong("hbase.client.sync.wait.timeout.msec", 60_000);
     return conf;
   }
