@@ -176,6 +176,10 @@ final class Target {
     conf.setInt("hbase.client.operation.timeout", 15_000);
     conf.setInt("hbase.client.meta.operation.timeout", 15_000);
     conf.setLong("hbase.client.sync.wait.timeout.msec", 60_000);
+    // The wait for the answer to a connection's preamble call (the registry's, which 2.6's
+    // client sends before the connection header), 20 s by default on every try: a server that
+    // accepts and never answers would cost each test a minute.
+    conf.setInt("hbase.ipc.client.socket.timeout.read", 5_000);
     return conf;
   }
 
