@@ -5,7 +5,10 @@
 #                             starts a standalone HBase (master, region server and ZooKeeper in
 #                             one JVM, data in a fresh temporary directory) and its Thrift1,
 #                             Thrift2 and REST gateways (one JVM each), all on free loopback
-#                             ports, waits until each answers a real call, and prints the ports as
+#                             ports (the master's and region server's RPC ports too, advertised
+#                             as 127.0.0.1, so that HBase's own Java client can bootstrap from
+#                             them: hbase.client.bootstrap.servers=127.0.0.1:$HBASE_MASTER_PORT),
+#                             waits until each answers a real call, and prints the ports as
 #                             shell assignments (also in build/hbase/ports.env):
 #                               eval "$(scripts/hbase.sh start)"
 #                               BASALT_TEST_THRIFT_TARGET=thrift://127.0.0.1:$HBASE_THRIFT2_PORT ...
@@ -150,11 +153,12 @@ start() {
   java="$(find_java)"
   classpath
 
-  local run_dir zk t1 t2 rest
+  local run_dir zk t1 t2 rest master rs
   run_dir="$(mktemp -d "${TMPDIR:-/tmp}/basalt-hbase.XXXXXX")"
   echo "$run_dir" >"$state/run_dir"
-  read -r zk t1 t2 rest <<<"$(free_ports 4)"
+  read -r zk t1 t2 rest master rs <<<"$(free_ports 6)"
   sed -e "s|@RUN_DIR@|$run_dir|g" -e "s|@ZK_PORT@|$zk|g" -e "s|@REST_PORT@|$rest|g" \
+    -e "s|@MASTER_PORT@|$master|g" -e "s|@REGIONSERVER_PORT@|$rs|g" \
     "$root/tests/hbase/conf/hbase-site.xml.in" >"$state/conf/hbase-site.xml"
   cp "$root/tests/hbase/conf/log4j2.properties" "$state/conf/"
 
@@ -230,6 +234,8 @@ start() {
     echo "HBASE_THRIFT1_PORT=$t1"
     echo "HBASE_THRIFT2_PORT=$t2"
     echo "HBASE_REST_PORT=$rest"
+    echo "HBASE_MASTER_PORT=$master"
+    echo "HBASE_REGIONSERVER_PORT=$rs"
     echo "BASALT_TEST_THRIFT_TARGET=thrift://127.0.0.1:$t2"
   } >"$state/ports.env"
   local rss=""

@@ -15,6 +15,14 @@
 #       configuration for the run, and stops it after.
 #   T is buffered (the default) or framed; S is thrift (ThriftConnection and the generated
 #   client), rest (the REST client) or all (the default).
+#   scripts/java-suite.sh --basalt BINARY --client native
+#   scripts/java-suite.sh --hbase --client native
+#       HBase's own Java client instead (blocking and asynchronous Connection over HBase's RPC,
+#       bootstrapped with RpcConnectionRegistry alone): the Connection tests that apply to it
+#       (Admin, Table, Scan, Filter) and the native ones (AsyncClient, NativeAdmin). Against basalt
+#       its serve also gets --hbase-rpc-port on a free port; against HBase the client bootstraps
+#       from HBASE_HOST:HBASE_MASTER_PORT (set, or from scripts/hbase.sh's ports.env; exit 77 when
+#       neither). Takes neither --transport nor --suite. --client thrift is the default above.
 # Needs a JDK 17 (BASALT_JAVA, else Debian's openjdk-17) and Maven, which resolves the jars from
 # Maven Central into ~/.m2 on the first run and works offline after it.
 set -euo pipefail
@@ -24,25 +32,39 @@ project="$root/tests/java/thrift-client"
 say() { echo "java-suite.sh: $*" >&2; }
 usage() {
   echo "usage: $0 --basalt BINARY | --hbase  [--transport buffered|framed] [--suite thrift|rest|all]" >&2
+  echo "       $0 --basalt BINARY | --hbase  --client native" >&2
   exit 2
 }
 
-target="" binary="" transport=buffered suite=all
+target="" binary="" transport="" suite="" client=thrift
 while [ $# -gt 0 ]; do
   case "$1" in
     --basalt) [ $# -ge 2 ] || usage; target=basalt binary="$2"; shift 2 ;;
     --hbase) target=hbase; shift ;;
     --transport) [ $# -ge 2 ] || usage; transport="$2"; shift 2 ;;
     --suite) [ $# -ge 2 ] || usage; suite="$2"; shift 2 ;;
+    --client) [ $# -ge 2 ] || usage; client="$2"; shift 2 ;;
     *) usage ;;
   esac
 done
 [ -n "$target" ] || usage
-case "$transport" in buffered|framed) ;; *) usage ;; esac
-case "$suite" in
-  thrift) tests='AdminTest,TableTest,ScanTest,FilterTest,Thrift2IdlTest,DocExampleTest' ;;
-  rest) tests='RestClientTest' ;;
-  all) tests='AdminTest,TableTest,ScanTest,FilterTest,Thrift2IdlTest,DocExampleTest,RestClientTest' ;;
+case "$client" in
+  thrift)
+    transport="${transport:-buffered}" suite="${suite:-all}"
+    case "$transport" in buffered|framed) ;; *) usage ;; esac
+    case "$suite" in
+      thrift) tests='AdminTest,TableTest,ScanTest,FilterTest,Thrift2IdlTest,DocExampleTest' ;;
+      rest) tests='RestClientTest' ;;
+      all) tests='AdminTest,TableTest,ScanTest,FilterTest,Thrift2IdlTest,DocExampleTest,RestClientTest' ;;
+      *) usage ;;
+    esac
+    ;;
+  native)
+    # The Thrift2 IDL, REST and documented Thrift example tests are not of this client.
+    [ -z "$transport" ] && [ -z "$suite" ] || usage
+    transport=buffered suite=native
+    tests='AdminTest,TableTest,ScanTest,FilterTest,AsyncClientTest,NativeAdminTest'
+    ;;
   *) usage ;;
 esac
 
@@ -77,22 +99,30 @@ cleanup() {
 trap cleanup EXIT
 
 export JAVA_SUITE_TARGET="$target" JAVA_SUITE_TRANSPORT="$transport" JAVA_SUITE_WORK_DIR="$work"
+export JAVA_SUITE_CLIENT="$client"
 if [ "$target" = basalt ]; then
   [ -x "$binary" ] || { say "$binary is not an executable basalt binary"; exit 1; }
   export BASALT_BINARY="$(readlink -f "$binary")"
 else
   state="${BASALT_HBASE_DIR:-$root/build/hbase}"
-  if [ "$transport" != framed ] && [ -n "${HBASE_THRIFT2_PORT:-}" ] && [ -n "${HBASE_REST_PORT:-}" ]; then
+  if [ "$client" = native ] && [ -n "${HBASE_MASTER_PORT:-}" ]; then
+    say "against the HBase the native client bootstraps from at ${HBASE_HOST:-127.0.0.1}:$HBASE_MASTER_PORT"
+  elif [ "$client" = thrift ] && [ "$transport" != framed ] && [ -n "${HBASE_THRIFT2_PORT:-}" ] &&
+       [ -n "${HBASE_REST_PORT:-}" ]; then
     # An HBase this script did not start (a remote one: HBASE_HOST, default 127.0.0.1).
     say "against the HBase gateways at ${HBASE_HOST:-127.0.0.1} (Thrift2 $HBASE_THRIFT2_PORT, REST $HBASE_REST_PORT)"
   elif ! "$root/scripts/hbase.sh" status >/dev/null 2>&1 || [ ! -f "$state/ports.env" ]; then
-    echo "no HBase runs (scripts/hbase.sh start first, or set HBASE_THRIFT2_PORT and HBASE_REST_PORT; docs/hbase.md): skipped"
+    echo "no HBase runs (scripts/hbase.sh start first, or set HBASE_THRIFT2_PORT and HBASE_REST_PORT, or for --client native HBASE_MASTER_PORT; docs/hbase.md): skipped"
     exit 77
   else
     # shellcheck disable=SC1091
     . "$state/ports.env"
   fi
-  export HBASE_HOST="${HBASE_HOST:-127.0.0.1}" HBASE_THRIFT2_PORT HBASE_REST_PORT
+  if [ "$client" = native ] && [ -z "${HBASE_MASTER_PORT:-}" ]; then
+    say "$state/ports.env names no HBASE_MASTER_PORT (an HBase an older scripts/hbase.sh started: restart it)"
+    exit 1
+  fi
+  export HBASE_HOST="${HBASE_HOST:-127.0.0.1}" HBASE_THRIFT2_PORT HBASE_REST_PORT HBASE_MASTER_PORT
   if [ "$transport" = framed ]; then
     port="$(/usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
     say "starting a framed Thrift2 gateway of HBase's on port $port"
@@ -146,7 +176,11 @@ if [ $status -ne 0 ] && grep -q "offline mode" "$log"; then
   mvn "${args[@]}" >"$log" 2>&1 || status=$?
 fi
 
-echo "java-suite.sh: $target, $transport, suite $suite"
+if [ "$client" = native ]; then
+  echo "java-suite.sh: $target, native client"
+else
+  echo "java-suite.sh: $target, $transport, suite $suite"
+fi
 grep -a -E '^\[(INFO|ERROR|WARNING)\] Tests run:' "$log" | sed 's/^\[[A-Z]*\] //' || true
 if [ $status -ne 0 ]; then
   if ls "$work/target/surefire-reports/"*.txt >/dev/null 2>&1; then

@@ -42,6 +42,7 @@ eval "$hbase_ports"
 # beside them.
 BASALT_TEST_THRIFT_TARGET="$BASALT_TEST_THRIFT_TARGET" HBASE_REST_PORT="$HBASE_REST_PORT" \
   HBASE_THRIFT1_PORT="$HBASE_THRIFT1_PORT" HBASE_THRIFT2_PORT="$HBASE_THRIFT2_PORT" \
+  HBASE_MASTER_PORT="$HBASE_MASTER_PORT" \
   ctest --test-dir build/check --output-on-failure -j 2 --timeout 600 -L '^(hbase|java)$'
 scripts/hbase.sh stop
 trap - EXIT

@@ -232,6 +232,9 @@ class EventServer::Impl {
       // one ThreadSanitizer sees.
       conn->busy.exchange(true);
       ServedConnection::Next next = conn->Serve(*thread);
+      // Read while the connection is still this thread's: once busy is cleared, only epoll's
+      // ordering (which ThreadSanitizer does not see) keeps the next thread from deleting it.
+      const int fd = conn->fd();
       if (next != ServedConnection::Next::kClose) {
         // busy before closing(): see ConnectionTable::CloseAll.
         conn->busy.store(false);
@@ -245,7 +248,7 @@ class EventServer::Impl {
       again.events =
           (next == ServedConnection::Next::kRead ? EPOLLIN : EPOLLOUT) | EPOLLRDHUP | EPOLLONESHOT;
       again.data.ptr = conn;
-      if (::epoll_ctl(epoll_fd_, EPOLL_CTL_MOD, conn->fd(), &again) != 0) {
+      if (::epoll_ctl(epoll_fd_, EPOLL_CTL_MOD, fd, &again) != 0) {
         // Not served again by anyone, so no other thread holds it: this one may close it.
         spdlog::error("{}: epoll_ctl: {}", options_.name, ErrnoText(errno));
         Close(conn);

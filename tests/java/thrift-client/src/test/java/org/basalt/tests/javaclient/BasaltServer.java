@@ -5,6 +5,9 @@ import java.io.File;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,29 +26,66 @@ import java.util.stream.Stream;
  * basalt-serve.exit} in the work directory ({@code JAVA_SUITE_WORK_DIR}) beside its log, {@code
  * basalt-serve.log}: scripts/java-suite.sh fails the run unless it is 0. Without that variable the
  * work directory is a temporary one, removed at the exit with the store.
+ *
+ * <p>For the native client it also serves HBase's RPC ({@code --hbase-rpc-port}, every service on
+ * one port, advertised as 127.0.0.1 and that port): basalt takes no 0 there, so the port is one
+ * this JVM found free, and the server counts as started once that port accepts a connection.
  */
 final class BasaltServer {
   private static final Pattern THRIFT2 = Pattern.compile("thrift2 on [0-9.]+:(\\d+)");
   private static final Pattern HTTP = Pattern.compile("listening on http://[0-9.]+:(\\d+)");
 
+  private static final long RPC_READY_MILLIS = 30_000;
+
   final int thrift2Port;
   final int restPort;
+  /** HBase's RPC port, or -1 when not asked for. */
+  final int hbaseRpcPort;
   private final Process process;
   private final Path workDir;
   private final Path dataDir;
   private final boolean temporary;
 
   private BasaltServer(
-      Process process, Path workDir, Path dataDir, boolean temporary, int thrift2Port, int restPort) {
+      Process process,
+      Path workDir,
+      Path dataDir,
+      boolean temporary,
+      int thrift2Port,
+      int restPort,
+      int hbaseRpcPort) {
     this.process = process;
     this.workDir = workDir;
     this.dataDir = dataDir;
     this.temporary = temporary;
     this.thrift2Port = thrift2Port;
     this.restPort = restPort;
+    this.hbaseRpcPort = hbaseRpcPort;
   }
 
-  static BasaltServer start(String binary, boolean framed) {
+  /** A loopback port free now (another process may take it before basalt does: rare). */
+  private static int freePort() throws IOException {
+    try (ServerSocket s = new ServerSocket()) {
+      s.bind(new InetSocketAddress("127.0.0.1", 0));
+      return s.getLocalPort();
+    }
+  }
+
+  /** Whether something accepts TCP connections on the loopback port, polled until the deadline. */
+  private static boolean accepts(int port, Process process, long deadline)
+      throws InterruptedException {
+    while (System.currentTimeMillis() < deadline && process.isAlive()) {
+      try (Socket s = new Socket()) {
+        s.connect(new InetSocketAddress("127.0.0.1", port), 1000);
+        return true;
+      } catch (IOException notYet) {
+        Thread.sleep(100);
+      }
+    }
+    return false;
+  }
+
+  static BasaltServer start(String binary, boolean framed, boolean hbaseRpc) {
     try {
       String dir = System.getenv("JAVA_SUITE_WORK_DIR");
       boolean temporary = dir == null || dir.isEmpty();
@@ -68,6 +108,12 @@ final class BasaltServer {
       args.add("0");
       args.add("--no-thrift1");
       if (framed) args.add("--thrift-framed");
+      int rpcPort = -1;
+      if (hbaseRpc) {
+        rpcPort = freePort();
+        args.add("--hbase-rpc-port");
+        args.add(Integer.toString(rpcPort));
+      }
       ProcessBuilder pb = new ProcessBuilder(args);
       pb.redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()));
       pb.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
@@ -103,11 +149,28 @@ final class BasaltServer {
               "basalt-serve-stdout");
       drain.setDaemon(true);
       drain.start();
-      BasaltServer server = new BasaltServer(process, workDir, dataDir, temporary, thrift2, http);
+      if (hbaseRpc && !accepts(rpcPort, process, System.currentTimeMillis() + RPC_READY_MILLIS)) {
+        process.destroyForcibly();
+        throw new IllegalStateException(
+            "basalt serve took no connection on --hbase-rpc-port "
+                + rpcPort
+                + " within "
+                + RPC_READY_MILLIS / 1000
+                + " s; it printed:\n"
+                + seen
+                + "(its log: "
+                + log
+                + ")");
+      }
+      BasaltServer server =
+          new BasaltServer(process, workDir, dataDir, temporary, thrift2, http, rpcPort);
       Runtime.getRuntime().addShutdownHook(new Thread(server::stop, "basalt-serve-stop"));
       return server;
     } catch (IOException e) {
       throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while basalt serve started", e);
     }
   }
 

@@ -28,8 +28,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Table's reads and writes through ThriftConnection (its ThriftTable). Each test uses rows of its
- * own in one table of two families: f (3 versions) and g (1 version).
+ * Table's reads and writes through ThriftConnection (its ThriftTable) or the native client (its
+ * HTable). Each test uses rows of its own in one table of two families: f (3 versions) and g (1
+ * version).
  */
 class TableTest extends ThriftClientTest {
   private TableName name;
@@ -287,7 +288,7 @@ class TableTest extends ThriftClientTest {
     try (Table t = table()) {
       byte[] row = b("camx");
       Put first = new Put(row).addColumn(b("f"), b("state"), b("new"));
-      if (!target.isBasalt()) {
+      if (hbaseThriftGateway()) {
         // HBase 2.6's gateway dereferences the absent expected value (a NullPointerException in
         // its checkAndMutate handler): every ifNotExists through ThriftConnection fails there.
         IOException e =
