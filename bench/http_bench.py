@@ -64,7 +64,7 @@ NAMES = {
 class Server:
     def __init__(self, binary, data_dir, extra_args=()):
         self.proc = subprocess.Popen(
-            [binary, "serve", "--data", data_dir, "--port", "0", "--no-thrift", "--no-thrift1",
+            [binary, "serve", "--data", data_dir, "--port", "0", "--no-thrift", "--no-thrift1", "--no-hbase-rpc",
              "--access-log", os.devnull, *extra_args],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         line = self.proc.stdout.readline()

@@ -182,7 +182,7 @@ class BasaltServer:
         with open(log_path, "w") as err:
             self.proc = subprocess.Popen(
                 [binary, "serve", "--data", data, "--port", "0", "--thrift-port", "0",
-                 "--no-thrift1", "--access-log", os.devnull, *flags],
+                 "--no-thrift1", "--no-hbase-rpc", "--access-log", os.devnull, *flags],
                 stdout=subprocess.PIPE, stderr=err, text=True)
         self.thrift = None
         for line in self.proc.stdout:

@@ -95,7 +95,7 @@ start_server() {
   local dir="$tmp/server-$1"
   # The server announces "thrift2 on HOST:PORT" and then "listening on http://..." once it
   # accepts.
-  "$bin" serve --data "$dir" --port 0 --thrift-port 0 --no-thrift1 \
+  "$bin" serve --data "$dir" --port 0 --thrift-port 0 --no-thrift1 --no-hbase-rpc \
     --access-log /dev/null >"$tmp/serve-$1.out" 2>"$tmp/serve-$1.err" &
   server_pid=$!
   for _ in $(seq 300); do

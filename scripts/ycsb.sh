@@ -44,7 +44,7 @@ echo "== embedded ($(date -u +%H:%M:%S) UTC, load average $(cut -d' ' -f1-3 /pro
 "$bench" --label embedded --dir "$tmp/bench" --markdown "$tmp/embedded.md" "${args[@]}"
 
 # The server announces "thrift2 on HOST:PORT" and then "listening on http://..." once it accepts.
-"$bin" serve --data "$tmp/server" --port 0 --thrift-port 0 --no-thrift1 \
+"$bin" serve --data "$tmp/server" --port 0 --thrift-port 0 --no-thrift1 --no-hbase-rpc \
   --access-log /dev/null >"$tmp/serve.out" 2>"$tmp/serve.err" &
 server_pid=$!
 for _ in $(seq 300); do

@@ -17,6 +17,7 @@
 #include "app/web/web_ui.h"
 #include "basalt/connection.h"
 #include "server/engine_metrics.h"
+#include "server/hbase_rpc/rpc_server.h"
 #include "server/http/access_log.h"
 #include "server/http/credentials.h"
 #include "server/http/http_server.h"
@@ -91,16 +92,17 @@ void RaiseOpenFileLimit() {
   }
 }
 
-// The Thrift servers of `basalt serve`: Thrift2 and Thrift1, each on its own port, on the same
-// store and bind address, with the same caps. The app's tables hold password hashes and
-// sessions: Thrift has no credentials, so neither may ever name them.
-struct ThriftServers {
+// The socket servers of `basalt serve` beside HTTP: Thrift2, Thrift1 and HBase's native RPC,
+// each on its own port, on the same store and bind address. The app's tables hold password
+// hashes and sessions: none of these protocols has credentials, so none may ever name them.
+struct ProtocolServers {
   std::unique_ptr<server::ThriftServer> thrift2;
   std::unique_ptr<server::ThriftServer> thrift1;
+  std::unique_ptr<server::hbase_rpc::RpcServer> hbase_rpc;
 
   Status Start(Connection& conn, const server::http::ServerConfig& config,
                const std::string& app_namespace) {
-    if (config.thrift || config.thrift1) RaiseOpenFileLimit();
+    if (config.thrift || config.thrift1 || config.hbase_rpc) RaiseOpenFileLimit();
     auto fill = [&](server::ThriftServerOptions& o, uint16_t port, bool framed, bool compact) {
       o.bind_address = config.bind;
       o.port = port;
@@ -129,6 +131,19 @@ struct ThriftServers {
         return s.WithContext("thrift1 server");
       }
     }
+    if (config.hbase_rpc) {
+      server::hbase_rpc::RpcServerOptions o;
+      o.bind_address = config.bind;
+      o.port = config.hbase_rpc_port;
+      o.allow_unauthenticated_remote = config.insecure_no_auth;
+      o.reserved_namespaces = {app_namespace};
+      hbase_rpc = std::make_unique<server::hbase_rpc::RpcServer>(conn, o);
+      Status s = hbase_rpc->Start();
+      if (!s.ok()) {
+        Stop();
+        return s.WithContext("HBase RPC server");
+      }
+    }
     return Status::OK();
   }
 
@@ -141,12 +156,17 @@ struct ThriftServers {
                 << server->port() << (o.framed ? " (framed" : " (buffered")
                 << (o.compact ? ", compact)" : ", binary)") << std::endl;
     }
+    if (hbase_rpc != nullptr) {
+      std::cout << "basalt serve: hbase-rpc on " << hbase_rpc->options().bind_address << ":"
+                << hbase_rpc->port() << std::endl;
+    }
   }
 
   // Lets calls in flight finish; the store may close after.
   void Stop() {
     if (thrift2 != nullptr) thrift2->Stop();
     if (thrift1 != nullptr) thrift1->Stop();
+    if (hbase_rpc != nullptr) hbase_rpc->Stop();
   }
 };
 
@@ -198,8 +218,8 @@ Status Serve(const ServeConfig& serve_config) {
   }
   std::string address = config.bind + ":" + std::to_string(http_server.port());
 
-  ThriftServers thrift;
-  s = thrift.Start(*conn, config, app_config.app_namespace);
+  ProtocolServers protocols;
+  s = protocols.Start(*conn, config, app_config.app_namespace);
   if (!s.ok()) {
     conn->Close().PermitUncheckedError();
     return s;
@@ -216,14 +236,16 @@ Status Serve(const ServeConfig& serve_config) {
   }
   auto app = api_v1::AppServices::Open(*conn, app_options);
   if (!app.ok()) {
-    thrift.Stop();
+    protocols.Stop();
     conn->Close().PermitUncheckedError();
     return app.status().WithContext("/api/v1 recipes");
   }
   if (config.insecure_no_auth && !server::http::IsLoopbackBind(config.bind)) {
     std::cerr << "basalt serve: warning: --insecure-no-auth: listening on " << config.bind
               << (config.admin_token.empty() ? " without an admin token" : "")
-              << (config.thrift || config.thrift1 ? ", Thrift on (it has no credentials)" : "")
+              << (config.thrift || config.thrift1 || config.hbase_rpc
+                      ? ", Thrift or HBase's RPC on (they have no credentials)"
+                      : "")
               << ": anyone who can reach it may read, write and drop tables outside the app's "
                  "namespace"
               << std::endl;
@@ -231,7 +253,7 @@ Status Serve(const ServeConfig& serve_config) {
 
   metrics.AddGauge("basalt_rest_open_scanners", "REST scanners open now.",
                    [&scanners] { return scanners.size(); });
-  for (const server::ThriftServer* server : {thrift.thrift2.get(), thrift.thrift1.get()}) {
+  for (const server::ThriftServer* server : {protocols.thrift2.get(), protocols.thrift1.get()}) {
     if (server == nullptr) continue;
     metrics.AddCounter("basalt_" + server->name() + "_calls_total",
                        "Calls the " + server->name() + " server has answered.",
@@ -307,11 +329,11 @@ Status Serve(const ServeConfig& serve_config) {
     }
   });
 
-  thrift.Announce();
+  protocols.Announce();
   std::cout << "basalt serve: listening on http://" << address << std::endl;
   http_server.Run();
   // HTTP has drained; Thrift calls in flight finish before the store closes.
-  thrift.Stop();
+  protocols.Stop();
   // Fan-out jobs left when the drain times out stay queued in their table and resume on the
   // next start.
   Status drained = (*app)->Shutdown(std::chrono::seconds(config.shutdown_timeout_seconds));

@@ -757,6 +757,12 @@ int Main(int argc, char** argv) {
                   "Thrift1 over a framed transport (HBase -f)");
   serve->add_flag("--thrift1-compact", serve_thrift1_compact,
                   "Thrift1 with the compact protocol (HBase -c)");
+  std::optional<uint16_t> serve_hbase_rpc_port;
+  bool serve_no_hbase_rpc = false;
+  serve->add_option("--hbase-rpc-port", serve_hbase_rpc_port,
+                    "HBase's native RPC port, for the stock HBase Java client and shell (default "
+                    "16020; 0 picks a free one)");
+  serve->add_flag("--no-hbase-rpc", serve_no_hbase_rpc, "do not serve HBase's native RPC");
   std::optional<uint32_t> serve_thrift_spin_us;
   serve
       ->add_option("--thrift-spin-us", serve_thrift_spin_us,
@@ -825,6 +831,8 @@ int Main(int argc, char** argv) {
     if (serve_thrift_compact) serve_config.server.thrift_compact = true;
     if (serve_thrift1_port) serve_config.server.thrift1_port = *serve_thrift1_port;
     if (serve_no_thrift1) serve_config.server.thrift1 = false;
+    if (serve_hbase_rpc_port) serve_config.server.hbase_rpc_port = *serve_hbase_rpc_port;
+    if (serve_no_hbase_rpc) serve_config.server.hbase_rpc = false;
     if (serve_thrift1_framed) serve_config.server.thrift1_framed = true;
     if (serve_thrift1_compact) serve_config.server.thrift1_compact = true;
     if (serve_thrift_spin_us) serve_config.server.thrift_spin_us = *serve_thrift_spin_us;

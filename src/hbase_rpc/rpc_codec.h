@@ -53,6 +53,10 @@ inline constexpr std::string_view kKeyValueCodec = "org.apache.hadoop.hbase.code
 
 inline constexpr size_t kPreambleBytes = 6;
 inline constexpr uint8_t kAuthSimple = 0x50;
+// The preamble of HBase 2.6's cluster-id call (RpcClient.REGISTRY_PREAMBLE_HEADER): sent in place
+// of "HBas", it asks for one answer, call id -1 and a GetConnectionRegistryResponse, after which
+// the server closes the connection.
+inline constexpr std::string_view kRegistryPreamble = "Regist";
 
 // What the client is told. `fatal`: the connection is closed after the answer (call id -1).
 struct RpcError {

@@ -1,11 +1,18 @@
 #include "hbase_rpc/rpc_session.h"
 
+#include <cstdint>
 #include <utility>
+
+#include "hbase_proto/proto/Registry.pb.h"
 
 namespace basalt::hbase_rpc {
 
-RpcSession::RpcSession(RpcCaps caps, ServiceLookup services, std::string client_address)
-    : caps_(caps), services_(std::move(services)), client_address_(std::move(client_address)) {}
+RpcSession::RpcSession(RpcCaps caps, ServiceLookup services, std::string client_address,
+                       std::string cluster_id)
+    : caps_(caps),
+      services_(std::move(services)),
+      client_address_(std::move(client_address)),
+      cluster_id_(std::move(cluster_id)) {}
 
 bool RpcSession::Fail(const RpcError& error, std::string* out) {
   out->append(EncodeError(0, RpcError{error.exception_class, error.message, true}));
@@ -39,6 +46,14 @@ bool RpcSession::Step(std::string_view* input, std::string* out, size_t answer_b
         return false;
       case State::kPreamble: {
         if (input->size() < kPreambleBytes) return true;
+        if (!cluster_id_.empty() && input->substr(0, kPreambleBytes) == kRegistryPreamble) {
+          ::hbase::pb::GetConnectionRegistryResponse response;
+          response.set_cluster_id(cluster_id_);
+          out->append(EncodeResponse(UINT32_MAX, response));
+          state_ = State::kClosed;
+          pending_.clear();
+          return false;
+        }
         if (auto error = CheckPreamble(input->substr(0, kPreambleBytes))) return Fail(*error, out);
         input->remove_prefix(kPreambleBytes);
         state_ = State::kConnectionHeader;

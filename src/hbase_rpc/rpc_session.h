@@ -51,8 +51,10 @@ class RpcSession {
   // must outlive the session.
   using ServiceLookup = std::function<RpcService*(std::string_view service_name)>;
 
-  // `client_address`: the peer's, given to every call (Caller).
-  RpcSession(RpcCaps caps, ServiceLookup services, std::string client_address = "unknown");
+  // `client_address`: the peer's, given to every call (Caller). `cluster_id`: what the registry
+  // preamble (kRegistryPreamble) is answered; empty: that preamble is refused as a wrong one.
+  RpcSession(RpcCaps caps, ServiceLookup services, std::string client_address = "unknown",
+             std::string cluster_id = "");
 
   // Takes the bytes that arrived and appends to `*out` the answer of every call they complete,
   // until `*out` holds `answer_budget` bytes: the calls after that wait in the session (feed it
@@ -78,6 +80,7 @@ class RpcSession {
   const RpcCaps caps_;
   const ServiceLookup services_;
   const std::string client_address_;
+  const std::string cluster_id_;
   State state_ = State::kPreamble;
   std::string pending_;
   ::hbase::pb::ConnectionHeader header_;

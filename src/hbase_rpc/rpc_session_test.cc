@@ -1,5 +1,7 @@
 #include "hbase_rpc/rpc_session.h"
 
+#include "hbase_proto/proto/Registry.pb.h"
+
 #include <google/protobuf/io/coded_stream.h>
 #include <gtest/gtest.h>
 
@@ -123,6 +125,23 @@ TEST_F(RpcSessionTest, CallsPastTheAnswerBudgetWaitUntilFedAgain) {
   }
   EXPECT_EQ(answered, 10u);
   EXPECT_EQ(session.buffered(), 0u);
+}
+
+TEST_F(RpcSessionTest, RegistryPreambleIsAnsweredTheClusterIdThenClosed) {
+  RpcSession session(RpcCaps{}, nullptr, "client", "the-cluster");
+  std::string out;
+  EXPECT_FALSE(session.Feed("Regist", &out));
+  std::vector<Answer> answers = Answers(out);
+  ASSERT_EQ(answers.size(), 1u);
+  EXPECT_EQ(static_cast<int32_t>(answers[0].header.call_id()), -1);
+  ::hbase::pb::GetConnectionRegistryResponse response;
+  ASSERT_TRUE(response.ParseFromString(answers[0].message));
+  EXPECT_EQ(response.cluster_id(), "the-cluster");
+  // Without a cluster id the preamble is an unknown one.
+  RpcSession plain = NewSession();
+  out.clear();
+  EXPECT_FALSE(plain.Feed("Regist", &out));
+  EXPECT_EQ(Answers(out).at(0).header.exception().exception_class_name(), kWrongVersionException);
 }
 
 TEST_F(RpcSessionTest, UnknownServiceIsFatal) {

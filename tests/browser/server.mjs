@@ -14,7 +14,7 @@ export async function startServer(binary, extraArgs = [], config = null) {
     extraArgs = [...extraArgs, '--config', join(dir, 'serve.json')];
   }
   const proc = spawn(binary, ['serve', '--data', join(dir, 'data'), '--port', '0',
-                              '--thrift-port', '0', '--thrift1-port', '0',
+                              '--thrift-port', '0', '--thrift1-port', '0', '--hbase-rpc-port', '0',
                               '--access-log', join(dir, 'access.log'),
                               ...extraArgs],
                      {stdio: ['ignore', 'pipe', 'pipe']});

@@ -99,7 +99,7 @@ class Server:
     def __init__(self, binary, data):
         self.proc = subprocess.Popen(
             [binary, "serve", "--data", data, "--port", "0", "--thrift-port", "0",
-             "--thrift1-port", "0", "--access-log", os.devnull],
+             "--thrift1-port", "0", "--hbase-rpc-port", "0", "--access-log", os.devnull],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         thrift = re.search(r"thrift2 on ([0-9.]+:\d+)", self.proc.stdout.readline())
         self.proc.stdout.readline()  # the Thrift1 line

@@ -75,7 +75,8 @@ Status ServerProcess::StartOnce() {
                                    "--bind",         "127.0.0.1",
                                    "--port",         "0",
                                    "--thrift-port",  std::to_string(thrift_port_),
-                                   "--thrift1-port", std::to_string(thrift1_port_)};
+                                   "--thrift1-port", std::to_string(thrift1_port_),
+                                   "--no-hbase-rpc"};
   args.insert(args.end(), extra_args_.begin(), extra_args_.end());
   pid_t pid = fork();
   if (pid < 0) return Status::IOError("fork failed");

@@ -38,7 +38,8 @@ void CheckError(const rpc::RpcError& error, uint32_t call_id) {
 // Answers every call with its own param's bytes.
 class EchoService : public rpc::RpcService {
  public:
-  std::variant<rpc::CallAnswer, rpc::RpcError> Call(const rpc::DecodedCall& call) override {
+  std::variant<rpc::CallAnswer, rpc::RpcError> Call(const rpc::DecodedCall& call,
+                                                    const rpc::Caller& /*caller*/) override {
     return rpc::CallAnswer{std::string(call.param), std::string(call.cell_block)};
   }
 };

@@ -59,7 +59,7 @@ class BasaltServe:
         self.stderr = open(os.path.join(tmp, "stderr.log"), "w+")
         self.proc = subprocess.Popen(
             [binary, "serve", "--data", os.path.join(tmp, "data"), "--port", "0",
-             "--thrift-port", "0", "--thrift1-port", "0", "--access-log", os.devnull],
+             "--thrift-port", "0", "--thrift1-port", "0", "--hbase-rpc-port", "0", "--access-log", os.devnull],
             stdout=subprocess.PIPE, stderr=self.stderr, text=True)
         found = {}
         while True:

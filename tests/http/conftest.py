@@ -72,7 +72,7 @@ class Server:
         self.data_dir = data_dir
         self.log_path = os.path.join(log_dir or os.path.dirname(data_dir), "access.log")
         args = [binary, "serve", "--data", data_dir, "--port", "0", "--thrift-port", "0",
-                "--thrift1-port", "0", "--access-log", self.log_path, *extra_args]
+                "--thrift1-port", "0", "--hbase-rpc-port", "0", "--access-log", self.log_path, *extra_args]
         if config is not None:
             path = os.path.join(log_dir or os.path.dirname(data_dir), "serve.json")
             with open(path, "w") as f:

@@ -123,7 +123,8 @@ def test_user_tables_work_as_before(open_server):
 
 def refused_at_start(binary, tmp, *args):
     p = subprocess.run([binary, "serve", "--data", os.path.join(tmp, "data"), "--port", "0",
-                        "--thrift-port", "0", "--thrift1-port", "0", *args], capture_output=True,
+                        "--thrift-port", "0", "--thrift1-port", "0", "--hbase-rpc-port", "0",
+                        *args], capture_output=True,
                        text=True, timeout=30)
     assert p.returncode == 1, (args, p.stdout, p.stderr)
     assert "listening on" not in p.stdout
@@ -141,10 +142,14 @@ def test_binding_beyond_loopback_without_credentials_is_refused(binary):
         err = refused_at_start(binary, tmp, "--bind", "0.0.0.0", "--admin-token", TOKEN,
                                "--no-thrift")
         assert "Thrift1 has no credentials" in err and "--no-thrift1" in err, err
+        # HBase's native RPC neither (SIMPLE authentication is a name the client states).
+        err = refused_at_start(binary, tmp, "--bind", "0.0.0.0", "--admin-token", TOKEN,
+                               "--no-thrift", "--no-thrift1")
+        assert "native RPC has no credentials" in err and "--no-hbase-rpc" in err, err
 
 
 @pytest.mark.parametrize("args", [
-    ["--bind", "0.0.0.0", "--admin-token", TOKEN, "--no-thrift", "--no-thrift1"],
+    ["--bind", "0.0.0.0", "--admin-token", TOKEN, "--no-thrift", "--no-thrift1", "--no-hbase-rpc"],
     ["--bind", "0.0.0.0", "--insecure-no-auth"],
     ["--bind", "127.0.0.2"],  # loopback: all of 127.0.0.0/8
 ])

@@ -159,7 +159,7 @@ def check_binary(root, tmp, version):
     # The packaged config as the unit passes it (its // comments included), on free ports.
     proc = subprocess.Popen([basalt, "serve", "--data", os.path.join(tmp, "data"), "--config",
                              os.path.join(root, "etc/basalt/basalt.json"), "--port", "0",
-                             "--thrift-port", "0"],
+                             "--thrift-port", "0", "--thrift1-port", "0", "--hbase-rpc-port", "0"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         port = None

@@ -12,7 +12,7 @@ class BasaltServe:
 
     def __init__(self, binary, data_dir, transport, protocol):
         args = [binary, "serve", "--data", data_dir, "--bind", "127.0.0.1", "--port", "0",
-                "--no-thrift", "--thrift1-port", "0", "--access-log", os.devnull]
+                "--no-thrift", "--thrift1-port", "0", "--no-hbase-rpc", "--access-log", os.devnull]
         if transport == "framed":
             args.append("--thrift1-framed")
         if protocol == "compact":

@@ -34,7 +34,7 @@ def mask(text):
 
 def start_server(binary, data_dir):
     proc = subprocess.Popen([binary, "serve", "--data", data_dir, "--port", "0",
-                             "--thrift-port", "0", "--thrift1-port", "0",
+                             "--thrift-port", "0", "--thrift1-port", "0", "--hbase-rpc-port", "0",
                              "--access-log", os.devnull],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     thrift = re.search(r"thrift2 on ([0-9.]+):(\d+)", proc.stdout.readline())

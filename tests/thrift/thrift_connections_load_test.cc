@@ -61,13 +61,21 @@ class Server {
     int out[2];
     EXPECT_EQ(::pipe(out), 0);
     const std::string log = dir + "/serve.log";
-    std::vector<std::string> args = {BASALT_BINARY,   "serve",
-                                     "--data",        dir + "/data",
-                                     "--port",        "0",
-                                     "--thrift-port", "0",
-                                     "--no-thrift1",  "--access-log",
-                                     "/dev/null",     "--thrift-max-connections",
-                                     "20000",         "--thrift-max-connections-per-client",
+    std::vector<std::string> args = {BASALT_BINARY,
+                                     "serve",
+                                     "--data",
+                                     dir + "/data",
+                                     "--port",
+                                     "0",
+                                     "--thrift-port",
+                                     "0",
+                                     "--no-thrift1",
+                                     "--no-hbase-rpc",
+                                     "--access-log",
+                                     "/dev/null",
+                                     "--thrift-max-connections",
+                                     "20000",
+                                     "--thrift-max-connections-per-client",
                                      "1000"};
     pid_ = ::fork();
     if (pid_ == 0) {

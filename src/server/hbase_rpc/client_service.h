@@ -29,23 +29,12 @@
 
 #include "basalt/connection.h"
 #include "hbase_rpc/rpc_session.h"
+#include "server/hbase_rpc/client_service_options.h"
 #include "server/hbase_rpc/meta_table.h"
 #include "server/hbase_rpc/region_directory.h"
 #include "server/thrift/scanner_registry.h"
 
 namespace basalt::server::hbase_rpc {
-
-struct ClientServiceOptions {
-  // Most rows one Scan call answers, whatever the client's caching. Default: 100000.
-  uint32_t max_rows_per_call = 100000;
-  // Most bytes of cells one Scan call answers (the client asks for 2 MiB by default,
-  // hbase.client.scanner.max.result.size); at least one row is always answered. Default: 8 MiB.
-  uint64_t max_result_bytes = 8u << 20;
-  // Most actions one Multi may carry. Default: 100000.
-  size_t max_multi_actions = 100000;
-  // The lease told to the client (ScanResponse.ttl), ms: the scanners' idle timeout.
-  std::chrono::milliseconds scanner_lease{60000};
-};
 
 class ClientService : public ::basalt::hbase_rpc::RpcService {
  public:

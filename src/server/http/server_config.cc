@@ -98,8 +98,10 @@ Status CheckExposure(const ServerConfig& config) {
     const char* name;
     const char* off_flag;
   };
-  for (const ThriftPort& t : {ThriftPort{config.thrift, "Thrift2", "--no-thrift"},
-                              ThriftPort{config.thrift1, "Thrift1", "--no-thrift1"}}) {
+  for (const ThriftPort& t :
+       {ThriftPort{config.thrift, "Thrift2", "--no-thrift"},
+        ThriftPort{config.thrift1, "Thrift1", "--no-thrift1"},
+        ThriftPort{config.hbase_rpc, "HBase's native RPC", "--no-hbase-rpc"}}) {
     if (!t.on) continue;
     return Status::FailedPrecondition(
         std::string("refusing to serve ") + t.name + " on " + config.bind + ": " + t.name +
@@ -148,6 +150,8 @@ std::optional<Status> ReadServerConfigKey(const std::string& key, const nlohmann
   if (key == "thrift1_port") return ReadConfigValue(v, key, &config->thrift1_port);
   if (key == "thrift1_framed") return ReadConfigValue(v, key, &config->thrift1_framed);
   if (key == "thrift1_compact") return ReadConfigValue(v, key, &config->thrift1_compact);
+  if (key == "hbase_rpc") return ReadConfigValue(v, key, &config->hbase_rpc);
+  if (key == "hbase_rpc_port") return ReadConfigValue(v, key, &config->hbase_rpc_port);
   if (key == "thrift_spin_us") {
     Status s = ReadConfigValue(v, key, &config->thrift_spin_us);
     if (s.ok() && config->thrift_spin_us > kMaxThriftSpinUs) {

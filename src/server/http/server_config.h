@@ -56,6 +56,10 @@ struct ServerConfig {
   uint16_t thrift1_port = 9091;  // 0: any free port (the ready line says which)
   bool thrift1_framed = false;   // TFramedTransport instead of a buffered socket (HBase -f)
   bool thrift1_compact = false;  // TCompactProtocol instead of TBinaryProtocol (HBase -c)
+  // HBase's native RPC (the stock HBase Java client, the HBase shell) on the same store and bind
+  // address: server/hbase_rpc/rpc_server.h.
+  bool hbase_rpc = true;            // false: no native RPC server
+  uint16_t hbase_rpc_port = 16020;  // 0: any free port (the ready line says which)
   // Both Thrift servers: how long a connection that has answered polls for the next request
   // before it sleeps, while no other connection is calling (ThriftServerOptions::arrival_spin).
   // 0: never.

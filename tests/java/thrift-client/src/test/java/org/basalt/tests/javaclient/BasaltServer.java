@@ -113,6 +113,8 @@ final class BasaltServer {
         rpcPort = freePort();
         args.add("--hbase-rpc-port");
         args.add(Integer.toString(rpcPort));
+      } else {
+        args.add("--no-hbase-rpc");
       }
       ProcessBuilder pb = new ProcessBuilder(args);
       pb.redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()));
