@@ -50,8 +50,8 @@ Status CheckReadOptions(const google::protobuf::RepeatedPtrField<pb::ColumnFamil
                         std::string_view what) {
   if (!ranges.empty()) {
     return Status::InvalidArgument(std::string(what) +
-                                   " with a per-family time range (setColumnFamilyTimeRange) "
-                                   "is not supported");
+                                   " with a per-family time range (cf_time_range, Java's "
+                                   "setColumnFamilyTimeRange) is not supported");
   }
   return Status::OK();
 }

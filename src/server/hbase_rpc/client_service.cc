@@ -417,10 +417,9 @@ ClientService::Answer ClientService::Multi(const DecodedCall& call) {
       } else {
         region_result->set_processed(true);
       }
-      for (const pb::Action& action : region_action.action()) {
-        pb::ResultOrException* entry = region_result->add_resultorexception();
-        entry->set_index(action.index());
-        entry->mutable_result();
+      // As HBase answers an atomic action: an empty result per mutation, indexed by its place.
+      for (int i = 0; i < region_action.action_size(); ++i) {
+        region_result->add_resultorexception()->set_index(static_cast<uint32_t>(i));
       }
       continue;
     }

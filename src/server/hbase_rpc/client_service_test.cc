@@ -45,8 +45,9 @@ class ClientServiceTest : public ::testing::Test {
   pb::RegionSpecifier RegionOf(const std::string& table) {
     pb::RegionSpecifier region;
     region.set_type(pb::RegionSpecifier::REGION_NAME);
-    region.set_value(table == "hbase:meta" ? std::string(kMetaRegionName)
-                                           : regions_.Current(*TableName::Parse(table)).name);
+    region.set_value(table == "hbase:meta"
+                         ? std::string(kMetaRegionName)
+                         : regions_.Regions(*TableName::Parse(table), {}).at(0).name);
     return region;
   }
 
@@ -253,7 +254,8 @@ TEST_F(ClientServiceTest, LocateScanOfMetaFindsTheRegionWhateverTheRowKey) {
   request.set_number_of_rows(1);
   auto answer = Answer<pb::ScanResponse>("Scan", request);
   ASSERT_EQ(answer.results_size(), 1);
-  EXPECT_EQ(answer.results(0).cell(0).row(), regions_.Current(TableName("default", "t")).name);
+  EXPECT_EQ(answer.results(0).cell(0).row(),
+            regions_.Regions(TableName("default", "t"), {}).at(0).name);
 }
 
 TEST_F(ClientServiceTest, GarbageRequestIsDoNotRetry) {

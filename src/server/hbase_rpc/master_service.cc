@@ -13,6 +13,7 @@
 #include "hbase_proto/proto/Master.pb.h"
 #include "hbase_proto/schema_codec.h"
 #include "server/hbase_rpc/exceptions.h"
+#include "server/namespace_modification.h"
 #include "server/reserved_namespaces.h"
 #include "server/table_name_pattern.h"
 
@@ -72,6 +73,7 @@ class MasterService::Handler {
         {"GetTableDescriptors", &Handler::GetTableDescriptors},
         {"GetTableNames", &Handler::GetTableNames},
         {"GetTableState", &Handler::GetTableState},
+        {"GetSchemaAlterStatus", &Handler::GetSchemaAlterStatus},
         {"CreateNamespace", &Handler::CreateNamespace},
         {"DeleteNamespace", &Handler::DeleteNamespace},
         {"ModifyNamespace", &Handler::ModifyNamespace},
@@ -480,6 +482,23 @@ class MasterService::Handler {
     return Serialized(response);
   }
 
+  // The 2.x blocking admin polls this after a family change until no region is left to update:
+  // basalt's changes are applied when their call returns, so none ever is.
+  Reply GetSchemaAlterStatus() {
+    pb::GetSchemaAlterStatusRequest request;
+    if (auto bad = Parse(&request)) return *bad;
+    auto name = TableArgument(request.table_name());
+    if (auto* refused = std::get_if<RpcError>(&name)) return *refused;
+    const TableName& table = std::get<TableName>(name);
+    Result<bool> exists = admin_.TableExists(table);
+    if (!exists.ok()) return ThrownStatus(exists.status());
+    if (!*exists) return Thrown(kTableNotFoundException, table.ToString());
+    pb::GetSchemaAlterStatusResponse response;
+    response.set_yet_to_update_regions(0);
+    response.set_total_regions(1);
+    return Serialized(response);
+  }
+
   Reply CreateNamespace() {
     pb::CreateNamespaceRequest request;
     if (auto done = ParseDdl<pb::CreateNamespaceResponse>(&request)) return *done;
@@ -515,11 +534,8 @@ class MasterService::Handler {
     Result<NamespaceDescriptor> current = admin_.GetNamespace(wanted->name);
     if (current.status().IsNotFound()) return Thrown(kNamespaceNotFoundException, wanted->name);
     if (!current.ok()) return ThrownStatus(current.status());
-    if (current->configuration != wanted->configuration) {
-      return Thrown(kDoNotRetryIOException,
-                    "basalt cannot change the configuration of namespace '" + wanted->name +
-                        "' (it is kept as created); a descriptor equal to the "
-                        "current one is accepted");
+    if (Status s = CheckNamespaceModification(*current, *wanted); !s.ok()) {
+      return Thrown(kDoNotRetryIOException, s.ToString());
     }
     return Procedure<pb::ModifyNamespaceResponse>();
   }

@@ -4,7 +4,7 @@
 // Methods, by HBase's names (case-sensitive):
 //   tables:     CreateTable, DeleteTable, truncateTable, EnableTable, DisableTable, ModifyTable,
 //               AddColumn, DeleteColumn, ModifyColumn, FlushTable, GetTableDescriptors,
-//               GetTableNames, GetTableState
+//               GetTableNames, GetTableState, GetSchemaAlterStatus (nothing left to update)
 //   namespaces: CreateNamespace, DeleteNamespace, ModifyNamespace, GetNamespaceDescriptor,
 //               ListNamespaceDescriptors, ListNamespaces, ListTableDescriptorsByNamespace,
 //               ListTableNamesByNamespace

@@ -75,8 +75,8 @@ Status MetaTable::AppendRowsOf(const TableName& table, std::vector<RowResult>* r
   Result<TableInfo> info = admin_.DescribeTable(table);
   if (info.status().IsNotFound()) return Status::OK();  // dropped meanwhile
   BASALT_RETURN_IF_ERROR(info.status());
-  const Region region = regions_.Current(table);
-  const auto ts = static_cast<int64_t>(region.id);
+  const std::vector<Region> regions = regions_.Regions(table, info->split_keys);
+  const auto ts = static_cast<int64_t>(regions.front().id);
 
   pb::TableState state;
   state.set_state(info->enabled ? pb::TableState::ENABLED : pb::TableState::DISABLED);
@@ -84,24 +84,26 @@ Status MetaTable::AppendRowsOf(const TableName& table, std::vector<RowResult>* r
   rows->emplace_back(table_row, std::vector<Cell>{{table_row, std::string(kTableFamily), "state",
                                                    ts, CellType::kPut, state.SerializeAsString()}});
 
-  pb::RegionInfo region_info;
-  FillRegionInfo(region, &region_info);
   const std::string host_port = server_.host + ":" + std::to_string(server_.port);
   const std::string server_name =
       server_.host + "," + std::to_string(server_.port) + "," + std::to_string(server_.start_code);
-  std::vector<Cell> cells;
-  auto add = [&](std::string qualifier, std::string value) {
-    cells.push_back({region.name, std::string(kInfoFamily), std::move(qualifier), ts,
-                     CellType::kPut, std::move(value)});
-  };
-  // In qualifier order, as a row's cells are.
-  add("regioninfo", "PBUF" + region_info.SerializeAsString());
-  add("seqnumDuringOpen", BigEndian64(1));
-  add("server", host_port);
-  add("serverstartcode", BigEndian64(server_.start_code));
-  add("sn", server_name);
-  add("state", "OPEN");
-  rows->emplace_back(region.name, std::move(cells));
+  for (const Region& region : regions) {
+    pb::RegionInfo region_info;
+    FillRegionInfo(region, &region_info);
+    std::vector<Cell> cells;
+    auto add = [&](std::string qualifier, std::string value) {
+      cells.push_back({region.name, std::string(kInfoFamily), std::move(qualifier), ts,
+                       CellType::kPut, std::move(value)});
+    };
+    // In qualifier order, as a row's cells are.
+    add("regioninfo", "PBUF" + region_info.SerializeAsString());
+    add("seqnumDuringOpen", BigEndian64(1));
+    add("server", host_port);
+    add("serverstartcode", BigEndian64(server_.start_code));
+    add("sn", server_name);
+    add("state", "OPEN");
+    rows->emplace_back(region.name, std::move(cells));
+  }
   return Status::OK();
 }
 

@@ -27,38 +27,47 @@ std::string Hex(std::string_view bytes) {
 
 }  // namespace
 
-Region RegionDirectory::Named(const TableName& table, uint64_t id) const {
-  Region region{table, id, {}};
+Region RegionDirectory::Named(const TableName& table, uint64_t id, std::string start_key,
+                              std::string end_key) {
   // HBase: the encoded name is the MD5 of everything before it, in hex.
-  std::string prefix = table.ToString() + ",," + std::to_string(id);
+  std::string prefix = table.ToString() + "," + start_key + "," + std::to_string(id);
   std::string digest = HashPrefix(prefix, HashSize(HashKind::kMd5), HashKind::kMd5).value();
+  Region region{table, id, std::move(start_key), std::move(end_key), {}};
   region.name = prefix + "." + Hex(digest) + ".";
   return region;
 }
 
-Region RegionDirectory::Current(const TableName& table) {
+std::vector<Region> RegionDirectory::Regions(const TableName& table,
+                                             const std::vector<std::string>& split_keys) {
   std::lock_guard<std::mutex> lock(mu_);
-  auto [it, inserted] = ids_.try_emplace(table, first_region_id_);
-  return Named(table, it->second);
+  auto [it, inserted] = tables_.try_emplace(table);
+  if (inserted) it->second.id = first_region_id_;
+  std::vector<Region> regions;
+  std::string start;
+  for (size_t i = 0; i <= split_keys.size(); ++i) {
+    std::string end = i < split_keys.size() ? split_keys[i] : std::string();
+    regions.push_back(Named(table, it->second.id, start, end));
+    it->second.names.insert(regions.back().name);
+    start = std::move(end);
+  }
+  return regions;
 }
 
 uint64_t RegionDirectory::NextId() {
-  // Above the first id too, which the table's earlier region may have had.
+  // Above the first id too, which the table's earlier regions may have had.
   last_id_ = std::max({NowMs(), last_id_ + 1, first_region_id_ + 1});
   return last_id_;
 }
 
-Region RegionDirectory::Renew(const TableName& table) {
+void RegionDirectory::Renew(const TableName& table) {
   std::lock_guard<std::mutex> lock(mu_);
-  const uint64_t id = NextId();
-  ids_[table] = id;
-  return Named(table, id);
+  tables_[table] = Incarnation{NextId(), {}};
 }
 
 void RegionDirectory::Forget(const TableName& table) {
-  // The table's next region is a new one whichever protocol brings the table back.
+  // The table's next regions are new ones whichever protocol brings the table back.
   std::lock_guard<std::mutex> lock(mu_);
-  ids_[table] = NextId();
+  tables_[table] = Incarnation{NextId(), {}};
 }
 
 std::optional<TableName> RegionDirectory::Resolve(std::string_view region_name) {
@@ -66,7 +75,9 @@ std::optional<TableName> RegionDirectory::Resolve(std::string_view region_name) 
   if (comma == std::string_view::npos) return std::nullopt;
   Result<TableName> table = TableName::Parse(region_name.substr(0, comma));
   if (!table.ok()) return std::nullopt;
-  if (Current(*table).name != region_name) return std::nullopt;
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = tables_.find(*table);
+  if (it == tables_.end() || !it->second.names.count(region_name)) return std::nullopt;
   return *std::move(table);
 }
 
@@ -74,8 +85,8 @@ void FillRegionInfo(const Region& region, ::hbase::pb::RegionInfo* out) {
   out->set_region_id(region.id);
   out->mutable_table_name()->set_namespace_(region.table.ns);
   out->mutable_table_name()->set_qualifier(region.table.qualifier);
-  out->set_start_key("");
-  out->set_end_key("");
+  out->set_start_key(region.start_key);
+  out->set_end_key(region.end_key);
   out->set_offline(false);
   out->set_split(false);
   out->set_replica_id(0);

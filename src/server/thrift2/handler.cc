@@ -5,6 +5,7 @@
 
 #include <re2/re2.h>
 
+#include "server/namespace_modification.h"
 #include "server/reserved_namespaces.h"
 #include "server/table_name_pattern.h"
 #include "server/thrift2/errors.h"
@@ -483,16 +484,9 @@ void Thrift2Handler::createNamespace(const TNamespaceDescriptor& namespace_desc)
 void Thrift2Handler::modifyNamespace(const TNamespaceDescriptor& namespace_desc) {
   RefuseReserved(namespace_desc.name);
   ThrowIfError(ValidateNamespaceName(namespace_desc.name));
-  // As HBase: a missing namespace is an error, and the descriptor given replaces the old one
-  // whole. Admin has no call that changes a namespace's configuration, so only a modification
-  // that changes nothing succeeds; any other is refused before anything is written.
+  // As HBase: a missing namespace is an error.
   NamespaceDescriptor current = ValueOrThrow(conn_.admin().GetNamespace(namespace_desc.name));
-  if (current.configuration == namespace_desc.configuration) return;
-  ThrowTIOError(Status::NotSupported(
-      "modifyNamespace: basalt cannot change the configuration of namespace '" +
-      namespace_desc.name +
-      "' (it is kept as created); a descriptor equal to the current one is "
-      "accepted"));
+  ThrowIfError(CheckNamespaceModification(current, FromThrift(namespace_desc)));
 }
 
 void Thrift2Handler::deleteNamespace(const std::string& name) {
