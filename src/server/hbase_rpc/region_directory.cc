@@ -1,18 +1,12 @@
 #include "server/hbase_rpc/region_directory.h"
 
 #include <algorithm>
-#include <chrono>
 
 #include "basalt/key_spread.h"
+#include "basalt/types.h"
 
 namespace basalt::server::hbase_rpc {
 namespace {
-
-uint64_t NowMs() {
-  return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::milliseconds>(
-                                   std::chrono::system_clock::now().time_since_epoch())
-                                   .count());
-}
 
 std::string Hex(std::string_view bytes) {
   static constexpr char kDigits[] = "0123456789abcdef";
@@ -55,7 +49,8 @@ std::vector<Region> RegionDirectory::Regions(const TableName& table,
 
 uint64_t RegionDirectory::NextId() {
   // Above the first id too, which the table's earlier regions may have had.
-  last_id_ = std::max({NowMs(), last_id_ + 1, first_region_id_ + 1});
+  last_id_ =
+      std::max({static_cast<uint64_t>(SystemWallMillis()), last_id_ + 1, first_region_id_ + 1});
   return last_id_;
 }
 

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <utility>
 
+#include "basalt/types.h"
 #include "hbase_rpc/client_meta_service.h"
 #include "hbase_rpc/rpc_codec.h"
 #include "hbase_rpc/rpc_session.h"
@@ -30,12 +31,6 @@ using ::basalt::hbase_rpc::RpcSession;
 // Reads one connection takes before the others get a turn.
 constexpr int kReadsPerTurn = 16;
 constexpr size_t kReadBytes = 64 * 1024;
-
-uint64_t NowMs() {
-  return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::milliseconds>(
-                                   std::chrono::system_clock::now().time_since_epoch())
-                                   .count());
-}
 
 // basalt serves no region server operation (open, close, flush, compact, region loads): each
 // is refused by name, which HBase's client reports as it would a failed call.
@@ -250,7 +245,7 @@ Status RpcServer::Start() {
         ", beyond loopback, where HBase's SIMPLE authentication lets any client in as any "
         "user: bind it to loopback, or allow it explicitly (--insecure-no-auth)");
   }
-  const uint64_t start_ms = NowMs();
+  const uint64_t start_ms = static_cast<uint64_t>(SystemWallMillis());
   auto impl = std::make_unique<Impl>(conn_, options_, start_ms);
   BASALT_RETURN_IF_ERROR(impl->Start(start_ms));
   port_ = impl->port();
