@@ -101,9 +101,12 @@ class Server:
             [binary, "serve", "--data", data, "--port", "0", "--thrift-port", "0",
              "--thrift1-port", "0", "--hbase-rpc-port", "0", "--access-log", os.devnull],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        # A line per protocol server (Thrift2 first), then the ready line, or EOF if it failed.
         thrift = re.search(r"thrift2 on ([0-9.]+:\d+)", self.proc.stdout.readline())
-        self.proc.stdout.readline()  # the Thrift1 line
-        http = re.search(r"listening on (http://[0-9.]+:\d+)", self.proc.stdout.readline())
+        line = self.proc.stdout.readline()
+        while line and "listening on" not in line:
+            line = self.proc.stdout.readline()
+        http = re.search(r"listening on (http://[0-9.]+:\d+)", line)
         if not thrift or not http:
             self.proc.kill()
             raise Failure(f"basalt serve did not start: {self.proc.stderr.read()!r}")

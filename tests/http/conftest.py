@@ -80,15 +80,18 @@ class Server:
             args += ["--config", path]
         self.proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                      text=True)
-        # The Thrift2 and Thrift1 lines (each unless turned off), then the ready line (or EOF if
-        # it failed).
-        self.thrift_port = self.thrift1_port = None
+        # The Thrift2, Thrift1 and HBase RPC lines (each unless turned off), then the ready line
+        # (or EOF if it failed).
+        self.thrift_port = self.thrift1_port = self.hbase_rpc_port = None
         line = self.proc.stdout.readline()
-        while (t := re.search(r"(thrift[12]) on [0-9.]+:(\d+)", line)):
+        while (t := re.search(r"(thrift[12]|hbase-rpc) on [0-9.]+:(\d+)", line)):
+            port = int(t.group(2))
             if t.group(1) == "thrift2":
-                self.thrift_port = int(t.group(2))
+                self.thrift_port = port
+            elif t.group(1) == "thrift1":
+                self.thrift1_port = port
             else:
-                self.thrift1_port = int(t.group(2))
+                self.hbase_rpc_port = port
             line = self.proc.stdout.readline()
         m = re.search(r"listening on http://([0-9.]+):(\d+)", line)
         if not m:

@@ -37,9 +37,11 @@ def start_server(binary, data_dir):
                              "--thrift-port", "0", "--thrift1-port", "0", "--hbase-rpc-port", "0",
                              "--access-log", os.devnull],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    # A line per protocol server (Thrift2 first), then the ready line, or EOF if it failed.
     thrift = re.search(r"thrift2 on ([0-9.]+):(\d+)", proc.stdout.readline())
-    proc.stdout.readline()  # the Thrift1 line
     ready = proc.stdout.readline()
+    while ready and "listening on" not in ready:
+        ready = proc.stdout.readline()
     if not thrift or "listening on" not in ready:
         proc.kill()
         raise RuntimeError(f"basalt serve did not start: {proc.stderr.read()!r}")
