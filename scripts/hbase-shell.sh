@@ -135,7 +135,7 @@ timeout 300 "$java" -Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Djava.net
 echo "hbase-shell.sh: $target: the shell ran smoke.rb in $(($(date +%s) - started)) s, exit $status"
 
 # The normalization the header describes.
-sed -E -e '/^Took [0-9.]+ seconds$/d' -e 's/ timestamp=[^,]*,/,/' \
+sed -E -e '/^Took [0-9.]+ seconds$/d' -e 's/ timestamp=[^,]*, / /' \
   -e 's/^(basalt_shell), \{TABLE_ATTRIBUTES => .*\}$/\1/' "$work/shell.out" |
   /usr/bin/python3 -c '
 import re, sys

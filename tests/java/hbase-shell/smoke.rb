@@ -28,6 +28,25 @@ scan 'basalt_shell', {LIMIT => 2}
 scan 'basalt_shell', {STARTROW => 'r2', STOPROW => 'r4'}
 scan 'basalt_shell', {COLUMNS => ['f2']}
 scan 'basalt_shell', {COLUMNS => ['f1:a'], STARTROW => 'r2'}
+put 'basalt_shell', 'r1', 'f2:b', 'v1b-2'
+get 'basalt_shell', 'r1', {COLUMN => 'f2:b', VERSIONS => 3}
+# In f2, which keeps 3 versions: HBase shows a version beyond VERSIONS to a time range until a
+# flush or compaction drops it, basalt never does.
+put 'basalt_shell', 'r6', 'f2:a', 'at 1000', 1000
+put 'basalt_shell', 'r6', 'f2:a', 'at 2000', 2000
+get 'basalt_shell', 'r6', {COLUMN => 'f2:a', TIMERANGE => [0, 1500]}
+get 'basalt_shell', 'r6', {COLUMN => 'f2:a', TIMESTAMP => 2000}
+scan 'basalt_shell', {FILTER => "ValueFilter(=, 'binary:v3a')"}
+scan 'basalt_shell', {FILTER => "PrefixFilter('r3') AND QualifierFilter(=, 'binary:c')"}
+scan 'basalt_shell', {REVERSED => true, LIMIT => 3}
+append 'basalt_shell', 'r5', 'f1:z', '+more'
+get 'basalt_shell', 'r5'
+# alter_async, not alter: alter then polls Admin.getClusterMetrics (MasterService's
+# GetClusterStatus), which basalt does not serve. Both modify the table alike.
+alter_async 'basalt_shell', {NAME => 'f3'}, {NAME => 'f1', VERSIONS => 2}
+describe 'basalt_shell'
+alter_async 'basalt_shell', 'delete' => 'f3'
+describe 'basalt_shell'
 count 'basalt_shell'
 incr 'basalt_shell', 'r9', 'f1:hits', 5
 incr 'basalt_shell', 'r9', 'f1:hits'
