@@ -23,6 +23,9 @@
 #       its serve also gets --hbase-rpc-port on a free port; against HBase the client bootstraps
 #       from HBASE_HOST:HBASE_MASTER_PORT (set, or from scripts/hbase.sh's ports.env; exit 77 when
 #       neither). Takes neither --transport nor --suite. --client thrift is the default above.
+#   ... --client native --hbase-client 3
+#       the same native-mode tests compiled and run on HBase 3.0's client (the pom's hbase3
+#       profile) instead of 2.6's (--hbase-client 2, the default); native mode only.
 # Needs a JDK 17 (BASALT_JAVA, else Debian's openjdk-17) and Maven, which resolves the jars from
 # Maven Central into ~/.m2 on the first run and works offline after it.
 set -euo pipefail
@@ -32,11 +35,11 @@ project="$root/tests/java/thrift-client"
 say() { echo "java-suite.sh: $*" >&2; }
 usage() {
   echo "usage: $0 --basalt BINARY | --hbase  [--transport buffered|framed] [--suite thrift|rest|all]" >&2
-  echo "       $0 --basalt BINARY | --hbase  --client native" >&2
+  echo "       $0 --basalt BINARY | --hbase  --client native [--hbase-client 2|3]" >&2
   exit 2
 }
 
-target="" binary="" transport="" suite="" client=thrift
+target="" binary="" transport="" suite="" client=thrift hbase_client=2
 while [ $# -gt 0 ]; do
   case "$1" in
     --basalt) [ $# -ge 2 ] || usage; target=basalt binary="$2"; shift 2 ;;
@@ -44,10 +47,17 @@ while [ $# -gt 0 ]; do
     --transport) [ $# -ge 2 ] || usage; transport="$2"; shift 2 ;;
     --suite) [ $# -ge 2 ] || usage; suite="$2"; shift 2 ;;
     --client) [ $# -ge 2 ] || usage; client="$2"; shift 2 ;;
+    --hbase-client) [ $# -ge 2 ] || usage; hbase_client="$2"; shift 2 ;;
     *) usage ;;
   esac
 done
 [ -n "$target" ] || usage
+case "$hbase_client" in
+  2) profile=() ;;
+  # HBase 3's client has no Thrift2 or REST gateway client to pair with.
+  3) [ "$client" = native ] || usage; profile=(-Phbase3) ;;
+  *) usage ;;
+esac
 case "$client" in
   thrift)
     transport="${transport:-buffered}" suite="${suite:-all}"
@@ -165,8 +175,8 @@ EOF
 fi
 
 # Maven offline first, so that a run after the first needs no network.
-args=(-B -f "$project/pom.xml" test "-Dtest=$tests" -Dsurefire.failIfNoSpecifiedTests=false
-      "-Dsuite.build.directory=$work/target")
+args=(-B -f "$project/pom.xml" "${profile[@]}" test "-Dtest=$tests"
+      -Dsurefire.failIfNoSpecifiedTests=false "-Dsuite.build.directory=$work/target")
 log="$work/mvn.log"
 status=0
 mvn -o "${args[@]}" >"$log" 2>&1 || status=$?
@@ -177,7 +187,7 @@ if [ $status -ne 0 ] && grep -q "offline mode" "$log"; then
 fi
 
 if [ "$client" = native ]; then
-  echo "java-suite.sh: $target, native client"
+  echo "java-suite.sh: $target, native client (HBase $hbase_client)"
 else
   echo "java-suite.sh: $target, $transport, suite $suite"
 fi

@@ -142,11 +142,15 @@ Result<FilterPtr> DecodeSingleColumnValue(const pb::SingleColumnValueFilter& m, 
 
 // One fuzzy key's mask in basalt's form, read as Java's FuzzyRowFilter does: a mask made only
 // of 0xFF and the wildcard byte of its version was processed by the sender's constructor; any
-// other is the user's own (0 fixed, 1 any).
+// other is the user's own (0 fixed, 1 any). HBase 3.0.0-beta-1's client processes to v2's bytes
+// but predates is_mask_v2, so a mask without the flag made only of 0xFF and 2 is v2's too.
 Result<std::string> FuzzyMask(const std::string& wire, bool v2, size_t key) {
-  const char wildcard = v2 ? kV2Wildcard : kV1Wildcard;
-  const bool processed = std::all_of(wire.begin(), wire.end(),
-                                     [&](char b) { return b == kProcessedFixed || b == wildcard; });
+  const auto processed_with = [&](char wildcard) {
+    return std::all_of(wire.begin(), wire.end(),
+                       [&](char b) { return b == kProcessedFixed || b == wildcard; });
+  };
+  const char wildcard = v2 || processed_with(kV2Wildcard) ? kV2Wildcard : kV1Wildcard;
+  const bool processed = processed_with(wildcard);
   std::string mask(wire.size(), '\0');
   for (size_t i = 0; i < wire.size(); ++i) {
     if (processed) {

@@ -460,6 +460,18 @@ TEST(FilterCodecTest, FuzzyRowFilterReadsVersionOneMasks) {
   EXPECT_EQ(**f, FuzzyRowFilter({{std::string("ab\0", 3), std::string("\0\0\1", 3)}}));
 }
 
+// HBase 3.0.0-beta-1 processes masks to 0xFF fixed and 2 any, still without is_mask_v2.
+TEST(FilterCodecTest, FuzzyRowFilterReadsVersionTwoMasksWithoutTheFlag) {
+  const std::string pattern = std::string(1, '\0') + "1";
+  pb::FuzzyRowFilter unflagged;
+  auto* key = unflagged.add_fuzzy_keys_data();
+  key->set_first(pattern);
+  key->set_second(std::string("\x02\xff", 2));
+  auto f = DecodeFilter(FilterBytes("FuzzyRowFilter", unflagged.SerializeAsString()));
+  ASSERT_RESULT_OK(f);
+  EXPECT_EQ(**f, FuzzyRowFilter({{pattern, std::string("\1\0", 2)}}));
+}
+
 std::string RegexValueFilter(int flags) {
   pb::RegexStringComparator regex;
   regex.set_pattern("a.b");
