@@ -295,6 +295,9 @@ ClientService::Answer ClientService::Scan(const DecodedCall& call, std::string_v
   byte_budget = std::min(byte_budget, options_.max_result_bytes);
   bool exhausted = false;
   uint64_t bytes = 0;
+  // The client sends the rows its limit has left with every call: once that many rows are
+  // answered, the scan is over, which saves the client a call to learn it.
+  uint64_t rows_ended = 0;
   RowResult row;
   for (uint32_t n = 0; n < rows_wanted && bytes < byte_budget; ++n) {
     if (!entry->scanner->Next(&row)) {
@@ -309,6 +312,10 @@ ClientService::Answer ClientService::Scan(const DecodedCall& call, std::string_v
     pb::Result* result = response.add_results();
     hbase_proto::ResultToProto(row, result);
     bytes += CellBytes(*result);
+    if (!row.partial() && request.limit_of_rows() > 0 && ++rows_ended >= request.limit_of_rows()) {
+      exhausted = true;
+      break;
+    }
   }
   if (request.has_scanner_id() || rows_wanted > 0) ++entry->next_call_seq;
   if (exhausted) {

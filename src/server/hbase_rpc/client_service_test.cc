@@ -188,6 +188,19 @@ TEST_F(ClientServiceTest, ScanToTheEndSaysNoMoreResults) {
   EXPECT_EQ(scanners_.size(), 0u);
 }
 
+TEST_F(ClientServiceTest, ScanThatReachesItsLimitSaysNoMoreResults) {
+  for (int i = 0; i < 5; ++i) PutValue("r" + std::to_string(i), "q", "v");
+  pb::ScanRequest open;
+  *open.mutable_region() = RegionOf("t");
+  open.mutable_scan();
+  open.set_number_of_rows(3);
+  open.set_limit_of_rows(3);
+  auto answer = Answer<pb::ScanResponse>("Scan", open);
+  EXPECT_EQ(answer.results_size(), 3);
+  EXPECT_FALSE(answer.more_results());
+  EXPECT_EQ(scanners_.size(), 0u);
+}
+
 TEST_F(ClientServiceTest, CheckAndPutAppliesOnlyWhenTheCheckPasses) {
   PutValue("r", "q", "old");
   auto check = [&](const std::string& expected) {
