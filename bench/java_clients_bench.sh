@@ -38,19 +38,8 @@ while [ $# -gt 0 ]; do
 done
 [ -n "$binary" ] || [ "$hbase" = 1 ] || usage
 
-find_java() {
-  local candidates=() j v
-  [ -n "${BASALT_JAVA:-}" ] && candidates+=("$BASALT_JAVA")
-  candidates+=(/usr/lib/jvm/java-17-openjdk-amd64/bin/java /usr/lib/jvm/java-17-openjdk-arm64/bin/java)
-  command -v java >/dev/null 2>&1 && candidates+=("$(command -v java)")
-  for j in "${candidates[@]}"; do
-    [ -x "$j" ] || continue
-    v="$("$j" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p')"
-    if [ "$v" = 17 ]; then echo "$j"; return 0; fi
-  done
-  say "no JDK 17 found (tried: ${candidates[*]}); install Debian's openjdk-17-jdk-headless"
-  return 1
-}
+# shellcheck source=scripts/java17.sh
+. "$root/scripts/java17.sh"
 
 free_port() {
   /usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'

@@ -34,19 +34,8 @@ case "${1:-}" in
   *) usage ;;
 esac
 
-find_java() {
-  local candidates=() j v
-  [ -n "${BASALT_JAVA:-}" ] && candidates+=("$BASALT_JAVA")
-  candidates+=(/usr/lib/jvm/java-17-openjdk-amd64/bin/java /usr/lib/jvm/java-17-openjdk-arm64/bin/java)
-  command -v java >/dev/null 2>&1 && candidates+=("$(command -v java)")
-  for j in "${candidates[@]}"; do
-    [ -x "$j" ] || continue
-    v="$("$j" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p')"
-    if [ "$v" = 17 ]; then echo "$j"; return 0; fi
-  done
-  say "no JDK 17 found (tried: ${candidates[*]}); install Debian's openjdk-17-jdk-headless"
-  return 1
-}
+# shellcheck source=scripts/java17.sh
+. "$root/scripts/java17.sh"
 
 # The shell's runtime classpath, resolved once per version of the pom; Maven offline first.
 classpath() {
