@@ -29,23 +29,10 @@ jvms=(cluster thrift1 thrift2 rest)
 
 say() { echo "hbase.sh: $*" >&2; }
 
-# HBase 2.6 supports JDK 17; Hadoop's security code fails on JDK 23 and later ("getSubject is not
-# supported"), so the machine's Temurin 25 will not do. Debian's openjdk-17 (default-jdk-headless
-# on Debian 12) is what scripts/install-deps.sh installs.
-find_java() {
-  local candidates=()
-  [ -n "${BASALT_HBASE_JAVA:-}" ] && candidates+=("$BASALT_HBASE_JAVA")
-  candidates+=(/usr/lib/jvm/java-17-openjdk-amd64/bin/java /usr/lib/jvm/java-17-openjdk-arm64/bin/java)
-  command -v java >/dev/null 2>&1 && candidates+=("$(command -v java)")
-  local j v
-  for j in "${candidates[@]}"; do
-    [ -x "$j" ] || continue
-    v="$("$j" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p')"
-    if [ "$v" = 17 ]; then echo "$j"; return 0; fi
-  done
-  say "no JDK 17 found (tried: ${candidates[*]}); install Debian's default-jdk-headless"
-  return 1
-}
+# find_java: a JDK 17, BASALT_HBASE_JAVA's if set (HBase's Hadoop code fails on JDK 23 and later).
+BASALT_JAVA="${BASALT_HBASE_JAVA:-${BASALT_JAVA:-}}"
+# shellcheck source=scripts/java17.sh
+. "$root/scripts/java17.sh"
 
 # The runtime classpath, resolved once per version of the pom and kept in the state directory.
 # Maven runs offline first: after one online resolution the local repository has every jar.
