@@ -309,8 +309,8 @@ class Generator {
     if (Chance(50)) out += " start=r" + std::to_string(rev ? hi : lo);
     if (Chance(40)) out += " stop=r" + std::to_string(rev ? lo : hi);
     if (rev) out += " rev";
-    // A limit and a batch together count differently (rows here, results on HBase over
-    // Thrift2: docs/data-model.md), so a scan has one or the other.
+    // A limit and a batch together count differently (rows here; on HBase some row pieces
+    // count as rows: docs/data-model.md), so a scan has one or the other.
     if (Chance(25)) {
       out += " limit=" + std::to_string(1 + Pick(4));
     } else if (Chance(33)) {

@@ -147,6 +147,25 @@ class ScanTest extends ThriftClientTest {
   }
 
   @Test
+  void limitWithBatchCountsRowsNotPieces() throws IOException {
+    Scan scan = new Scan().addFamily(b("f")).setBatch(1).setLimit(2).setCaching(10);
+    if (!target.isNative()) {
+      // ThriftConnection's scanner refuses a batch before it sends anything.
+      IOException e = assertThrows(IOException.class, () -> cells(name, scan));
+      assertTrue(e.getMessage().contains("Batch is not supported"), e.getMessage());
+      return;
+    }
+    assertEquals(
+        List.of("row00: f:a=A0", "row00: f:b=b0", "row01: f:a=A1", "row01: f:b=b1"),
+        cells(name, scan));
+    Scan reversed =
+        new Scan().addFamily(b("f")).setBatch(1).setLimit(2).setReversed(true).setCaching(10);
+    assertEquals(
+        List.of("row24: f:a=A24", "row24: f:b=b24", "row23: f:a=A23", "row23: f:b=b23"),
+        cells(name, reversed));
+  }
+
+  @Test
   void scannerNextOfManyAndIteration() throws IOException {
     try (Table t = connection.getTable(name);
         ResultScanner scanner = t.getScanner(new Scan().setCaching(4))) {
