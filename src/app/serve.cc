@@ -15,6 +15,7 @@
 #include "app/api_v1/credentials.h"
 #include "app/demo_data.h"
 #include "app/web/web_ui.h"
+#include "basalt/backup.h"
 #include "basalt/connection.h"
 #include "server/engine_metrics.h"
 #include "server/hbase_rpc/rpc_server.h"
@@ -76,6 +77,7 @@ std::optional<Status> ReadAppConfigKey(const std::string& key, const nlohmann::j
     }
     return s;
   }
+  if (key == "backup_dir") return ReadConfigValue(v, key, &config->backup_dir);
   if (key == "demo") return ReadConfigValue(v, key, &config->demo);
   if (key == "demo_scale") return ReadConfigValue(v, key, &config->demo_scale);
   return std::nullopt;
@@ -315,6 +317,12 @@ Status Serve(const ServeConfig& serve_config) {
       static_cast<int>(std::min<uint32_t>(app_config.auth_attempts_per_minute, 1'000'000));
   api_options.max_concurrent_password_hashes =
       static_cast<int>(std::min<uint32_t>(app_config.max_concurrent_password_hashes, 1024));
+  if (!app_config.backup_dir.empty()) {
+    api_options.take_backup = [&conn, dir = app_config.backup_dir] {
+      return conn->admin().CreateBackup(dir);
+    };
+    api_options.list_backups = [dir = app_config.backup_dir] { return ListBackups(dir); };
+  }
   api_v1::ApiV1Service api(**app, &metrics, std::move(api_options));
   api.RegisterRoutes(&router);
 

@@ -36,6 +36,10 @@ struct AppConfig {
   // An inbox is trimmed back to feed_inbox_cap on about one delivery in this many
   // (FeedOptions::inbox_trim_every).
   uint32_t feed_inbox_trim_every = 16;
+  // Where POST /api/v1/admin/backups takes backups of the store (a backup directory, created if
+  // missing: basalt/backup.h). Empty: backups through the server are off. The client never
+  // names a path: the operator chooses this one.
+  std::string backup_dir;
 };
 
 // Everything `basalt serve` is told: the HBase-facing servers' settings and the app's.

@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "app/admin_client.h"
 #include "app/serve.h"
 #include "basalt/backup.h"
 #include "basalt/basalt.h"
@@ -685,6 +686,11 @@ int Main(int argc, char** argv) {
       sub("backup", "back up the store (incremental, checksummed) into DEST", &Cli::Backup);
   backup->require_subcommand(0, 1);
   backup->add_option("dest", args.backup_dir, "the backup directory (created if missing)");
+  std::string backup_via;
+  backup->add_option("--via", backup_via,
+                     "take it through the `basalt serve` at http://HOST:PORT that holds the store "
+                     "open, into that server's --backup-dir (no DEST; the admin token from "
+                     "$BASALT_ADMIN_TOKEN)");
   CLI::App* backup_verify =
       backup->add_subcommand("verify", "check every file of a backup against its checksum");
   backup_verify->add_option("dest", args.backup_dir, "the backup directory")->required();
@@ -797,6 +803,10 @@ int Main(int argc, char** argv) {
                    "a host name the Host header may carry besides IP literals, localhost and "
                    "the bind address (repeatable; '*' for any): others get 403 (DNS rebinding)")
       ->allow_extra_args(false);
+  std::optional<std::string> serve_backup_dir;
+  serve->add_option("--backup-dir", serve_backup_dir,
+                    "where POST /api/v1/admin/backups (and `basalt backup --via`) back up the "
+                    "store, online (default: no backups through the server)");
   bool serve_demo = false;
   std::optional<double> serve_demo_scale;
   serve->add_flag("--demo", serve_demo,
@@ -856,6 +866,7 @@ int Main(int argc, char** argv) {
     if (serve_insecure_no_auth) serve_config.server.insecure_no_auth = true;
     if (serve_session_ttl) serve_config.app.session_ttl_seconds = *serve_session_ttl;
     if (serve_fast_hash) serve_config.app.password_hash_cost = "minimum";
+    if (serve_backup_dir) serve_config.app.backup_dir = *serve_backup_dir;
     if (serve_demo) serve_config.app.demo = true;
     if (serve_demo_scale) serve_config.app.demo_scale = *serve_demo_scale;
     if (st.ok()) st = app::Serve(serve_config);
@@ -888,6 +899,25 @@ int Main(int argc, char** argv) {
       std::cerr << "error: " << st.ToString() << "\n";
       return 1;
     }
+    return 0;
+  }
+  if (backup->parsed() && !backup_via.empty()) {
+    if (!args.backup_dir.empty()) {
+      std::cerr << "error: backup --via takes no DEST: the server backs up into its "
+                   "--backup-dir\n";
+      return 2;
+    }
+    const char* token = std::getenv("BASALT_ADMIN_TOKEN");
+    Result<BackupInfo> info = app::TakeBackupThroughServer(backup_via, token ? token : "");
+    if (!info.ok()) {
+      std::cerr << "error: " << info.status().ToString() << "\n";
+      return 1;
+    }
+    Output out(std::cout, args.json);
+    out.Done("backup " + std::to_string(info->id) + " through " + backup_via + ": " +
+             std::to_string(info->files) + " file(s), " + std::to_string(info->size_bytes) +
+             " bytes");
+    std::cout.flush();
     return 0;
   }
   if (backup->parsed() && args.backup_dir.empty()) {

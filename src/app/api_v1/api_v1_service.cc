@@ -175,6 +175,17 @@ std::vector<ApiV1Service::Route> ApiV1Service::Routes() {
         .security = OpenApiSecurity::kAdmin,
         .reply = {200, "figures", {{"type", "object"}}},
         .errors = {401}}},
+      {{Verb::post, "/admin/backups", &ApiV1Service::AdminTakeBackup},
+       {.summary = "Takes a backup of the whole store, online, into the server's backup "
+                   "directory (serve --backup-dir); incremental after the first",
+        .security = OpenApiSecurity::kAdmin,
+        .reply = {201, "the backup", SchemaRef("Backup")},
+        .errors = {401, 409}}},
+      {{Verb::get, "/admin/backups", &ApiV1Service::AdminListBackups},
+       {.summary = "The backups in the server's backup directory, oldest first",
+        .security = OpenApiSecurity::kAdmin,
+        .reply = {200, "the backups", ObjectOf({{"backups", ArrayOf(SchemaRef("Backup"))}})},
+        .errors = {401, 409}}},
       {{Verb::get, "/openapi.json", &ApiV1Service::OpenApi},
        {.summary = "This document", .reply = {200, "OpenAPI 3.0", {{"type", "object"}}}}},
   };

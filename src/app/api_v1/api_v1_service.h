@@ -36,6 +36,7 @@
 #include "app/api_v1/hash_slots.h"
 #include "app/api_v1/login_rate_limiter.h"
 #include "app/api_v1/openapi_document.h"
+#include "basalt/backup.h"
 #include "server/http/metrics.h"
 #include "server/http/router.h"
 
@@ -60,6 +61,10 @@ struct ApiV1Options {
   // Wall clock, ms since the epoch, for the default windows of the click queries. Default
   // (empty): the system clock.
   std::function<int64_t()> now_ms;
+  // POST /api/v1/admin/backups takes a backup of the store, GET lists them (docs/operations.md).
+  // Both empty: the routes answer 409, backups through the server being off.
+  std::function<Result<BackupInfo>()> take_backup;
+  std::function<Result<std::vector<BackupInfo>>()> list_backups;
 };
 
 class ApiV1Service {
@@ -173,6 +178,12 @@ class ApiV1Service {
 
   // admin_handlers.cc
   Result<Response> AdminStats(const Ctx& ctx);
+  Result<Response> AdminTakeBackup(const Ctx& ctx);
+  Result<Response> AdminListBackups(const Ctx& ctx);
+  // The 401 answer when the server has an admin token and the request does not carry it.
+  std::optional<Response> RefuseWithoutAdminToken(const Ctx& ctx) const;
+  // Backups through the server serialised: two at once would share one backup directory.
+  std::mutex backup_mu_;
 
   // openapi_handler.cc
   Result<Response> OpenApi(const Ctx& ctx);
