@@ -1,7 +1,9 @@
 #include "hbdiff/op_generator.h"
 
 #include <algorithm>
+#include <limits>
 #include <map>
+#include <optional>
 #include <random>
 #include <set>
 
