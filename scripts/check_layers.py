@@ -58,7 +58,7 @@ THIRD_PARTY = {
     "google/protobuf/": {"server", "hbase_proto", "hbase_rpc"},
     "pugixml": {"server"},
     "re2/": {"filter", "server"},
-    "xxhash": {"keys", "paging", "engine"},
+    "xxhash": {"keys", "paging", "engine", "copy"},
     "CLI/": {"cli"},
     "histedit": {"shell"},
     "editline/": {"shell"},

@@ -28,6 +28,7 @@
 #include "cli/copy_commands.h"
 #include "cli/import.h"
 #include "cli/output.h"
+#include "cli/sync_commands.h"
 #include "shell/repl.h"
 #include "util/bytes_format.h"
 
@@ -816,6 +817,8 @@ int Main(int argc, char** argv) {
 
   CopyCommands copy_commands;
   copy_commands.Register(app);
+  SyncCommands sync_commands;
+  sync_commands.Register(app);
 
   try {
     app.parse(argc, argv);
@@ -879,6 +882,7 @@ int Main(int argc, char** argv) {
 
   if (!server_address.empty()) args.data_dir = "thrift://" + server_address;
   if (auto rc = copy_commands.RunIfParsed(args.data_dir)) return *rc;
+  if (auto rc = sync_commands.RunIfParsed(args.data_dir)) return *rc;
 
   if (shell->parsed()) return shell::RunShell(args.data_dir, shell_script);
 
