@@ -189,8 +189,19 @@ std::string DirOf(const std::string& fname) {
 
 }  // namespace
 
+void FaultInjectionFileSystem::SetFaultDirectory(const std::string& dir) {
+  fault_directory_ = DirName(dir) + "/";
+}
+
 IOStatus FaultInjectionFileSystem::Check(CallKind kind, const std::string& fname) {
   switch (scope_.load()) {
+    case FaultScope::kUnderDirectory:
+      if (fault_directory_.size() <= 1 ||
+          std::filesystem::path(fname).lexically_normal().string().rfind(fault_directory_, 0) !=
+              0) {
+        return IOStatus::OK();
+      }
+      break;
     case FaultScope::kAllFiles:
       break;
     case FaultScope::kWalOnly:

@@ -73,8 +73,9 @@ enum class Fault : uint8_t {
   kNoSpaceOrInodes,
   kReadError
 };
-// Which files a fault applies to: the write-ahead log (*.log), table files (*.sst) or all.
-enum class FaultScope : uint8_t { kAllFiles, kWalOnly, kSstOnly };
+// Which files a fault applies to: the write-ahead log (*.log), table files (*.sst), the files
+// under the directory given to SetFaultDirectory (e.g. a backup directory), or all.
+enum class FaultScope : uint8_t { kAllFiles, kWalOnly, kSstOnly, kUnderDirectory };
 
 class FaultInjectionFileSystem : public rocksdb::FileSystemWrapper {
  public:
@@ -88,6 +89,9 @@ class FaultInjectionFileSystem : public rocksdb::FileSystemWrapper {
     fault_ = fault;
   }
   Fault fault() const { return fault_.load(); }
+  // The directory of FaultScope::kUnderDirectory. REQUIRES: called before the file system is
+  // first used (it is read without a lock).
+  void SetFaultDirectory(const std::string& dir);
   // Calls failed on purpose so far.
   int64_t injected() const { return injected_.load(); }
 
@@ -223,6 +227,7 @@ class FaultInjectionFileSystem : public rocksdb::FileSystemWrapper {
 
   std::atomic<Fault> fault_{Fault::kNone};
   std::atomic<FaultScope> scope_{FaultScope::kAllFiles};
+  std::string fault_directory_;  // normalised, with a trailing separator
   std::atomic<int64_t> injected_{0};
 
   std::atomic<int64_t> clock_{0};
