@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "app/admin_client.h"
+#include "app/api_v1/app_services.h"
 #include "app/serve.h"
 #include "basalt/backup.h"
 #include "basalt/basalt.h"
@@ -494,8 +495,6 @@ class Cli {
   std::unique_ptr<Connection> conn_;
 };
 
-// `basalt demo load`: a progress bar per stage on stderr (when it is a terminal, else a line
-// per stage), a summary on stdout.
 // backup verify, backup list and restore: on a backup directory, no store open.
 Status RunBackupDirCommand(const Args& args, bool verify, bool list, Output& out) {
   if (verify) {
@@ -518,6 +517,8 @@ Status RunBackupDirCommand(const Args& args, bool verify, bool list, Output& out
   return Status::OK();
 }
 
+// `basalt demo load`: a progress bar per stage on stderr (when it is a terminal, else a line
+// per stage), a summary on stdout.
 Status LoadDemoData(const Args& args, const recipes::DemoOptions& options) {
   BASALT_ASSIGN_OR_RETURN(auto conn, Connection::Open(args.data_dir));
   const bool tty = isatty(STDERR_FILENO) != 0;
@@ -543,6 +544,28 @@ Status LoadDemoData(const Args& args, const recipes::DemoOptions& options) {
             << sum.posts << " posts, " << sum.actions << " actions, " << sum.clicks
             << " clicks (password '" << recipes::kDemoPassword << "')\n";
   return conn->Close();
+}
+
+// `basalt create-app-tables`: the tables of the app's recipes, created on the backend in --data
+// as `serve` creates them on its first start (the recipes' own schemas), so that a copy to an
+// HBase cluster finds them there, the hash-keyed ones pre-split. Tables that exist are kept.
+Status CreateAppTables(const Args& args, const std::string& name_space, int presplit_regions,
+                       Output& out) {
+  BASALT_ASSIGN_OR_RETURN(auto conn, Connection::Open(args.data_dir));
+  app::api_v1::AppServicesOptions options;
+  options.name_space = name_space;
+  options.presplit_regions = presplit_regions;
+  options.start_background_work = false;
+  Result<std::unique_ptr<app::api_v1::AppServices>> services =
+      app::api_v1::AppServices::Open(*conn, options);
+  Status st = services.status();
+  if (services.ok()) services->reset();
+  Result<std::vector<TableName>> tables =
+      st.ok() ? conn->admin().ListTables(name_space) : Result<std::vector<TableName>>(st);
+  Status closed = conn->Close();
+  BASALT_RETURN_IF_ERROR(tables.status());
+  for (const TableName& t : *tables) out.Done(t.ToString());
+  return closed;
 }
 
 std::string DefaultDataDir() {
@@ -723,6 +746,20 @@ int Main(int argc, char** argv) {
                         "namespace of the recipes' tables (default '" + demo_options.name_space +
                             "', where `serve` looks)");
 
+  // create-app-tables: the recipes' tables on a backend, before copying the app's data there.
+  std::string app_tables_namespace = app::AppConfig{}.app_namespace;
+  int app_tables_presplit = 0;
+  CLI::App* app_tables = app.add_subcommand(
+      "create-app-tables",
+      "create the app's recipe tables (as `serve` does on a first start) on the backend in "
+      "--data, keeping those that exist, and list them");
+  app_tables->add_option("--namespace", app_tables_namespace,
+                         "namespace of the recipes' tables (default '" + app_tables_namespace +
+                             "', where `serve` looks)");
+  app_tables->add_option("--presplit-regions", app_tables_presplit,
+                         "create the hash-keyed tables (sessions, follow graph) pre-split into "
+                         "this many regions, for an HBase cluster (0..256; default 0: one)");
+
   // shell: HBase's shell commands, interactively or from a script (docs/shell.md).
   std::string shell_script;
   CLI::App* shell = app.add_subcommand(
@@ -885,6 +922,17 @@ int Main(int argc, char** argv) {
   if (auto rc = sync_commands.RunIfParsed(args.data_dir)) return *rc;
 
   if (shell->parsed()) return shell::RunShell(args.data_dir, shell_script);
+
+  if (app_tables->parsed()) {
+    Output out(std::cout, args.json);
+    Status st = CreateAppTables(args, app_tables_namespace, app_tables_presplit, out);
+    std::cout.flush();
+    if (!st.ok()) {
+      std::cerr << "error: " << st.ToString() << "\n";
+      return 1;
+    }
+    return 0;
+  }
 
   if (demo_load->parsed()) {
     Status st = LoadDemoData(args, demo_options);

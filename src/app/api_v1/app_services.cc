@@ -13,11 +13,13 @@ Result<std::unique_ptr<AppServices>> AppServices::Open(Connection& conn,
   user_options.name_space = options.name_space;
   user_options.session_ttl_ms = options.session_ttl_ms;
   user_options.hash_cost = options.hash_cost;
+  user_options.presplit_regions = options.presplit_regions;
   BASALT_ASSIGN_OR_RETURN(app->users_, recipes::UserStore::Open(conn, user_options));
 
   recipes::FollowGraphOptions graph_options;
   graph_options.name_space = options.name_space;
   graph_options.user_exists = app->users_->UserExistsFunction();
+  graph_options.presplit_regions = options.presplit_regions;
   BASALT_ASSIGN_OR_RETURN(app->graph_, recipes::FollowGraph::Open(conn, graph_options));
   recipes::FeedOptions feed_options;
   feed_options.name_space = options.name_space;

@@ -45,6 +45,10 @@ struct AppServicesOptions {
   int32_t feed_inbox_trim_every = recipes::FeedOptions{}.inbox_trim_every;
   // Fan-out worker threads. Default: the pool's.
   int fanout_threads = recipes::FanoutWorkerOptions{}.threads;
+  // When > 1, the tables keyed by hashes (the sessions, both follow-graph tables) are created
+  // pre-split into this many regions, as on an HBase cluster (UserStoreOptions and
+  // FollowGraphOptions::presplit_regions; 0..256). Only at creation. Default: 0, one region.
+  int presplit_regions = 0;
   // Whether to start the fan-out workers and the click refresher (false for single-threaded
   // tools such as the fuzzer, which then runs no background work).
   bool start_background_work = true;
