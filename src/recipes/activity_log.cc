@@ -32,8 +32,8 @@ constexpr char kEventFamily[] = "e";
 constexpr char kMetaFamily[] = "m";
 // The version of the layouts in activity_log.h, in the meta row (recipe_format.h); bump it with
 // any change of either. Never reuse a number.
-constexpr int kFormatVersion = 1;
-constexpr int kOldestReadableFormatVersion = 1;
+constexpr int kActivityLogFormatVersion = 1;
+constexpr int kOldestReadableActivityLogFormatVersion = 1;
 constexpr char kTallQualifier[] = "";
 
 // Bytes(user): escaped and terminated, so no user's key is a prefix of another's.
@@ -537,9 +537,10 @@ Result<std::unique_ptr<ActivityLog>> ActivityLog::Open(Connection& conn,
   BASALT_RETURN_IF_ERROR(EnsureTable(
       conn.admin(), TableDescriptor(events_name).AddFamily(events_family).AddFamily(meta_family)));
   BASALT_ASSIGN_OR_RETURN(auto events, conn.GetTable(events_name));
-  BASALT_RETURN_IF_ERROR(CheckRecipeFormat(
-      *events, RecipeFormat{"activity log", kFormatVersion, kOldestReadableFormatVersion,
-                            std::string(kRecipeMetaRow), kMetaFamily}));
+  BASALT_RETURN_IF_ERROR(
+      CheckRecipeFormat(*events, RecipeFormat{"activity log", kActivityLogFormatVersion,
+                                              kOldestReadableActivityLogFormatVersion,
+                                              std::string(kRecipeMetaRow), kMetaFamily}));
   if (options.layout == ActivityLogOptions::Layout::kTall) {
     return std::unique_ptr<ActivityLog>(
         std::make_unique<TallLog>(std::move(options), std::move(events)));

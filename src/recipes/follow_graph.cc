@@ -40,8 +40,8 @@ namespace {
 // The version of the layouts in follow_graph.h, in the meta row of the _follows table (tall) or
 // the _users table (wide) (recipe_format.h); bump it with any change of either. Never reuse a
 // number.
-constexpr int kFormatVersion = 1;
-constexpr int kOldestReadableFormatVersion = 1;
+constexpr int kFollowGraphFormatVersion = 1;
+constexpr int kOldestReadableFollowGraphFormatVersion = 1;
 
 // Bytes of MD5 per user in tall keys (note 003 hashes each user to a fixed width).
 constexpr size_t kUserHashBytes = 8;
@@ -618,7 +618,8 @@ Result<std::unique_ptr<FollowGraph>> FollowGraph::Open(Connection& conn,
     BASALT_ASSIGN_OR_RETURN(auto following, conn.GetTable(name("_follows")));
     BASALT_ASSIGN_OR_RETURN(auto followers, conn.GetTable(name("_followers")));
     BASALT_RETURN_IF_ERROR(CheckRecipeFormat(
-        *following, RecipeFormat{"follow graph", kFormatVersion, kOldestReadableFormatVersion,
+        *following, RecipeFormat{"follow graph", kFollowGraphFormatVersion,
+                                 kOldestReadableFollowGraphFormatVersion,
                                  std::string(kRecipeMetaRow), TallLayout::kCounterFamily}));
     layout = std::make_unique<TallLayout>(std::move(following), std::move(followers));
   } else {
@@ -628,8 +629,9 @@ Result<std::unique_ptr<FollowGraph>> FollowGraph::Open(Connection& conn,
         options.compression));
     BASALT_ASSIGN_OR_RETURN(auto users, conn.GetTable(name("_users")));
     BASALT_RETURN_IF_ERROR(CheckRecipeFormat(
-        *users, RecipeFormat{"follow graph", kFormatVersion, kOldestReadableFormatVersion,
-                             std::string(kRecipeMetaRow), WideLayout::kCountsFamily}));
+        *users, RecipeFormat{"follow graph", kFollowGraphFormatVersion,
+                             kOldestReadableFollowGraphFormatVersion, std::string(kRecipeMetaRow),
+                             WideLayout::kCountsFamily}));
     layout = std::make_unique<WideLayout>(std::move(users));
   }
   return std::unique_ptr<FollowGraph>(new GraphImpl(conn, std::move(layout), std::move(options)));

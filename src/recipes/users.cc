@@ -40,8 +40,8 @@ constexpr const char* kSessionExpiryColumn = "exp";
 
 // The version of the layout in users.h, in the users table's meta row (recipe_format.h); bump it
 // with any change of the layout. Never reuse a number.
-constexpr int kFormatVersion = 1;
-constexpr int kOldestReadableFormatVersion = 1;
+constexpr int kUsersFormatVersion = 1;
+constexpr int kOldestReadableUsersFormatVersion = 1;
 
 bool IsNameChar(char c) {
   return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
@@ -355,7 +355,7 @@ Result<std::unique_ptr<UserStore>> UserStore::Open(Connection& conn, UserStoreOp
   BASALT_ASSIGN_OR_RETURN(auto users_table, conn.GetTable(users));
   BASALT_ASSIGN_OR_RETURN(auto sessions_table, conn.GetTable(sessions));
   BASALT_RETURN_IF_ERROR(CheckRecipeFormat(
-      *users_table, RecipeFormat{"users", kFormatVersion, kOldestReadableFormatVersion,
+      *users_table, RecipeFormat{"users", kUsersFormatVersion, kOldestReadableUsersFormatVersion,
                                  std::string(kRecipeMetaRow), kAuthFamily}));
   auto store = std::make_unique<UserStoreImpl>(std::move(users_table), std::move(sessions_table),
                                                std::move(options));
