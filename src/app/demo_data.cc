@@ -32,7 +32,8 @@ Result<bool> HasUsers(Connection& conn, const std::string& name_space) {
   BASALT_ASSIGN_OR_RETURN(bool exists, conn.admin().TableExists(DemoUsers(name_space)));
   if (!exists) return false;
   BASALT_ASSIGN_OR_RETURN(auto table, conn.GetTable(DemoUsers(name_space)));
-  BASALT_ASSIGN_OR_RETURN(auto scanner, table->GetScanner(Scan().SetLimit(1)));
+  // An account is a row with a:pw (users.h); the table's meta row has none.
+  BASALT_ASSIGN_OR_RETURN(auto scanner, table->GetScanner(Scan().AddColumn("a", "pw").SetLimit(1)));
   RowResult row;
   if (scanner->Next(&row)) return true;
   BASALT_RETURN_IF_ERROR(scanner->status());

@@ -20,6 +20,7 @@
 #include "basalt/paging.h"
 #include "basalt/table.h"
 #include "recipes/big_endian.h"
+#include "recipes/recipe_format.h"
 #include "recipes/table_setup.h"
 #include "recipes/trim_hash.h"
 
@@ -27,6 +28,12 @@ namespace basalt::recipes {
 namespace {
 
 constexpr char kEventFamily[] = "e";
+// The meta row's family: not the events', whose TTL would expire the version cell.
+constexpr char kMetaFamily[] = "m";
+// The version of the layouts in activity_log.h, in the meta row (recipe_format.h); bump it with
+// any change of either. Never reuse a number.
+constexpr int kActivityLogFormatVersion = 1;
+constexpr int kOldestReadableActivityLogFormatVersion = 1;
 constexpr char kTallQualifier[] = "";
 
 // Bytes(user): escaped and terminated, so no user's key is a prefix of another's.
@@ -93,8 +100,7 @@ Status DecodeValue(std::string_view value, ActivityEvent* event) {
 }
 
 // Where a log's sequence starts: random in [2^32, 2^62), so that two logs (processes, restarts)
-// overlap only with odds of about (their events) / 2^62, the counter cannot wrap in practice,
-// and new ids never meet the per-user counters (small numbers) of stores written before.
+// overlap only with odds of about (their events) / 2^62, and the counter cannot wrap in practice.
 uint64_t RandomSequenceStart() {
   std::random_device device;
   const uint64_t r = (static_cast<uint64_t>(device()) << 32) ^ device();
@@ -526,9 +532,15 @@ Result<std::unique_ptr<ActivityLog>> ActivityLog::Open(Connection& conn,
   FamilyDescriptor events_family(kEventFamily);
   events_family.ttl_seconds = options.ttl_seconds;
   events_family.compression = options.compression;
-  BASALT_RETURN_IF_ERROR(
-      EnsureTable(conn.admin(), TableDescriptor(events_name).AddFamily(events_family)));
+  FamilyDescriptor meta_family(kMetaFamily);
+  meta_family.compression = options.compression;
+  BASALT_RETURN_IF_ERROR(EnsureTable(
+      conn.admin(), TableDescriptor(events_name).AddFamily(events_family).AddFamily(meta_family)));
   BASALT_ASSIGN_OR_RETURN(auto events, conn.GetTable(events_name));
+  BASALT_RETURN_IF_ERROR(
+      CheckRecipeFormat(*events, RecipeFormat{"activity log", kActivityLogFormatVersion,
+                                              kOldestReadableActivityLogFormatVersion,
+                                              std::string(kRecipeMetaRow), kMetaFamily}));
   if (options.layout == ActivityLogOptions::Layout::kTall) {
     return std::unique_ptr<ActivityLog>(
         std::make_unique<TallLog>(std::move(options), std::move(events)));

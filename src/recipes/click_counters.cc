@@ -20,12 +20,17 @@
 #include "basalt/salting.h"
 #include "basalt/table.h"
 #include "recipes/click_sketches.h"
+#include "recipes/recipe_format.h"
 #include "recipes/table_setup.h"
 
 namespace basalt::recipes {
 namespace {
 
 constexpr char kFamily[] = "c";
+// The version of the layout in click_counters.h, in the totals table's meta row
+// (recipe_format.h); bump it with any change of the layout. Never reuse a number.
+constexpr int kClickCountersFormatVersion = 1;
+constexpr int kOldestReadableClickCountersFormatVersion = 1;
 constexpr char kBucketColumn[] = "n";
 constexpr char kTotalColumn[] = "all";
 constexpr char kWeekColumn[] = "week";
@@ -651,6 +656,10 @@ Result<std::unique_ptr<ClickCounters>> ClickCounters::Open(Connection& conn,
   BASALT_ASSIGN_OR_RETURN(auto totals, conn.GetTable(totals_name));
   BASALT_ASSIGN_OR_RETURN(auto visitors, conn.GetTable(visitors_name));
   BASALT_ASSIGN_OR_RETURN(auto heavy, conn.GetTable(heavy_name));
+  BASALT_RETURN_IF_ERROR(
+      CheckRecipeFormat(*totals, RecipeFormat{"click counters", kClickCountersFormatVersion,
+                                              kOldestReadableClickCountersFormatVersion,
+                                              std::string(kRecipeMetaRow), kFamily}));
   auto made =
       std::make_unique<Counters>(std::move(options), std::move(by_item), std::move(by_minute),
                                  std::move(totals), std::move(visitors), std::move(heavy));

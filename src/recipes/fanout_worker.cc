@@ -197,14 +197,6 @@ Status FanoutWorkerPool::Look(Table& posts, QueueView* view) {
       }
     }
   };
-  // Jobs of the layout before the queue, oldest first within an author, until none are left.
-  if (view->old_jobs_left) {
-    BASALT_ASSIGN_OR_RETURN(
-        auto jobs, ReadJobs(posts, Scan().SetRowPrefix(fl::OldJobRowsPrefix()).SetReversed(true)));
-    view->old_jobs_left = !jobs.empty();
-    take_free(jobs);
-    if (!view->seen.empty()) return Status::OK();
-  }
   const bool full = look_ms - view->last_full_look_ms >= kFullLookEveryMs;
   // On from the last job row a look read, unless the low-water mark has passed it.
   if (!full && !view->after.empty() &&
@@ -269,13 +261,8 @@ Result<bool> FanoutWorkerPool::RunJob(Feed& feed, const FanoutWorkerOptions& opt
     if (!taken) return false;
     lease = std::string(LeaseOf(job));
   } else {
-    for (const std::string& prefix : {fl::OldJobRowsPrefix(), fl::JobRowsPrefix()}) {
-      Scan scan = Scan().SetRowPrefix(prefix).SetReversed(prefix == fl::OldJobRowsPrefix());
-      BASALT_ASSIGN_OR_RETURN(auto jobs, ReadJobs(posts, scan));
-      BASALT_ASSIGN_OR_RETURN(claimed,
-                              ClaimFirstFree(posts, jobs, worker_id, options, &job, &lease));
-      if (claimed) break;
-    }
+    BASALT_ASSIGN_OR_RETURN(auto jobs, ReadJobs(posts, Scan().SetRowPrefix(fl::JobRowsPrefix())));
+    BASALT_ASSIGN_OR_RETURN(claimed, ClaimFirstFree(posts, jobs, worker_id, options, &job, &lease));
     if (!claimed) return false;
   }
   // The job leaves the pool's running set however this call ends.

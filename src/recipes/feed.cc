@@ -18,6 +18,7 @@
 #include "basalt/multi_row_mutation.h"
 #include "basalt/paging.h"
 #include "recipes/feed_layout.h"
+#include "recipes/recipe_format.h"
 #include "recipes/table_setup.h"
 #include "recipes/trim_hash.h"
 
@@ -39,9 +40,8 @@ int64_t LongFromBytes(std::string_view b) {
   return static_cast<int64_t>(v);
 }
 
-// The author and the time come from the post id (posts of before 2026-11-26 also repeat them in
-// p:a and p:s, which are not read any more); the text is taken out of `row`, the rest of the row
-// stays.
+// The author and the time come from the post id; the text is taken out of `row`, the rest of the
+// row stays.
 Result<PostView> TakePostView(RowResult& row, std::string_view post_id) {
   BASALT_ASSIGN_OR_RETURN(fl::PostId id, fl::DecodePostId(post_id));
   for (Cell& cell : row.mutable_cells()) {
@@ -121,14 +121,13 @@ std::string Nonce() {
 }  // namespace
 
 Feed::Feed(Connection& conn, FollowGraph& graph, FeedOptions options, std::unique_ptr<Table> posts,
-           std::unique_ptr<Table> inbox, int64_t own_posts_in_inbox_since_ms)
+           std::unique_ptr<Table> inbox)
     : conn_(conn),
       graph_(graph),
       options_(std::move(options)),
       posts_(std::move(posts)),
       inbox_(std::move(inbox)),
-      sequence_(static_cast<uint32_t>(std::random_device{}())),
-      own_posts_in_inbox_since_ms_(own_posts_in_inbox_since_ms) {}
+      sequence_(static_cast<uint32_t>(std::random_device{}())) {}
 
 Feed::~Feed() = default;
 
@@ -148,7 +147,6 @@ Result<std::unique_ptr<Feed>> Feed::Open(Connection& conn, FollowGraph& graph,
   }
   TableName posts_name(options.name_space, options.table_prefix + "_posts");
   TableName inbox_name(options.name_space, options.table_prefix + "_inbox");
-  BASALT_ASSIGN_OR_RETURN(bool tables_existed, conn.admin().TableExists(posts_name));
   BASALT_RETURN_IF_ERROR(EnsureTable(conn.admin(), posts_name,
                                      {std::string(fl::kPostFamily), std::string(fl::kJobFamily)},
                                      options.posts_compression));
@@ -156,43 +154,9 @@ Result<std::unique_ptr<Feed>> Feed::Open(Connection& conn, FollowGraph& graph,
                                      options.inbox_compression));
   BASALT_ASSIGN_OR_RETURN(auto posts, conn.GetTable(posts_name));
   BASALT_ASSIGN_OR_RETURN(auto inbox, conn.GetTable(inbox_name));
-  BASALT_ASSIGN_OR_RETURN(int64_t own_since, OwnPostsInInboxSince(*posts, tables_existed));
+  BASALT_RETURN_IF_ERROR(CheckRecipeFormat(*posts, fl::Format()));
   return std::unique_ptr<Feed>(
-      new Feed(conn, graph, std::move(options), std::move(posts), std::move(inbox), own_since));
-}
-
-Result<int64_t> Feed::OwnPostsInInboxSince(Table& posts, bool tables_existed) {
-  const std::string row = fl::MetaRow();
-  const std::string family(fl::kPostFamily);
-  const std::string qualifier(fl::kOwnPostsInInboxSince);
-  for (int attempt = 0; attempt < 2; ++attempt) {
-    BASALT_ASSIGN_OR_RETURN(RowResult meta,
-                            posts.Get(basalt::Get(row).AddColumn(family, qualifier)));
-    if (auto since = meta.Value(family, qualifier)) {
-      if (since->size() != 8) return Status::Corruption("feed: bad meta row");
-      return LongFromBytes(*since);
-    }
-    // Tables this Open made hold no post. Tables that existed without the row were written by a
-    // basalt that kept own posts out of inboxes: those before now are only on the timelines.
-    // Whoever writes the row first decides; a later time than needed only costs reads.
-    const int64_t since = tables_existed ? SystemWallMillis() : 0;
-    BASALT_ASSIGN_OR_RETURN(
-        bool written,
-        posts.CheckAndMutate(CheckAndMutate(row)
-                                 .IfNotExists(family, qualifier)
-                                 .Then(basalt::Put(row).Add(family, qualifier, LongBytes(since)))));
-    if (written) return since;
-  }
-  return Status::Busy("feed: the meta row kept changing");
-}
-
-bool Feed::OwnPostsMayBeMissing(const std::vector<std::string>& keys, int32_t fetch) const {
-  if (own_posts_in_inbox_since_ms_ <= 0) return false;
-  if (static_cast<int32_t>(keys.size()) < fetch) return true;
-  // The page is the first `fetch` keys of the merge. An own post missing from the inbox is from
-  // before own posts were delivered, so it sorts after every newer key: it can be on the page
-  // only when the page's last inbox key is from that time or older.
-  return keys[fetch - 1] >= fl::TimelineKeysFrom(own_posts_in_inbox_since_ms_);
+      new Feed(conn, graph, std::move(options), std::move(posts), std::move(inbox)));
 }
 
 Result<std::string> Feed::Post(std::string_view author, std::string_view text) {
@@ -709,9 +673,7 @@ Result<PostPage> Feed::HomeTimeline(std::string_view user, int32_t page_size,
       for (Cell& c : rows[1].mutable_cells()) {
         if (c.qualifier < bound) keys.push_back(std::move(c.qualifier));
       }
-      std::vector<std::string> pull = merged;
-      if (OwnPostsMayBeMissing(keys, fetch)) pull.emplace_back(user);
-      BASALT_ASSIGN_OR_RETURN(std::vector<std::string> own, PullKeys(pull, position, fetch));
+      BASALT_ASSIGN_OR_RETURN(std::vector<std::string> own, PullKeys(merged, position, fetch));
       if (!own.empty()) {
         for (auto& k : own) {
           if (k < bound) keys.push_back(std::move(k));
@@ -1066,29 +1028,26 @@ Result<int64_t> Feed::PendingJobs() {
 
 Result<Feed::Backlog> Feed::FanoutBacklog() {
   Backlog backlog;
-  // Jobs of both layouts: a store made before the job queue may still hold old job rows.
-  for (const std::string& prefix : {fl::JobRowsPrefix(), fl::OldJobRowsPrefix()}) {
-    Scan scan = Scan()
-                    .SetRowPrefix(prefix)
-                    .AddFamily(std::string(fl::kJobFamily))
-                    .SetFilter(std::make_shared<KeyOnlyFilter>());
-    BASALT_ASSIGN_OR_RETURN(auto scanner, posts_->GetScanner(scan));
-    RowResult row;
-    while (scanner->Next(&row)) {
-      int64_t written = 0;
-      bool pending = false;
-      for (const Cell& c : row.cells()) {
-        written = std::max(written, c.timestamp);
-        pending = pending || c.qualifier == "p";
-      }
-      if (!pending) continue;
-      ++backlog.jobs;
-      if (backlog.oldest_job_ms == 0 || written < backlog.oldest_job_ms) {
-        backlog.oldest_job_ms = written;
-      }
+  Scan scan = Scan()
+                  .SetRowPrefix(fl::JobRowsPrefix())
+                  .AddFamily(std::string(fl::kJobFamily))
+                  .SetFilter(std::make_shared<KeyOnlyFilter>());
+  BASALT_ASSIGN_OR_RETURN(auto scanner, posts_->GetScanner(scan));
+  RowResult row;
+  while (scanner->Next(&row)) {
+    int64_t written = 0;
+    bool pending = false;
+    for (const Cell& c : row.cells()) {
+      written = std::max(written, c.timestamp);
+      pending = pending || c.qualifier == "p";
     }
-    BASALT_RETURN_IF_ERROR(scanner->status());
+    if (!pending) continue;
+    ++backlog.jobs;
+    if (backlog.oldest_job_ms == 0 || written < backlog.oldest_job_ms) {
+      backlog.oldest_job_ms = written;
+    }
   }
+  BASALT_RETURN_IF_ERROR(scanner->status());
   return backlog;
 }
 

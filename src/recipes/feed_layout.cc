@@ -79,24 +79,17 @@ std::optional<int64_t> DecodeFanoutQueuedMark(std::string_view mark) {
   return static_cast<int64_t>(queued_ms);
 }
 
-std::string OldJobRow(std::string_view post_id, char kind) {
-  return KeyBuilder()
-      .AddUint8(kOldJobRow)
-      .Build()
-      .append(post_id)
-      .append(KeyBuilder().AddUint8(static_cast<uint8_t>(kind)).Build());
-}
-
-std::string OldJobRowsPrefix() {
-  return KeyBuilder().AddUint8(kOldJobRow).Build();
-}
-
 std::string MarkRow(std::string_view author) {
   return KeyBuilder().AddUint8(kMarkRow).AddBytes(author).Build();
 }
 
 std::string MetaRow() {
   return KeyBuilder().AddUint8(kMetaRow).Build();
+}
+
+RecipeFormat Format() {
+  return RecipeFormat{"feed",    kFormatVersion,           kOldestReadableFormatVersion,
+                      MetaRow(), std::string(kPostFamily), std::string(kFormatVersionQualifier)};
 }
 
 std::string MarkRowsPrefix() {

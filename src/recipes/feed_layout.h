@@ -2,20 +2,18 @@
 // recipe; every key is built with KeyBuilder and read with KeyParser.
 //
 // <prefix>_posts, families "p" (posts, marks) and "j" (jobs); the first key byte says the kind:
-//   post row       uint8 1 + post id            p:t text, p:o "1" when fanned out (the author and
-//                                               time are the post id's; rows written before
-//                                               2026-11-26 repeat them in p:a, p:s BE64 ms)
+//   post row       uint8 1 + post id            p:t text, p:o when fanned out: BE64 time (ms) its
+//                                               fan-out job was queued at, which names the job
+//                                               row. The author and time are the post id's.
 //   job row        uint8 5 + uint64 queued at (ms) + post id + uint8 kind ('F' fan-out,
 //                  'R' retract): the job queue, oldest first
 //                  j:a author, j:p post id, j:c follower cursor, j:l lease "<expiry ms>|<worker>"
 //                  (written as "0|" with the job, so a claim is always an IfEquals that fails
 //                  once the job row is deleted)
-//   old job row    uint8 2 + post id + uint8 kind, same cells: written before 2026-11-27, still
-//                  run; none are written now
 //   mark row       uint8 3 + bytes(author)      p:h "1": the author is a high-follower author
-//   meta row       uint8 4                      p:o BE64 time (ms) since which Post writes each
-//                  post into its author's own inbox too (0: since the tables were made); older
-//                  own posts of a store made before are merged from the author's timeline
+//   meta row       uint8 4                      p:v the layout's format version, decimal
+//                                               (kFormatVersion; recipe_format.h)
+// (kind 2 is retired: never reuse it.)
 // post id          = bytes(author) + ReverseTimestamp(time ms) + uint32 sequence, descending
 //                    (a later post of the same millisecond sorts first)
 // <prefix>_inbox, family "i": one row per reader, bytes(user); one column per entry, qualifier =
@@ -36,16 +34,19 @@
 #include <string_view>
 
 #include "basalt/status.h"
+#include "recipes/recipe_format.h"
 
 namespace basalt::recipes::feed_layout {
 
+// Never renumber: on disk.
 inline constexpr uint8_t kPostRow = 1;
-inline constexpr uint8_t kOldJobRow = 2;
 inline constexpr uint8_t kMarkRow = 3;
 inline constexpr uint8_t kMetaRow = 4;
 inline constexpr uint8_t kJobRow = 5;
-// The meta row's qualifier: since when own posts are in their author's inbox.
-inline constexpr std::string_view kOwnPostsInInboxSince = "o";
+// The version of the layout above, in the meta row; bump it with any change of the layout
+// (recipe_format.h). Never reuse a number.
+inline constexpr int kFormatVersion = 1;
+inline constexpr int kOldestReadableFormatVersion = 1;
 inline constexpr char kFanoutJob = 'F';
 inline constexpr char kRetractJob = 'R';
 // The lease of a job nobody has claimed yet: expired since the epoch.
@@ -94,17 +95,16 @@ std::string JobRowsFrom(int64_t queued_ms);
 // The time a job row was queued at; Corruption when `row` is not a job row.
 Result<int64_t> DecodeJobQueuedAt(std::string_view row);
 // p:o of a post that was fanned out: when its fan-out job was queued, so that DeletePost can
-// delete the job row. Posts written before 2026-11-28 hold "1" (nullopt).
+// delete the job row. nullopt when `mark` is not one.
 std::string FanoutQueuedMark(int64_t queued_ms);
 std::optional<int64_t> DecodeFanoutQueuedMark(std::string_view mark);
-// Rows of the layout before 2026-11-27 (tests write them to check they still run).
-std::string OldJobRow(std::string_view post_id, char kind);
-std::string OldJobRowsPrefix();
 std::string MarkRow(std::string_view author);
 // The prefix of every mark row, and the author of one (Corruption when it is not one).
 std::string MarkRowsPrefix();
 Result<std::string> DecodeMarkRow(std::string_view row);
 std::string MetaRow();
+// What Feed::Open checks in the posts table's meta row.
+RecipeFormat Format();
 std::string InboxRow(std::string_view user);
 std::string ReaderRow(std::string_view user);
 

@@ -31,10 +31,17 @@
 #include "basalt/key_spread.h"
 #include "basalt/keys.h"
 #include "basalt/paging.h"
+#include "recipes/recipe_format.h"
 #include "recipes/table_setup.h"
 
 namespace basalt::recipes {
 namespace {
+
+// The version of the layouts in follow_graph.h, in the meta row of the _follows table (tall) or
+// the _users table (wide) (recipe_format.h); bump it with any change of either. Never reuse a
+// number.
+constexpr int kFollowGraphFormatVersion = 1;
+constexpr int kOldestReadableFollowGraphFormatVersion = 1;
 
 // Bytes of MD5 per user in tall keys (note 003 hashes each user to a fixed width).
 constexpr size_t kUserHashBytes = 8;
@@ -610,6 +617,10 @@ Result<std::unique_ptr<FollowGraph>> FollowGraph::Open(Connection& conn,
         EnsureTable(admin, name("_followers"), families, options.compression, splits));
     BASALT_ASSIGN_OR_RETURN(auto following, conn.GetTable(name("_follows")));
     BASALT_ASSIGN_OR_RETURN(auto followers, conn.GetTable(name("_followers")));
+    BASALT_RETURN_IF_ERROR(CheckRecipeFormat(
+        *following, RecipeFormat{"follow graph", kFollowGraphFormatVersion,
+                                 kOldestReadableFollowGraphFormatVersion,
+                                 std::string(kRecipeMetaRow), TallLayout::kCounterFamily}));
     layout = std::make_unique<TallLayout>(std::move(following), std::move(followers));
   } else {
     BASALT_RETURN_IF_ERROR(EnsureTable(
@@ -617,6 +628,10 @@ Result<std::unique_ptr<FollowGraph>> FollowGraph::Open(Connection& conn,
         {WideLayout::kFollowsFamily, WideLayout::kFansFamily, WideLayout::kCountsFamily},
         options.compression));
     BASALT_ASSIGN_OR_RETURN(auto users, conn.GetTable(name("_users")));
+    BASALT_RETURN_IF_ERROR(CheckRecipeFormat(
+        *users, RecipeFormat{"follow graph", kFollowGraphFormatVersion,
+                             kOldestReadableFollowGraphFormatVersion, std::string(kRecipeMetaRow),
+                             WideLayout::kCountsFamily}));
     layout = std::make_unique<WideLayout>(std::move(users));
   }
   return std::unique_ptr<FollowGraph>(new GraphImpl(conn, std::move(layout), std::move(options)));

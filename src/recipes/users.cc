@@ -13,6 +13,7 @@
 
 #include "basalt/filter.h"
 #include "basalt/paging.h"
+#include "recipes/recipe_format.h"
 #include "recipes/table_setup.h"
 
 namespace basalt::recipes {
@@ -36,6 +37,11 @@ constexpr const char* kBioColumn = "bio";
 constexpr const char* kSessionFamily = "s";
 constexpr const char* kSessionUserColumn = "user";
 constexpr const char* kSessionExpiryColumn = "exp";
+
+// The version of the layout in users.h, in the users table's meta row (recipe_format.h); bump it
+// with any change of the layout. Never reuse a number.
+constexpr int kUsersFormatVersion = 1;
+constexpr int kOldestReadableUsersFormatVersion = 1;
 
 bool IsNameChar(char c) {
   return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
@@ -348,6 +354,9 @@ Result<std::unique_ptr<UserStore>> UserStore::Open(Connection& conn, UserStoreOp
       EnsureTable(admin, sessions, {kSessionFamily}, options.compression, session_splits));
   BASALT_ASSIGN_OR_RETURN(auto users_table, conn.GetTable(users));
   BASALT_ASSIGN_OR_RETURN(auto sessions_table, conn.GetTable(sessions));
+  BASALT_RETURN_IF_ERROR(CheckRecipeFormat(
+      *users_table, RecipeFormat{"users", kUsersFormatVersion, kOldestReadableUsersFormatVersion,
+                                 std::string(kRecipeMetaRow), kAuthFamily}));
   auto store = std::make_unique<UserStoreImpl>(std::move(users_table), std::move(sessions_table),
                                                std::move(options));
   BASALT_RETURN_IF_ERROR(store->Init());

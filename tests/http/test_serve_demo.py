@@ -94,7 +94,7 @@ def test_a_store_with_users_is_not_loaded_into(binary, data_dir):
         stop(s)
     s = Server(binary, data_dir, extra_args=DEMO)
     try:
-        assert count_rows(s.url, "app:social_users") == 1
+        assert count_rows(s.url, "app:social_users") == 2  # alice and the table's meta row
         # No post rows (the feed's rows of kind 1; the table also holds its meta row).
         assert count_rows(s.url, "app:feed_posts", b"\x01", b"\x02") == 0
     finally:

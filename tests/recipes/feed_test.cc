@@ -264,40 +264,6 @@ TEST_P(FeedTest, HomeTimelineHoldsTheReadersOwnPostsAtOnce) {
   EXPECT_TRUE(HomeIds("f1").empty());
 }
 
-// A store written by a basalt that kept own posts out of inboxes: the posts are there, their
-// author's inbox entries and the feed's meta row are not. Opened again, the feed merges the own
-// posts from before that point from the author's timeline, and writes newer ones to the inbox.
-TEST_P(FeedTest, OwnPostsFromBeforeTheyWentIntoInboxesStayOnTheHomeTimeline) {
-  namespace fl = feed_layout;
-  ASSERT_OK(feed_->Follow("alice", "bob"));
-  std::vector<std::string> old;
-  for (int i = 0; i < 5; ++i) old.push_back(MustPost("alice", "old " + std::to_string(i)));
-  const std::string b1 = MustPost("bob", "b1");
-  DrainJobs();
-  auto inbox = conn().GetTable(TableName("default", "feed_inbox"));
-  auto posts = conn().GetTable(TableName("default", "feed_posts"));
-  ASSERT_OK(inbox);
-  ASSERT_OK(posts);
-  for (const std::string& id : old) {
-    auto post = feed_->GetPost(id);
-    ASSERT_OK(post);
-    ASSERT_OK((*inbox)->Delete(basalt::Delete(fl::InboxRow("alice"))
-                                   .AddColumns("i", fl::TimelineKey(id, post->timestamp_ms))));
-  }
-  ASSERT_OK((*posts)->Delete(basalt::Delete(fl::MetaRow())));
-  OpenFeed(options_);
-  const std::string fresh = MustPost("alice", "new");
-  std::vector<std::string> expected{fresh, b1};
-  expected.insert(expected.end(), old.rbegin(), old.rend());
-  for (int32_t page_size : {1, 2, 3, 20}) {
-    EXPECT_EQ(HomeIds("alice", page_size), expected) << "page size " << page_size;
-  }
-  // Only the new post went into the inbox.
-  auto row = (*inbox)->Get(basalt::Get(fl::InboxRow("alice")));
-  ASSERT_OK(row);
-  EXPECT_EQ(row->cells().size(), 2u);  // b1 (delivered) and the new own post
-}
-
 // Moves every queued job row of the feed's posts table to the row `row_of` names for it.
 void MoveJobRows(Table& posts, const std::function<std::string(const RowResult&)>& row_of) {
   auto scanner = posts.GetScanner(Scan().SetRowPrefix(feed_layout::JobRowsPrefix()));
@@ -312,31 +278,6 @@ void MoveJobRows(Table& posts, const std::function<std::string(const RowResult&)
     ASSERT_OK(posts.Put(moved));
     ASSERT_OK(posts.Delete(basalt::Delete(j.row())));
   }
-}
-
-// A store written before the job queue (2026-11-27) keeps its job rows in the old layout: they
-// are counted as pending and run, by RunOnce and by a pool.
-TEST_P(FeedTest, JobRowsOfTheLayoutBeforeTheQueueStillRun) {
-  namespace fl = feed_layout;
-  ASSERT_OK(feed_->Follow("bob", "alice"));
-  const std::string first = MustPost("alice", "one");
-  const std::string second = MustPost("alice", "two");
-  auto posts = conn().GetTable(TableName("default", "feed_posts"));
-  ASSERT_OK(posts);
-  MoveJobRows(**posts, [](const RowResult& job) {
-    return fl::OldJobRow(std::string(*job.Value("j", "p")), fl::kFanoutJob);
-  });
-  auto pending = feed_->PendingJobs();
-  ASSERT_OK(pending);
-  EXPECT_EQ(*pending, 2);
-  auto ran = FanoutWorkerPool::RunOnce(*feed_, {}, "w");
-  ASSERT_OK(ran);
-  EXPECT_TRUE(*ran);
-  DrainJobs();
-  EXPECT_EQ(HomeIds("bob"), (std::vector<std::string>{second, first}));
-  pending = feed_->PendingJobs();
-  ASSERT_OK(pending);
-  EXPECT_EQ(*pending, 0);
 }
 
 // A pool's workers look for jobs from its low-water mark on, which passes every job queued

@@ -73,7 +73,7 @@ TEST_P(TableCompressionTest, RecipesCreateTheirTablesWithTheChosenCompression) {
   ExpectCompression(conn, "follow_followers", 2, Compression::kLz4);
   ExpectCompression(conn, "feed_posts", 2, Compression::kLz4);
   ExpectCompression(conn, "feed_inbox", 1, Compression::kLz4);
-  ExpectCompression(conn, "activity_events", 1, Compression::kLz4);
+  ExpectCompression(conn, "activity_events", 2, Compression::kLz4);
   for (const char* table :
        {"clicks_by_item", "clicks_by_minute", "clicks_totals", "clicks_visitors"}) {
     ExpectCompression(conn, table, 1, Compression::kLz4);
@@ -106,7 +106,7 @@ TEST_P(TableCompressionTest, OptionsChooseAnotherCompression) {
   ExpectCompression(conn, "follow_followers", 2, Compression::kNone);
   ExpectCompression(conn, "feed_posts", 2, Compression::kZstd);
   ExpectCompression(conn, "feed_inbox", 1, Compression::kNone);
-  ExpectCompression(conn, "activity_events", 1, Compression::kNone);
+  ExpectCompression(conn, "activity_events", 2, Compression::kNone);
   ExpectCompression(conn, "clicks_totals", 1, Compression::kZstd);
   ExpectCompression(conn, "clicks_heavy", 2, Compression::kZstd);
 }
@@ -128,7 +128,7 @@ TEST_P(TableCompressionTest, ExistingTablesKeepTheirCompression) {
   log->reset();
   auto again = ActivityLog::Open(conn);  // the default would be LZ4
   ASSERT_OK(again);
-  ExpectCompression(conn, "activity_events", 1, Compression::kNone);
+  ExpectCompression(conn, "activity_events", 2, Compression::kNone);
   auto events = (*again)->Latest("alice", 10);
   ASSERT_OK(events);
   EXPECT_EQ(events->size(), 1u);

@@ -9,7 +9,10 @@
 //          qualifier = ReverseTimestamp(time) + seq (descending).
 // Every key is built with KeyBuilder (keys.h): Bytes(user) is the tuple codec's escaped,
 // terminated encoding, so one user's keys never start with another user's prefix. The cell
-// value holds Bytes(name) + Bytes(payload).
+// value holds Bytes(name) + Bytes(payload). The meta row "\0meta" (never a Bytes(user) key: a 00
+// byte there is followed by FF or 01) holds "m:v" = the layouts' format version, decimal ("1"),
+// in family "m" (no TTL); Open refuses (FailedPrecondition) a table of a version it does not
+// read.
 //
 // Event ids: (time, seq), where seq comes from a counter of the ActivityLog object that starts at
 // a random point in [2^32, 2^62): no read-modify-write per event. Ids are unique across threads
@@ -17,8 +20,7 @@
 // collide only if their random ranges overlap, odds about (events of both) / 2^62. Within one
 // millisecond, of two events recorded through the same ActivityLog the later one (the larger
 // seq) counts as newer; between two ActivityLog objects the order inside a millisecond is
-// arbitrary. (Stores written before this scheme used a per-user counter in <prefix>_seq: their
-// ids stay valid and distinct from new ones, which are >= 2^32.)
+// arbitrary.
 //
 // Retention: `ttl_seconds` is the events family's TTL, counted from the event's time (the
 // cell's timestamp is the event time); `max_events_per_user` deletes a user's oldest events

@@ -9,7 +9,11 @@
 //                       window across all items is one bounded range scan (top-K, refresh).
 //   <prefix>_totals     row = Bytes(item), family "c" (no TTL): "all" (all-time total) and
 //                       "week" (the rolling 7-day count as of the last refresh); and the row
-//                       "refresh" (never an item's key) holding the last refreshed boundary.
+//                       "refresh" (never an item's key) holding the last refreshed boundary
+//                       ("c:to"), and the meta row "\0meta" (nor that: a 00 byte in an item's
+//                       key is followed by FF or 01) holding "c:v" = the layout's format
+//                       version, decimal ("1"). Open refuses (FailedPrecondition) tables of a
+//                       version it does not read.
 //   <prefix>_visitors   row = Bytes(item) + "yyyyMMddHH" (UTC hour), family "v" (TTL): one
 //                       empty cell per HyperLogLog (register, rank) a visitor of that hour
 //                       reached; qualifier = register (2 bytes, big-endian) + rank (1 byte).

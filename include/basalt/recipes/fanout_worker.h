@@ -116,9 +116,6 @@ class FanoutWorkerPool {
     // was queued. guarded by mu
     int64_t low_water_ms = 0;
     int64_t last_full_look_ms = 0;  // guarded by mu
-    // False once a look found no job row of the layout before the queue (2026-11-27): none are
-    // written any more. guarded by mu
-    bool old_jobs_left = true;
   };
 
   // RunOnce, stopping between steps once `*stop` is set. With `view`, takes a job the pool's

@@ -197,16 +197,7 @@ class Feed {
   friend class FanoutWorkerPool;
 
   Feed(Connection& conn, FollowGraph& graph, FeedOptions options, std::unique_ptr<Table> posts,
-       std::unique_ptr<Table> inbox, int64_t own_posts_in_inbox_since_ms);
-
-  // The time since which Post writes own posts into their author's inbox, from the meta row;
-  // written by the first Open of the tables: 0 when it made them (`tables_existed` false), the
-  // current time when they hold posts of a basalt that did not.
-  static Result<int64_t> OwnPostsInInboxSince(Table& posts, bool tables_existed);
-  // Whether an inbox page of `keys` (the inbox's first keys after the position, before its
-  // bound, in order; `fetch` asked for) can lack own posts of the reader: when it reaches back to
-  // the time own posts were first written into inboxes.
-  bool OwnPostsMayBeMissing(const std::vector<std::string>& keys, int32_t fetch) const;
+       std::unique_ptr<Table> inbox);
 
   // Writes `entries` (timeline keys, see feed_layout.h) into the inboxes of `users`, then
   // trims the inboxes whose turn it is to inbox_cap, moving their bounds up first.
@@ -302,7 +293,6 @@ class Feed {
   // False once Connection::MutateRows answered NotSupported (thrift://): DeliverJobPage is then
   // two writes, and a fan-out worker claims a job before its first page.
   std::atomic<bool> rows_atomic_{true};
-  const int64_t own_posts_in_inbox_since_ms_;
   std::mutex marks_mu_;
   std::shared_ptr<const std::set<std::string>> marks_;  // guarded by marks_mu_; null: read again
   int64_t marks_read_ms_ = 0;                           // guarded by marks_mu_

@@ -9,7 +9,11 @@
 //   kWide  one row per user in <prefix>_users with families "follows" and "fans" (qualifier =
 //          the other user), as note 003's first design. Lists come in name order.
 // Exact following/follower counts are kept as counters beside the edges (docs/recipes.md has the
-// bytes).
+// bytes). The meta row "\0meta" of <prefix>_follows (tall; family "c") or <prefix>_users (wide;
+// family "counts") holds qualifier "v" = the layouts' format version, decimal ("1"); Open refuses
+// (FailedPrecondition) tables of a version it does not read. (Tall edge and counter rows are 16
+// and 8 bytes, so the meta row is never one; in the wide layout a user of that name would only
+// share the row, since "v" is no counter's qualifier.)
 //
 // Follow and unfollow are idempotent; self-follows and empty names are rejected with
 // InvalidArgument, unknown users (when a user check is configured) with NotFound.

@@ -8,7 +8,9 @@
 //
 // Tables (in `name_space`, created on Open when missing):
 //   <prefix>_users     row = user name; "a:pw" = the argon2id hash string of the password,
-//                      "p:name" = display name, "p:bio" = bio.
+//                      "p:name" = display name, "p:bio" = bio. The meta row "\0meta" (never a
+//                      user name) holds "a:v" = the layout's format version, decimal ("1");
+//                      Open refuses (FailedPrecondition) tables of a version it does not read.
 //   <prefix>_sessions  row = BLAKE2b-256 of the token's 32 bytes; "s:user" = user name,
 //                      "s:exp" = expiry in ms since the epoch (8 bytes big-endian).
 // Neither a password nor a session token is ever stored, logged or put in an error message:
