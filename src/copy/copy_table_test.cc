@@ -6,32 +6,13 @@
 #include <filesystem>
 #include <fstream>
 
+#include "copy/copy_test_stores.h"
+
 namespace basalt::copy {
 namespace {
 
-std::unique_ptr<Connection> MakeStore(std::vector<std::string> families) {
-  auto conn = Connection::Open("mem:");
-  EXPECT_TRUE(conn.ok()) << conn.status().ToString();
-  TableDescriptor desc(TableName("default", "t"));
-  for (auto& f : families) {
-    FamilyDescriptor fd;
-    fd.name = f;
-    fd.max_versions = 3;
-    desc.AddFamily(fd);
-  }
-  EXPECT_TRUE((*conn)->admin().CreateTable(desc).ok());
-  return std::move(*conn);
-}
-
-std::vector<Cell> AllCells(Connection& c) {
-  auto t = c.GetTable("t");
-  auto s = (*t)->GetScanner(Scan().ReadAllVersions());
-  std::vector<Cell> out;
-  RowResult r;
-  while ((*s)->Next(&r)) out.insert(out.end(), r.cells().begin(), r.cells().end());
-  EXPECT_TRUE((*s)->status().ok());
-  return out;
-}
+using test::AllCells;
+using test::MakeStore;
 
 TEST(CopyTableTest, CopiesRangeVersionsAndRenamesFamilies) {
   auto src = MakeStore({"a", "b"});

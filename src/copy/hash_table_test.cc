@@ -5,24 +5,15 @@
 #include <filesystem>
 #include <fstream>
 
+#include "copy/copy_test_stores.h"
+
 namespace basalt::copy {
 namespace {
 
-std::unique_ptr<Connection> MakeStore() {
-  auto conn = Connection::Open("mem:");
-  EXPECT_TRUE(conn.ok()) << conn.status().ToString();
-  TableDescriptor desc(TableName("default", "t"));
-  for (const char* f : {"a", "b"}) {
-    FamilyDescriptor fd;
-    fd.name = f;
-    fd.max_versions = 3;
-    desc.AddFamily(fd);
-  }
-  EXPECT_TRUE((*conn)->admin().CreateTable(desc).ok());
-  return std::move(*conn);
-}
+using test::AllCells;
+using test::MakeStore;
 
-void Fill(Connection& c, int rows) {
+void FillOneVersionEach(Connection& c, int rows) {
   auto t = c.GetTable("t");
   for (int i = 0; i < rows; ++i) {
     char row[16];
@@ -41,7 +32,7 @@ std::string TempDir(const std::string& name) {
 
 TEST(HashTableTest, RangesAreContiguousAndCoverTheKeyRange) {
   auto store = MakeStore();
-  Fill(*store, 100);
+  FillOneVersionEach(*store, 100);
   HashTableOptions o;
   o.table = "t";
   o.start_row = "r010";
@@ -62,8 +53,8 @@ TEST(HashTableTest, RangesAreContiguousAndCoverTheKeyRange) {
 TEST(HashTableTest, EqualStoresHashEqualAndAChangedCellChangesOneRange) {
   auto a = MakeStore();
   auto b = MakeStore();
-  Fill(*a, 50);
-  Fill(*b, 50);
+  FillOneVersionEach(*a, 50);
+  FillOneVersionEach(*b, 50);
   HashTableOptions o;
   o.table = "t";
   o.batch_size = 500;
@@ -109,7 +100,7 @@ TEST(HashTableTest, TimestampAndFamilyChangeTheDigest) {
 
 TEST(HashTableTest, WritesAndReadsBackTheSameHash) {
   auto store = MakeStore();
-  Fill(*store, 30);
+  FillOneVersionEach(*store, 30);
   ASSERT_TRUE((*store->GetTable("t"))
                   ->Put(Put(std::string("\x00 \\\"\xff", 5)).Add("a", "q", 1, "v"))
                   .ok());
@@ -143,7 +134,7 @@ TEST(HashTableTest, WritesAndReadsBackTheSameHash) {
 
 TEST(HashTableTest, CorruptOutputIsRefused) {
   auto store = MakeStore();
-  Fill(*store, 10);
+  FillOneVersionEach(*store, 10);
   HashTableOptions o;
   o.table = "t";
   o.batch_size = 100;

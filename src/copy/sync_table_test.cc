@@ -2,22 +2,13 @@
 
 #include <gtest/gtest.h>
 
+#include "copy/copy_test_stores.h"
+
 namespace basalt::copy {
 namespace {
 
-std::unique_ptr<Connection> MakeStore() {
-  auto conn = Connection::Open("mem:");
-  EXPECT_TRUE(conn.ok()) << conn.status().ToString();
-  TableDescriptor desc(TableName("default", "t"));
-  for (const char* f : {"a", "b"}) {
-    FamilyDescriptor fd;
-    fd.name = f;
-    fd.max_versions = 3;
-    desc.AddFamily(fd);
-  }
-  EXPECT_TRUE((*conn)->admin().CreateTable(desc).ok());
-  return std::move(*conn);
-}
+using test::AllCells;
+using test::MakeStore;
 
 std::string Row(int i) {
   char row[16];
@@ -25,7 +16,7 @@ std::string Row(int i) {
   return row;
 }
 
-void Fill(Connection& c, int rows) {
+void FillTwoVersionsOfA(Connection& c, int rows) {
   auto t = c.GetTable("t");
   for (int i = 0; i < rows; ++i) {
     ASSERT_TRUE((*t)->Put(Put(Row(i))
@@ -36,23 +27,13 @@ void Fill(Connection& c, int rows) {
   }
 }
 
-std::vector<Cell> AllCells(Connection& c) {
-  auto t = c.GetTable("t");
-  auto s = (*t)->GetScanner(Scan().ReadAllVersions());
-  std::vector<Cell> out;
-  RowResult r;
-  while ((*s)->Next(&r)) out.insert(out.end(), r.cells().begin(), r.cells().end());
-  EXPECT_TRUE((*s)->status().ok());
-  return out;
-}
-
 class SyncTableTest : public ::testing::Test {
  protected:
   void SetUp() override {
     source_ = MakeStore();
     target_ = MakeStore();
-    Fill(*source_, 60);
-    Fill(*target_, 60);
+    FillTwoVersionsOfA(*source_, 60);
+    FillTwoVersionsOfA(*target_, 60);
     options_.table = "t";
     options_.versions = 3;
     options_.batch_size = 400;
