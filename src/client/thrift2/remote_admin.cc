@@ -198,8 +198,8 @@ namespace {
 
 Status NoSnapshots() {
   return Status::NotSupported(
-      "HBase's Thrift2 has no snapshot methods; take snapshots on the server's store (basalt "
-      "snapshot --data DIR ..., or the shell on an embedded store)");
+      "HBase's Thrift2 has no snapshot methods: snapshots are taken on an embedded store "
+      "(basalt --data DIR snapshot ..., or its shell, while no server holds DIR)");
 }
 
 }  // namespace
