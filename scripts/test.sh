@@ -76,7 +76,7 @@ fi
 
 step "build (asan+ubsan)"
 # One clang tree for the sanitizer tests and the fuzzers (step 4 only runs them).
-scripts/build.sh asan --target basalt_unit_tests basalt_api_tests basalt_backup_tests basalt_copy_tests basalt_hbase_diff_test basalt_model_tests basalt_server_tests basalt_thrift_tests basalt basalt_fuzzers
+scripts/build.sh asan --target basalt_unit_tests basalt_api_tests basalt_backup_tests basalt_snapshot_tests basalt_copy_tests basalt_hbase_diff_test basalt_model_tests basalt_server_tests basalt_thrift_tests basalt basalt_fuzzers
 step "tests (asan+ubsan)"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --test-dir build/asan --output-on-failure -j "$(nproc)" --timeout 900 -L "unit|api|model|thrift"

@@ -13,6 +13,7 @@
 #include "basalt/backup.h"
 #include "basalt/bulk_load.h"
 #include "basalt/schema.h"
+#include "basalt/snapshot.h"
 #include "basalt/stats.h"
 #include "basalt/status.h"
 
@@ -80,6 +81,43 @@ class Admin {
   // before the call began. NotSupported for an in-memory store and on thrift://.
   virtual Result<BackupInfo> CreateBackup(const std::string& /*backup_dir*/) {
     return Status::NotSupported("backups need an embedded store on disk");
+  }
+
+  // Table snapshots (basalt/snapshot.h), as HBase's snapshot / list_snapshots / clone_snapshot /
+  // restore_snapshot / delete_snapshot. All of them are NotSupported for an in-memory store and
+  // on thrift:// (HBase's Thrift2 has no snapshot calls).
+  //
+  // Takes snapshot `name` of `table`, enabled or not: every write to the table acknowledged
+  // before the call began is in it, none begun after it returned is, and each write (one
+  // mutation, a batch, a CheckAndMutate) is in it whole or not at all, across all its families.
+  // Writes to the table wait while its families are flushed and their files linked; writes to
+  // other tables do not. InvalidArgument for an illegal name, AlreadyExists when the name is
+  // taken, NotFound when the table does not exist.
+  virtual Status Snapshot(const TableName& /*table*/, const std::string& /*name*/) {
+    return Status::NotSupported("snapshots need an embedded store on disk");
+  }
+  // Every snapshot, sorted by name.
+  virtual Result<std::vector<SnapshotInfo>> ListSnapshots() {
+    return Status::NotSupported("snapshots need an embedded store on disk");
+  }
+  // Creates table `new_table`, enabled, with the snapshot's schema, split keys and cells; the
+  // snapshot is unchanged and later writes to either table do not reach the other. NotFound for
+  // an unknown snapshot or a missing namespace, AlreadyExists when `new_table` exists (HBase's
+  // TableExistsException).
+  virtual Status CloneSnapshot(const std::string& /*name*/, const TableName& /*new_table*/) {
+    return Status::NotSupported("snapshots need an embedded store on disk");
+  }
+  // Puts the snapshot's table back as the snapshot holds it: its schema, split keys and cells
+  // replace the table's in one step. REQUIRES: the table is disabled (FailedPrecondition
+  // otherwise, as in HBase); it stays disabled. When the table was dropped, it is created again
+  // from the snapshot, enabled, as HBase's restore does (a clone under the old name). NotFound
+  // for an unknown snapshot.
+  virtual Status RestoreSnapshot(const std::string& /*name*/) {
+    return Status::NotSupported("snapshots need an embedded store on disk");
+  }
+  // Removes the snapshot and frees its exclusive bytes. NotFound for an unknown name.
+  virtual Status DeleteSnapshot(const std::string& /*name*/) {
+    return Status::NotSupported("snapshots need an embedded store on disk");
   }
 
   // A loader that ingests sorted cells into `table` as table files (basalt/bulk_load.h: order,

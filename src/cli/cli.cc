@@ -170,6 +170,8 @@ struct Args {
   std::string backup_dir;
   std::string restore_dir;
   uint32_t backup_id = 0;  // 0: the latest
+  std::string snapshot;
+  std::string new_table;
 };
 
 class Cli {
@@ -445,6 +447,39 @@ class Cli {
     out_.Done("backup " + std::to_string(info.id) + " in " + args_.backup_dir + ": " +
               std::to_string(info.files) + " file(s), " + std::to_string(info.size_bytes) +
               " bytes");
+    return Status::OK();
+  }
+
+  // snapshot create|list|clone|restore|delete (basalt/snapshot.h).
+  Status SnapshotCreate() {
+    BASALT_ASSIGN_OR_RETURN(TableName name, TableName::Parse(args_.table));
+    BASALT_RETURN_IF_ERROR(admin().Snapshot(name, args_.snapshot));
+    out_.Done("snapshot " + args_.snapshot + " of " + name.ToString() + " taken");
+    return Status::OK();
+  }
+
+  Status SnapshotList() {
+    BASALT_ASSIGN_OR_RETURN(auto snapshots, admin().ListSnapshots());
+    out_.Snapshots(snapshots);
+    return Status::OK();
+  }
+
+  Status SnapshotClone() {
+    BASALT_ASSIGN_OR_RETURN(TableName name, TableName::Parse(args_.new_table));
+    BASALT_RETURN_IF_ERROR(admin().CloneSnapshot(args_.snapshot, name));
+    out_.Done("cloned snapshot " + args_.snapshot + " into " + name.ToString());
+    return Status::OK();
+  }
+
+  Status SnapshotRestore() {
+    BASALT_RETURN_IF_ERROR(admin().RestoreSnapshot(args_.snapshot));
+    out_.Done("restored snapshot " + args_.snapshot);
+    return Status::OK();
+  }
+
+  Status SnapshotDelete() {
+    BASALT_RETURN_IF_ERROR(admin().DeleteSnapshot(args_.snapshot));
+    out_.Done("deleted snapshot " + args_.snapshot);
     return Status::OK();
   }
 
@@ -726,6 +761,31 @@ int Main(int argc, char** argv) {
   restore->add_option("dest", args.backup_dir, "the backup directory")->required();
   restore->add_option("dir", args.restore_dir, "the store directory to create")->required();
   restore->add_option("--id", args.backup_id, "the backup (default: the latest)");
+
+  // snapshot: HBase's table snapshots on the store in --data (basalt/snapshot.h).
+  CLI::App* snapshot = app.add_subcommand(
+      "snapshot", "table snapshots, as HBase's: files linked, not copied (docs/operations.md)");
+  snapshot->require_subcommand(1);
+  auto snapshot_sub = [&](const char* name, const char* help, Command c) {
+    CLI::App* s = snapshot->add_subcommand(name, help);
+    s->callback([&command, c] { command = c; });
+    return s;
+  };
+  CLI::App* snapshot_create =
+      snapshot_sub("create", "take snapshot NAME of TABLE", &Cli::SnapshotCreate);
+  table_arg(snapshot_create);
+  snapshot_create->add_option("name", args.snapshot, "the snapshot's name")->required();
+  snapshot_sub("list", "list the snapshots and what their files cost", &Cli::SnapshotList);
+  CLI::App* snapshot_clone =
+      snapshot_sub("clone", "create table NEW_TABLE from snapshot NAME", &Cli::SnapshotClone);
+  snapshot_clone->add_option("name", args.snapshot, "the snapshot")->required();
+  snapshot_clone->add_option("new_table", args.new_table, "the table to create")->required();
+  CLI::App* snapshot_restore =
+      snapshot_sub("restore", "put the snapshot's (disabled) table back as the snapshot holds it",
+                   &Cli::SnapshotRestore);
+  snapshot_restore->add_option("name", args.snapshot, "the snapshot")->required();
+  CLI::App* snapshot_delete = snapshot_sub("delete", "delete a snapshot", &Cli::SnapshotDelete);
+  snapshot_delete->add_option("name", args.snapshot, "the snapshot")->required();
 
   // demo load: fills the store with the demo data set through the recipes.
   recipes::DemoOptions demo_options;

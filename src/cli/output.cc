@@ -113,6 +113,27 @@ void Output::Namespaces(const std::vector<NamespaceDescriptor>& namespaces) {
   out_ << namespaces.size() << " row(s)\n";
 }
 
+void Output::Snapshots(const std::vector<SnapshotInfo>& snapshots) {
+  if (json_) {
+    Json j = Json::array();
+    for (const auto& s : snapshots) {
+      j.push_back({{"name", s.name},
+                   {"table", s.table.ToString()},
+                   {"creation_time_ms", s.creation_time_ms},
+                   {"shared_bytes", s.shared_bytes},
+                   {"exclusive_bytes", s.exclusive_bytes}});
+    }
+    out_ << j.dump() << "\n";
+    return;
+  }
+  out_ << "SNAPSHOT\tTABLE\tCREATION_TIME_MS\tSHARED_BYTES\tEXCLUSIVE_BYTES\n";
+  for (const auto& s : snapshots) {
+    out_ << s.name << "\t" << s.table.ToString() << "\t" << s.creation_time_ms << "\t"
+         << s.shared_bytes << "\t" << s.exclusive_bytes << "\n";
+  }
+  out_ << snapshots.size() << " row(s)\n";
+}
+
 void Output::Table(const TableInfo& info) {
   const TableDescriptor& d = info.descriptor;
   if (json_) {

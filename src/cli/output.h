@@ -7,6 +7,7 @@
 //   scan      a JSON array of rows, streamed as they are read
 //   list      [{"namespace": NS, "table": T}]
 //   describe  {"name", "enabled", "durability", "split_keys": [...], "families": [{...}]}
+//   snapshots [{"name", "table", "creation_time_ms", "shared_bytes", "exclusive_bytes"}]
 //   others    {"ok": true, ...} with what the command did
 
 #ifndef BASALT_CLI_OUTPUT_H_
@@ -19,6 +20,7 @@
 
 #include "basalt/row_result.h"
 #include "basalt/schema.h"
+#include "basalt/snapshot.h"
 
 namespace basalt::cli {
 
@@ -39,6 +41,7 @@ class Output {
   void Tables(const std::vector<TableName>& tables);
   void Namespaces(const std::vector<NamespaceDescriptor>& namespaces);
   void Table(const TableInfo& info);
+  void Snapshots(const std::vector<SnapshotInfo>& snapshots);
   void Counter(int64_t value);
   void Count(int64_t rows);
   // A command that returns nothing: `what` says what it did ("created table t").

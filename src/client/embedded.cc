@@ -72,6 +72,17 @@ class EmbeddedAdmin : public Admin {
   Result<BackupInfo> CreateBackup(const std::string& backup_dir) override {
     return engine_->CreateBackup(backup_dir);
   }
+  Status Snapshot(const TableName& table, const std::string& name) override {
+    return engine_->CreateSnapshot(table, name);
+  }
+  Result<std::vector<SnapshotInfo>> ListSnapshots() override { return engine_->ListSnapshots(); }
+  Status CloneSnapshot(const std::string& name, const TableName& new_table) override {
+    return engine_->CloneSnapshot(name, new_table);
+  }
+  Status RestoreSnapshot(const std::string& name) override {
+    return engine_->RestoreSnapshot(name);
+  }
+  Status DeleteSnapshot(const std::string& name) override { return engine_->DeleteSnapshot(name); }
   Result<std::unique_ptr<BulkLoader>> NewBulkLoader(const TableName& table,
                                                     const BulkLoadOptions& options) override {
     return engine_->NewBulkLoader(table, options);

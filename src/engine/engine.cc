@@ -285,6 +285,7 @@ Status Engine::OpenImpl() {
   all_handles_ = handles;
   default_cf_ = handles[0];
   BASALT_RETURN_IF_ERROR(DeleteStaleBulkLoads());
+  BASALT_RETURN_IF_ERROR(DeleteUnfinishedSnapshots());
   iterator_pool_ = std::make_unique<IteratorPool>(db_, storage_epoch_);
   std::map<std::string, rocksdb::ColumnFamilyHandle*> by_name;
   for (auto* h : handles) by_name[h->GetName()] = h;
@@ -611,6 +612,7 @@ Result<std::shared_ptr<TableState>> Engine::BuildState(const TableRecord& record
 void Engine::InstallTable(std::shared_ptr<TableState> state) {
   std::unique_lock<std::shared_mutex> l(tables_mu_);
   auto& slot = tables_[state->name()];
+  if (slot && slot->record.id == state->record.id) state->write_gate = slot->write_gate;
   if (slot) slot->stale.store(true, std::memory_order_release);
   slot = std::move(state);
 }

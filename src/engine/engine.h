@@ -44,6 +44,7 @@
 #include "engine/row_locks.h"
 #include "engine/sequence.h"
 #include "engine/space_reserve.h"
+#include "engine/write_gate.h"
 #include "util/futex_mutex.h"
 
 namespace rocksdb {
@@ -75,6 +76,10 @@ struct TableState {
   TableRecord record;
   std::vector<FamilyHandle> families;  // sorted by name
   mutable std::atomic<bool> stale{false};
+  // Held shared by every write to the table for the length of its RocksDB write, exclusively
+  // while a snapshot flushes and links the table's files (snapshot.cc). Shared by every state of
+  // one table (same id), so that a writer holding a stale state is still kept out.
+  std::shared_ptr<WriteGate> write_gate = std::make_shared<WriteGate>();
 
   const TableName& name() const { return record.name; }
   // Inline: a batched write looks up every cell's family twice (checking, then writing).
@@ -93,6 +98,7 @@ struct TableState {
 
 class Scanner;
 class BulkLoad;
+struct SnapshotManifest;
 
 // A borrowed mutation: what Engine::Write applies. The pointee must outlive the call.
 using MutationRef =
@@ -186,6 +192,14 @@ class Engine : public std::enable_shared_from_this<Engine> {
   // Admin::CreateBackup (basalt/backup.h); the rest of the backup calls are in engine/backup.h.
   Result<BackupInfo> CreateBackup(const std::string& backup_dir);
 
+  // Table snapshots (basalt/snapshot.h; the contracts are basalt/admin.h's). Defined in
+  // snapshot.cc.
+  Status CreateSnapshot(const TableName& table, const std::string& name);
+  Result<std::vector<SnapshotInfo>> ListSnapshots();
+  Status CloneSnapshot(const std::string& name, const TableName& new_table);
+  Status RestoreSnapshot(const std::string& name);
+  Status DeleteSnapshot(const std::string& name);
+
   rocksdb::DB* TEST_db() { return db_; }
 
  private:
@@ -204,6 +218,21 @@ class Engine : public std::enable_shared_from_this<Engine> {
   Status IngestBulkLoad(const TableState& loaded, const std::vector<BulkLoadFiles>& files);
   // Deletes the files of bulk loads that never finished (a crash before Finish). At open.
   Status DeleteStaleBulkLoads();
+
+  // Snapshots (snapshot.cc). `<path_>/snapshots`.
+  std::string SnapshotsDir() const;
+  Status CheckSnapshotsSupported() const;
+  // Removes the `.tmp-*` directories that snapshots, deletes and imports cut short left. At open.
+  Status DeleteUnfinishedSnapshots();
+  // The manifest of snapshot `name`; NotFound when there is none.
+  Result<SnapshotManifest> FindSnapshot(const std::string& name);
+  // Creates new column families (new ids) holding the snapshot's files, and sets `*record` to
+  // the snapshot's table record naming them; on failure drops those it made. REQUIRES:
+  // schema_mu_ held.
+  Result<std::vector<FamilyHandle>> ImportSnapshotFamilies(const SnapshotManifest& manifest,
+                                                           TableRecord* record);
+  // CloneSnapshot once its name is resolved. REQUIRES: schema_mu_ held.
+  Status CloneSnapshotLocked(const SnapshotManifest& manifest, const TableName& new_table);
 
   Engine(std::string path, const ConnectionOptions& options, const EngineOptions& engine_options);
 

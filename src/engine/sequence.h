@@ -26,6 +26,10 @@ class SequenceAllocator {
   SequenceAllocator(uint64_t first, std::function<Status(uint64_t)> persist_limit)
       : next_(first), limit_(first), persist_limit_(std::move(persist_limit)) {}
 
+  // The number the next call of Next returns first (unless another call takes it meanwhile):
+  // every number handed out so far is smaller.
+  uint64_t Peek() const { return next_.load(std::memory_order_relaxed); }
+
   // Returns the first of `n` consecutive fresh numbers.
   Result<uint64_t> Next(uint64_t n = 1) {
     uint64_t first = next_.fetch_add(n, std::memory_order_relaxed);

@@ -526,6 +526,7 @@ Status Engine::Write(const TableState& table, std::span<const MutationRef> mutat
   }
   durability = ResolveDurability(durability, table);
 
+  std::shared_lock<WriteGate> gate(*table.write_gate);
   RowLocks::Guard guard(&row_locks_, std::move(stripes));
   // Server timestamps are read under the row locks, as HBase assigns them under its row lock:
   // they then follow the order in which writers of a row commit, so a write never lands behind
@@ -570,6 +571,7 @@ Status Engine::WritePuts(const TableState& table, std::span<const Put> puts) {
 
   // As in Write: the clock and the sequence numbers are read, and the batch written, under the
   // rows' locks.
+  std::shared_lock<WriteGate> gate(*table.write_gate);
   RowLocks::Guard guard(&row_locks_, std::move(stripes));
   const int64_t now = util::MonotonicWallMillis();
   BASALT_ASSIGN_OR_RETURN(uint64_t seq, sequence_->Next(puts.size()));
@@ -611,6 +613,7 @@ Result<bool> Engine::CheckAndMutate(const TableState& table, const basalt::Check
   if (durability == Durability::kUseDefault) durability = table.record.durability;
   if (durability == Durability::kUseDefault) durability = Durability::kSyncWal;
 
+  std::shared_lock<WriteGate> gate(*table.write_gate);
   RowLocks::Guard guard(&row_locks_, {row_locks_.StripeOf(table.record.id, cam.row())});
   // Under the row lock, as in Batch.
   const int64_t now = util::MonotonicWallMillis();
@@ -689,7 +692,15 @@ Result<bool> Engine::MutateRows(std::span<const RowCondition> conditions,
   }
 
   // Stripes are shared by every table and taken in ascending order by every call, so this call
-  // cannot deadlock with another MutateRows or with a Write.
+  // cannot deadlock with another MutateRows or with a Write. The tables' write gates come first,
+  // in address order, as every writer takes gates before stripes.
+  std::vector<WriteGate*> gate_mutexes;
+  for (const TableMutationRef& m : mutations) gate_mutexes.push_back(m.table->write_gate.get());
+  std::sort(gate_mutexes.begin(), gate_mutexes.end());
+  gate_mutexes.erase(std::unique(gate_mutexes.begin(), gate_mutexes.end()), gate_mutexes.end());
+  std::vector<std::shared_lock<WriteGate>> gates;
+  gates.reserve(gate_mutexes.size());
+  for (WriteGate* g : gate_mutexes) gates.emplace_back(*g);
   RowLocks::Guard guard(&row_locks_, std::move(stripes));
   const int64_t now = util::MonotonicWallMillis();  // under the locks, as in Write
   WriteTxn txn(*this, *mutations.front().table, needs_reads, now, reserve_bytes);

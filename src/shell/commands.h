@@ -36,7 +36,7 @@ using CommandFunction = Status (*)(CommandContext& ctx, const std::vector<Value>
 
 struct CommandSpec {
   std::string_view name;
-  std::string_view group;    // "general", "ddl", "namespace", "dml", "tools"
+  std::string_view group;    // "general", "ddl", "namespace", "dml", "tools", "snapshots"
   std::string_view summary;  // one line, for `help`
   std::string_view usage;    // syntax and examples, for `help 'name'` and usage errors
   CommandFunction run;
@@ -51,6 +51,8 @@ std::vector<CommandSpec> DdlCommands();
 std::vector<CommandSpec> NamespaceCommands();
 // put, get, scan, delete, deleteall, incr, append, get_counter, count.
 std::vector<CommandSpec> DmlCommands();
+// snapshot, list_snapshots, clone_snapshot, restore_snapshot, delete_snapshot.
+std::vector<CommandSpec> SnapshotCommands();
 
 }  // namespace basalt::shell
 

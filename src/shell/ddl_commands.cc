@@ -315,6 +315,14 @@ Status Describe(CommandContext& ctx, const std::vector<Value>& args) {
   BASALT_ASSIGN_OR_RETURN(TableName name, AsTableName(args[0]));
   BASALT_ASSIGN_OR_RETURN(TableInfo info, ctx.conn.admin().DescribeTable(name));
   PrintTableDescription(ctx.out, info);
+  // Where HBase's describe says whether quotas are on: how many snapshots the table has, on the
+  // backends that have snapshots (not Thrift2).
+  auto snapshots = ctx.conn.admin().ListSnapshots();
+  if (snapshots.status().IsNotSupported()) return Status::OK();
+  BASALT_RETURN_IF_ERROR(snapshots.status());
+  size_t count = 0;
+  for (const SnapshotInfo& s : *snapshots) count += s.table == name ? 1 : 0;
+  ctx.out << "Snapshots: " << count << "\n";
   return Status::OK();
 }
 

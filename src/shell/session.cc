@@ -10,7 +10,7 @@
 namespace basalt::shell {
 namespace {
 
-constexpr std::string_view kGroups[] = {"general", "ddl", "namespace", "dml", "tools"};
+constexpr std::string_view kGroups[] = {"general", "ddl", "namespace", "dml", "tools", "snapshots"};
 
 size_t EditDistance(std::string_view a, std::string_view b) {
   std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
@@ -38,7 +38,8 @@ Session::Session(Connection& conn, std::ostream& out, std::ostream& err)
                        "help\nhelp 'scan'\nhelp 'ddl'", nullptr});
   commands_.push_back(
       {"exit", "general", "leave the shell (also: quit, or Ctrl-D)", "exit", nullptr});
-  for (auto group : {GeneralCommands(), DdlCommands(), NamespaceCommands(), DmlCommands()}) {
+  for (auto group :
+       {GeneralCommands(), DdlCommands(), NamespaceCommands(), DmlCommands(), SnapshotCommands()}) {
     commands_.insert(commands_.end(), group.begin(), group.end());
   }
 }

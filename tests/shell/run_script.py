@@ -10,7 +10,8 @@ what it prints (stdout and stderr, interleaved) with NAME.out.
                                                 instead of on stdin
   --update                                      rewrite NAME.out with the output instead
 
-Timings (`Took 0.0123 seconds`) and store-assigned timestamps (13 digits) are masked. A script
+Timings (`Took 0.0123 seconds`), store-assigned timestamps (13 digits), and a snapshot's creation
+time and shared bytes (list_snapshots) are masked. A script
 line `# exit-status: N` gives the expected exit status (default 0). With --server, NAME.server.out
 is used instead when it exists (for messages that differ between backends).
 """
@@ -29,6 +30,8 @@ def mask(text):
     text = re.sub(r"Took \d+\.\d{4} seconds", "Took <T> seconds", text)
     text = re.sub(r"^cluster id: \S+$", "cluster id: <id>", text, flags=re.M)
     text = re.sub(r"^\S+ \(auth:NONE\)$", "<user> (auth:NONE)", text, flags=re.M)
+    text = re.sub(r"\(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d \+0000\), shared \d+ bytes",
+                  "(<time>), shared <N> bytes", text)
     return re.sub(r"timestamp=\d{13}\b", "timestamp=<now>", text)
 
 

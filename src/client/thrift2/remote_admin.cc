@@ -194,4 +194,34 @@ Result<StoreStats> RemoteAdmin::GetStoreStats() {
       "Thrift2 has no engine statistics method; read the server's /metrics instead");
 }
 
+namespace {
+
+Status NoSnapshots() {
+  return Status::NotSupported(
+      "HBase's Thrift2 has no snapshot methods: snapshots are taken on an embedded store "
+      "(basalt --data DIR snapshot ..., or its shell, while no server holds DIR)");
+}
+
+}  // namespace
+
+Status RemoteAdmin::Snapshot(const TableName& /*table*/, const std::string& /*name*/) {
+  return NoSnapshots();
+}
+
+Result<std::vector<SnapshotInfo>> RemoteAdmin::ListSnapshots() {
+  return NoSnapshots();
+}
+
+Status RemoteAdmin::CloneSnapshot(const std::string& /*name*/, const TableName& /*new_table*/) {
+  return NoSnapshots();
+}
+
+Status RemoteAdmin::RestoreSnapshot(const std::string& /*name*/) {
+  return NoSnapshots();
+}
+
+Status RemoteAdmin::DeleteSnapshot(const std::string& /*name*/) {
+  return NoSnapshots();
+}
+
 }  // namespace basalt::client::remote

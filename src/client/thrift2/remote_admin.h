@@ -1,6 +1,6 @@
 // Admin over Thrift2: each call is one or a few THBaseService admin calls (docs/hbase.md).
-// Flush, MajorCompact and GetStoreStats have no Thrift2 form: NotSupported (NewBulkLoader too, by
-// the default of basalt/admin.h).
+// Flush, MajorCompact, GetStoreStats and the snapshot calls have no Thrift2 form: NotSupported
+// (NewBulkLoader too, by the default of basalt/admin.h).
 // ListTables() lists every namespace but HBase's own, `hbase` (its catalog tables hbase:meta and
 // hbase:namespace are not the caller's; HBase's Admin.listTableNames() leaves them out too):
 // ListTables("hbase") names them. Names, namespaces and split keys are checked here first
@@ -46,6 +46,11 @@ class RemoteAdmin final : public Admin {
   Status Flush(const TableName& name) override;
   Status MajorCompact(const TableName& name) override;
   Result<StoreStats> GetStoreStats() override;
+  Status Snapshot(const TableName& table, const std::string& name) override;
+  Result<std::vector<SnapshotInfo>> ListSnapshots() override;
+  Status CloneSnapshot(const std::string& name, const TableName& new_table) override;
+  Status RestoreSnapshot(const std::string& name) override;
+  Status DeleteSnapshot(const std::string& name) override;
 
  private:
   std::shared_ptr<ClientPool> pool_;
