@@ -6,7 +6,7 @@
 // then each query runs for a fixed time on random users:
 //   record     events recorded per second (one Put each)
 //   latest10   Latest(user, 10): the newest 10
-//   offset1000 Latest(user, 10, 1000): the page after skipping 1000 (note 000's OFFSET); at
+//   offset1000 Latest(user, 10, 1000): the page after skipping 1000 (`action-log`'s OFFSET); at
 //              1k events per user, the last page (offset 990)
 //   range100   Range(user, from, from + 100 ms): the 100 events of a random 100 ms window
 // Ratios are tall / wide (higher: tall is faster).

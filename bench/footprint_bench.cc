@@ -5,18 +5,18 @@
 //   cells    2,000,000 rows of one 100-byte cell (half of each value repeats its other half, as
 //            db_bench's default values compress to about 50%). basalt: row "r" + 10 digits,
 //            family "f", qualifier "q". Raw: key = the row, value = the 100 bytes.
-//   actions  note 000: 1,000,000 actions of 20,000 Zipf users through ActivityLog::RecordMany
+//   actions  action-log: 1,000,000 actions of 20,000 Zipf users through ActivityLog::RecordMany
 //            (tall layout). Raw: the same key and value bytes the log stores (docs/recipes.md).
 //   capped   a tenth of those actions (100,000 of 2,000 users) with max_events_per_user = 20
 //            (amortised trims, so basalt holds a few more per user; entries are counted on each
 //            side): the log deletes as it goes and the compaction must drop what it deleted.
 //            Raw: only each user's newest 20 events, written once.
-//   feed     note 004 through the recipes: FollowGraph (tall) + Feed + FanoutWorkerPool, 10,000
+//   feed     home-feed through the recipes: FollowGraph (tall) + Feed + FanoutWorkerPool, 10,000
 //            users following 10 each (Zipf) with FollowMany, 50,000 posts of about 100 bytes of
 //            word-like text, fanned out into inboxes capped at 20 (so the fan-out trims, with
 //            the default trim_every). Rows: feed_posts, feed_inbox, follow_follows,
 //            follow_followers.
-//   clicks   note 002: 200,000 ClickBy of 10,000 Zipf items by 20,000 visitors over two days.
+//   clicks   click-counts: 200,000 ClickBy of 10,000 Zipf items by 20,000 visitors over two days.
 //            Rows: clicks_by_item, clicks_by_minute, clicks_totals, clicks_visitors,
 //            clicks_heavy.
 //   users    5,000 accounts (the minimum hash cost) with one session each. Rows: social_users,

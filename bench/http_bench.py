@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The HTTP server under wrk against the same operations in process (issue 5). Never a test.
+"""The HTTP server under wrk against the same operations in process. Never a test.
 
 Starts `basalt serve --demo` on a fresh store in a temporary directory (the demo data set at
 --demo-scale: 200 x scale users with follows, posts and activity, in namespace `app`), loads ROWS

@@ -1,4 +1,4 @@
-// The scale curve (issue 21): the same point-read, short-scan and write mix at data sizes from
+// The scale curve: the same point-read, short-scan and write mix at data sizes from
 // within the block cache to many times it, basalt against raw RocksDB in the same run.
 //
 // Both sides get the same small block cache (--cache-mib, default 32 MiB) and 64 MiB write

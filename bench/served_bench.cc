@@ -1,4 +1,4 @@
-// Served (issue 18): basalt over Thrift2 and in process against a private Redis and a private
+// Served: basalt over Thrift2 and in process against a private Redis and a private
 // PostgreSQL, on the same data, with closed-loop clients. bench/served_bench.py starts the
 // servers and runs this program twice:
 //
@@ -18,11 +18,11 @@
 // Workloads (one operation each):
 //   get     a point get of a 100-byte value: Table::GetInto(Get(row).AddColumn("f", "q")) on
 //           table `bench`; Redis GET; PostgreSQL SELECT v FROM kv WHERE k = $1.
-//   latest  note 000's "latest 10 actions after skipping 20" for a Zipf-chosen user:
+//   latest  action-log's "latest 10 actions after skipping 20" for a Zipf-chosen user:
 //           ActivityLog::Latest(user, 10, 20); Redis LRANGE a:<user> 20 29 on a list pushed
 //           newest first; PostgreSQL SELECT id, name, stamp FROM actions WHERE userid = $1
 //           ORDER BY stamp DESC LIMIT 10 OFFSET 20 with an index on (userid, stamp DESC).
-//   home    note 004's home timeline of 20 hydrated posts for a uniformly chosen user:
+//   home    home-feed's home timeline of 20 hydrated posts for a uniformly chosen user:
 //           Feed::HomeTimeline(user, 20); Redis LRANGE i:<user> 0 19 then MGET of the posts;
 //           PostgreSQL the inbox (userid, stamp DESC, post_id) joined to posts, LIMIT 20.
 //

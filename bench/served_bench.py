@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Served: basalt over Thrift2 and REST against a private Redis and PostgreSQL (issue 18).
+"""Served: basalt over Thrift2 and REST against a private Redis and PostgreSQL.
 
 Never a test. One command, on this machine, in one run:
 
@@ -8,8 +8,8 @@ Never a test. One command, on this machine, in one run:
   2. starts a private redis-server on a free loopback port and a private PostgreSQL 15 (initdb
      into the temporary directory, run as the `postgres` user when we are root), both on
      127.0.0.1 TCP as basalt's Thrift2 is;
-  3. `basalt_served_bench load`: generates note 000's action log (100,000 x scale users,
-     5,000,000 x scale actions), note 004's microblog (20,000 x scale users, 100,000 x scale posts)
+  3. `basalt_served_bench load`: generates the `action-log` workload's log (100,000 x scale users,
+     5,000,000 x scale actions), the `home-feed` workload's microblog (20,000 x scale users, 100,000 x scale posts)
      and 100,000 x scale 100-byte point rows, and loads them into an embedded basalt store (in
      process, before any server runs), Redis and PostgreSQL;
   4. copies the store (the in-process side opens the copy: one store has one owner) and starts
@@ -63,8 +63,8 @@ PG_BIN = "/usr/lib/postgresql/15/bin"
 OPS = ("get", "latest", "home")
 OP_NAMES = {
     "get": "point get (100-byte value)",
-    "latest": "note 000: latest 10 after skipping 20",
-    "home": "note 004: home timeline, 20 hydrated posts",
+    "latest": "action-log: latest 10 after skipping 20",
+    "home": "home-feed: home timeline, 20 hydrated posts",
 }
 SYSTEMS = ("basalt in process", "basalt Thrift2", "Redis", "PostgreSQL")
 
@@ -322,9 +322,9 @@ def report(args, info, load, figures, rest):
     n = args.clients
     lines = [
         f"Scale {args.scale:g}: {load['point_rows']:,} point rows; {load['users']:,} users and "
-        f"{load['actions']:,} actions (note 000); {load['feed_users']:,} users, "
+        f"{load['actions']:,} actions (action-log); {load['feed_users']:,} users, "
         f"{load['follows']:,} follows, {load['posts']:,} posts, {load['inbox_entries']:,} inbox "
-        f"entries (note 004). {args.rounds} rounds of {args.seconds:g} s per system, workload "
+        f"entries (home-feed). {args.rounds} rounds of {args.seconds:g} s per system, workload "
         f"and client count; throughput is the median round, p50 / p99 are over all rounds' "
         "calls. Before measuring, 200 calls of each workload returned the same items (by time) "
         f"on every system; items per call: latest {figures[('Redis', 'latest', 0)]['items_per_op']:.2f}, "
@@ -414,7 +414,7 @@ def report(args, info, load, figures, rest):
     lines += ["", "Loads (seconds; basalt in process through the recipes, one call per action, "
               "post and follow; Redis pipelined 1,000 commands at a time; PostgreSQL COPY, then "
               "the indexes and VACUUM ANALYZE):", "",
-              "| system | point rows | note 000 actions | note 004 feed | total | size |",
+              "| system | point rows | action-log | home-feed | total | size |",
               "| --- | ---: | ---: | ---: | ---: | ---: |"]
     for key, name in (("basalt", "basalt"), ("redis", "Redis"), ("postgres", "PostgreSQL")):
         parts = [load[f"{key} {p}"] for p in OPS]

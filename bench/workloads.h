@@ -1,5 +1,5 @@
 // The data sets of the seed notes' workloads, generated alike wherever a benchmark needs them:
-// note 000's user action log (w1_bench.cc) and note 004's microblog (feed_bench.cc). Every
+// the `action-log` workload (w1_bench.cc) and the `home-feed` microblog (feed_bench.cc). Every
 // generator is seeded, so two processes that ask for the same sizes get the same data.
 
 #ifndef BASALT_BENCH_WORKLOADS_H_

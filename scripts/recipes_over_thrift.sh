@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The recipe benchmarks with basalt over thrift:// as well as embedded (issue 19), in one command:
+# The recipe benchmarks with basalt over thrift:// as well as embedded, in one command:
 #   1. builds `basalt`, `basalt_feed_bench` and `basalt_w1_bench` (release; --no-build skips it);
 #   2. for each bench, starts a private `basalt serve` on a fresh temporary data directory, HTTP
 #      and Thrift2 on free loopback ports (loopback needs no credentials: docs/security.md),

@@ -92,7 +92,7 @@ struct ColumnPage {
 };
 
 // Reads the next page of at most `page_size` columns (qualifiers) of one family of one row, for
-// rows too wide to read at once (note 001's wide layout, an inbox row): the first columns when
+// rows too wide to read at once (`tall-vs-wide`'s wide layout, an inbox row): the first columns when
 // `cursor` is empty, else the columns strictly after the last qualifier of the page that
 // returned `cursor`. Pass the same Get with every page.
 //

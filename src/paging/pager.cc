@@ -129,7 +129,7 @@ Result<std::vector<RowResult>> ReadOffsetPage(Table& table, const Scan& scan, in
   };
   if (offset > 0 && s.batch() <= 0) {
     // Whole rows: the skipped ones are not built (the embedded scanner only checks that each
-    // has a cell to show; note 000's OFFSET 20 is two thirds of its rows).
+    // has a cell to show; `action-log`'s OFFSET 20 is two thirds of its rows).
     if (scanner->SkipRows(offset) < offset) {
       BASALT_RETURN_IF_ERROR(scanner->status());
       return out;

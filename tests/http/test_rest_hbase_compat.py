@@ -1,5 +1,5 @@
 """Where basalt's REST server was stricter than HBase's and real HBase REST clients broke on it
-(issue 23: node-hbase, the npm `hbase` package, ran its own suite against basalt serve). Each
+(node-hbase, the npm `hbase` package, ran its own suite against basalt serve). Each
 case is what HBase's REST server accepts or answers."""
 
 from conftest import b64, put_cells, rows_of, json_rest

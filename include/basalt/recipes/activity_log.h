@@ -2,7 +2,7 @@
 // the public table API only, so it runs unchanged on every backend.
 //
 // Layouts (chosen when the log is opened; both give the same answers, docs/recipes.md):
-//   kTall  note 001's recommended layout, note 000's row per action: table <prefix>_events,
+//   kTall  `tall-vs-wide`'s recommended layout, `action-log`'s row per action: table <prefix>_events,
 //          row = Bytes(user) + ReverseTimestamp(time) + seq (descending), family "e",
 //          qualifier "" (one cell per event).
 //   kWide  one row per user in <prefix>_events, row = Bytes(user), family "e",
@@ -116,7 +116,7 @@ class ActivityLog {
   // Record, at most one per user in the batch.
   virtual Result<std::vector<EventId>> RecordMany(const std::vector<NewEvent>& events) = 0;
 
-  // The `limit` newest events after skipping the `offset` newest (note 000's ORDER BY stamp
+  // The `limit` newest events after skipping the `offset` newest (`action-log`'s ORDER BY stamp
   // DESC LIMIT limit OFFSET offset). Cost: O(offset + limit) cells read (the skipped ones are
   // read and dropped); prefer Page to walk a log. InvalidArgument for a negative argument.
   virtual Result<std::vector<ActivityEvent>> Latest(std::string_view user, int64_t limit,
@@ -133,7 +133,7 @@ class ActivityLog {
   virtual Result<std::vector<ActivityEvent>> Range(std::string_view user, int64_t from_ms,
                                                    int64_t to_ms, int64_t limit = 0) = 0;
 
-  // The events at exactly `time_ms` (note 001's "record at a timestamp"), newest first.
+  // The events at exactly `time_ms` (`tall-vs-wide`'s "record at a timestamp"), newest first.
   virtual Result<std::vector<ActivityEvent>> At(std::string_view user, int64_t time_ms) = 0;
 
   // One event; NotFound when it does not exist (never recorded, expired or capped away).

@@ -3,7 +3,7 @@
 //
 // Tables (docs/recipes.md has the bytes), in `name_space`, created on Open when missing:
 //   <prefix>_by_item    row = Bytes(item) + "yyyyMMddHHmm" (UTC), family "c" (TTL), column
-//                       "n": the item's clicks in that minute (note 002's itemId#yyyyMMddHHmm,
+//                       "n": the item's clicks in that minute (`click-counts`' itemId#yyyyMMddHHmm,
 //                       with the tuple codec instead of '#' so any item bytes are safe).
 //   <prefix>_by_minute  row = "yyyyMMddHHmm" + Bytes(item), the same counts minute-major, so a
 //                       window across all items is one bounded range scan (top-K, refresh).
@@ -94,7 +94,7 @@ struct ClickCountersOptions {
   int salt_buckets = 0;
   // With salt_buckets: when > 1, the minute-bucket and visitor tables are created pre-split at
   // salt bucket boundaries into min(presplit_regions, salt_buckets) regions of equal bucket counts
-  // (within one), as HBase note 002 advises for clusters. Only at creation: existing tables
+  // (within one), as the `modelling` rules advise for clusters. Only at creation: existing tables
   // keep their regions. 0..256; InvalidArgument otherwise, and without salt (unsalted keys
   // start with the item, whose spread is unknown). Default: 0, one region (an embedded store
   // gains nothing from regions: each family is one RocksDB column family).

@@ -2,12 +2,12 @@
 // runs unchanged on every backend.
 //
 // Layouts (chosen when the graph is opened; both give the same answers):
-//   kTall  as note 003 recommends: table <prefix>_follows with row hash(follower) + hash(followed)
+//   kTall  as the `follow-graph` workload recommends: table <prefix>_follows with row hash(follower) + hash(followed)
 //          (8 bytes of MD5 each, fixed length; the followed user's name is in the cell), and the
 //          reverse in <prefix>_followers; a check is one Get, an unfollow one conditional Delete;
 //          lists are prefix scans paged with ReadPage. Lists come in hash order.
 //   kWide  one row per user in <prefix>_users with families "follows" and "fans" (qualifier =
-//          the other user), as note 003's first design. Lists come in name order.
+//          the other user), as that workload's first design. Lists come in name order.
 // Exact following/follower counts are kept as counters beside the edges (docs/recipes.md has the
 // bytes). The meta row "\0meta" of <prefix>_follows (tall; family "c") or <prefix>_users (wide;
 // family "counts") holds qualifier "v" = the layouts' format version, decimal ("1"); Open refuses
@@ -63,7 +63,7 @@ struct FollowGraphOptions {
   // When set, Follow rejects users for which it returns false (NotFound).
   std::function<Result<bool>(std::string_view user)> user_exists;
   // kTall only: when > 1, both tables (keyed by MD5 hashes) are created pre-split into this
-  // many regions at evenly spaced first bytes, as HBase note 002 advises for clusters. Only at
+  // many regions at evenly spaced first bytes, as the `modelling` rules advise for clusters. Only at
   // creation: existing tables keep their regions. 0..256; InvalidArgument otherwise, and with
   // kWide (keyed by name, whose spread is unknown). Default: 0, one region (an embedded store
   // gains nothing from regions: each family is one RocksDB column family).

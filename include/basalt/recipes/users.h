@@ -1,4 +1,4 @@
-// UserStore: accounts, log-in sessions and profiles for the microblog (seed note 003's register
+// UserStore: accounts, log-in sessions and profiles for the microblog (the `follow-graph` workload's register
 // and log-in pages), on the public table API only, so it runs unchanged on every backend.
 //
 //   auto users = basalt::recipes::UserStore::Open(conn);
@@ -62,7 +62,7 @@ struct UserStoreOptions {
   enum class HashCost : uint8_t { kInteractive, kMinimum };
   HashCost hash_cost = HashCost::kInteractive;
   // When > 1, the sessions table (keyed by a hash) is created pre-split into this many regions
-  // at evenly spaced first bytes, as HBase note 002 advises for clusters; the users table is
+  // at evenly spaced first bytes, as the `modelling` rules advise for clusters; the users table is
   // keyed by name, whose spread is unknown, and keeps one region. Only at creation: an existing
   // table keeps its regions. 0..256 (InvalidArgument otherwise). Default: 0, one region (an
   // embedded store gains nothing from regions: each family is one RocksDB column family).
