@@ -10,21 +10,18 @@
 // '.', so no snapshot is ever called `.tmp-...`; the scratch directories of a delete and of an
 // import add a '~', which names cannot hold, so no two of them collide either.
 
-#include <fcntl.h>
 #include <rocksdb/db.h>
 #include <rocksdb/env.h>
+#include <rocksdb/file_system.h>
 #include <rocksdb/metadata.h>
 #include <rocksdb/utilities/checkpoint.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "basalt/types.h"
 #include "engine/engine.h"
@@ -69,37 +66,51 @@ std::string ErrnoText(const std::string& what, const std::string& path) {
   return what + " " + path + ": " + std::strerror(errno);
 }
 
-Status FsyncPath(const std::string& path, bool directory) {
-  const int fd = ::open(path.c_str(), (directory ? O_DIRECTORY : 0) | O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return Status::IOError(ErrnoText("opening", path));
-  const int rc = ::fsync(fd);
-  const std::string failure = rc != 0 ? ErrnoText("syncing", path) : "";
-  ::close(fd);
-  if (rc != 0) return Status::IOError(failure);
-  return Status::OK();
+// The files a snapshot writes go through the store's RocksDB FileSystem, as its table files do,
+// so that the fault-injection file system of the tests sees every step.
+Status WithPath(const rocksdb::IOStatus& s, const std::string& what, const std::string& path) {
+  if (s.ok()) return Status::OK();
+  return FromRocks(s).WithContext(what + " " + path);
 }
 
-Status WriteFileSynced(const std::string& path, const std::string& contents) {
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) return Status::IOError(ErrnoText("creating", path));
-  size_t done = 0;
-  while (done < contents.size()) {
-    const ssize_t n = ::write(fd, contents.data() + done, contents.size() - done);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      const std::string failure = ErrnoText("writing", path);
-      ::close(fd);
-      return Status::IOError(failure);
-    }
-    done += static_cast<size_t>(n);
+Status CreateDirectory(rocksdb::FileSystem* fs, const std::string& path) {
+  return WithPath(fs->CreateDirIfMissing(path, rocksdb::IOOptions(), nullptr), "creating", path);
+}
+
+Status FsyncDirectory(rocksdb::FileSystem* fs, const std::string& path) {
+  std::unique_ptr<rocksdb::FSDirectory> dir;
+  BASALT_RETURN_IF_ERROR(
+      WithPath(fs->NewDirectory(path, rocksdb::IOOptions(), &dir, nullptr), "opening", path));
+  BASALT_RETURN_IF_ERROR(WithPath(dir->Fsync(rocksdb::IOOptions(), nullptr), "syncing", path));
+  return WithPath(dir->Close(rocksdb::IOOptions(), nullptr), "closing", path);
+}
+
+Status WriteFileSynced(rocksdb::FileSystem* fs, const std::string& path,
+                       const std::string& contents) {
+  std::unique_ptr<rocksdb::FSWritableFile> file;
+  BASALT_RETURN_IF_ERROR(WithPath(fs->NewWritableFile(path, rocksdb::FileOptions(), &file, nullptr),
+                                  "creating", path));
+  rocksdb::IOStatus s = file->Append(contents, rocksdb::IOOptions(), nullptr);
+  if (!s.ok()) {
+    file->Close(rocksdb::IOOptions(), nullptr).PermitUncheckedError();
+    return WithPath(s, "writing", path);
   }
-  if (::fsync(fd) != 0) {
-    const std::string failure = ErrnoText("syncing", path);
-    ::close(fd);
-    return Status::IOError(failure);
+  s = file->Fsync(rocksdb::IOOptions(), nullptr);
+  if (!s.ok()) {
+    file->Close(rocksdb::IOOptions(), nullptr).PermitUncheckedError();
+    return WithPath(s, "syncing", path);
   }
-  if (::close(fd) != 0) return Status::IOError(ErrnoText("closing", path));
-  return Status::OK();
+  return WithPath(file->Close(rocksdb::IOOptions(), nullptr), "closing", path);
+}
+
+Status RenamePath(rocksdb::FileSystem* fs, const std::string& from, const std::string& to) {
+  return WithPath(fs->RenameFile(from, to, rocksdb::IOOptions(), nullptr),
+                  "renaming " + from + " to", to);
+}
+
+Status LinkPath(rocksdb::FileSystem* fs, const std::string& from, const std::string& to) {
+  return WithPath(fs->LinkFile(from, to, rocksdb::IOOptions(), nullptr), "linking " + from + " to",
+                  to);
 }
 
 Status RemoveTree(const std::string& path) {
@@ -178,13 +189,16 @@ Result<SnapshotManifest> DecodeManifest(const std::string& bytes, const std::str
   }
 }
 
-Result<SnapshotManifest> ReadManifest(const std::string& dir, const std::string& name) {
+Result<SnapshotManifest> ReadManifest(rocksdb::FileSystem* fs, const std::string& dir,
+                                      const std::string& name) {
   const std::string path = dir + "/" + std::string(kManifestName);
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Status::Corruption("snapshot '" + name + "' has no readable " + path);
-  std::ostringstream bytes;
-  bytes << in.rdbuf();
-  return DecodeManifest(bytes.str(), "'" + name + "'");
+  std::string bytes;
+  const rocksdb::IOStatus s = rocksdb::ReadFileToString(fs, path, &bytes);
+  if (s.IsNotFound() || s.IsPathNotFound()) {
+    return Status::Corruption("snapshot '" + name + "' has no " + path);
+  }
+  BASALT_RETURN_IF_ERROR(WithPath(s, "reading", path));
+  return DecodeManifest(bytes, "'" + name + "'");
 }
 
 const SnapshotFamily* FindSnapshotFamily(const SnapshotManifest& m, const std::string& cf_name) {
@@ -230,17 +244,15 @@ Status Engine::CreateSnapshot(const TableName& table, const std::string& name) {
   if (std::filesystem::exists(final_dir, ec)) {
     return Status::AlreadyExists("snapshot '" + name + "' already exists");
   }
-  std::filesystem::create_directories(root, ec);
-  if (ec) return Status::IOError("creating " + root + ": " + ec.message());
-  BASALT_RETURN_IF_ERROR(RemoveTree(tmp_dir));  // a failed attempt's leftovers
-  std::filesystem::create_directory(tmp_dir, ec);
-  if (ec) return Status::IOError("creating " + tmp_dir + ": " + ec.message());
-
+  rocksdb::FileSystem* fs = db_->GetFileSystem();
   SnapshotManifest manifest;
   manifest.name = name;
   manifest.record = state->record;
   manifest.creation_time_ms = SystemWallMillis();
   Status st = [&]() -> Status {
+    BASALT_RETURN_IF_ERROR(CreateDirectory(fs, root));
+    BASALT_RETURN_IF_ERROR(RemoveTree(tmp_dir));  // a failed attempt's leftovers
+    BASALT_RETURN_IF_ERROR(CreateDirectory(fs, tmp_dir));
     rocksdb::Checkpoint* raw = nullptr;
     BASALT_RETURN_IF_ERROR(FromRocks(rocksdb::Checkpoint::Create(db_, &raw)));
     std::unique_ptr<rocksdb::Checkpoint> checkpoint(raw);
@@ -276,15 +288,16 @@ Status Engine::CreateSnapshot(const TableName& table, const std::string& name) {
     gate.unlock();
     if (manifest.comparator.empty()) manifest.comparator = "leveldb.BytewiseComparator";
     BASALT_RETURN_IF_ERROR(
-        WriteFileSynced(tmp_dir + "/" + std::string(kManifestName), EncodeManifest(manifest)));
+        WriteFileSynced(fs, tmp_dir + "/" + std::string(kManifestName), EncodeManifest(manifest)));
     for (const SnapshotFamily& f : manifest.families) {
-      BASALT_RETURN_IF_ERROR(FsyncPath(tmp_dir + "/" + f.cf_name, /*directory=*/true));
+      BASALT_RETURN_IF_ERROR(FsyncDirectory(fs, tmp_dir + "/" + f.cf_name));
     }
-    BASALT_RETURN_IF_ERROR(FsyncPath(tmp_dir, /*directory=*/true));
-    if (::rename(tmp_dir.c_str(), final_dir.c_str()) != 0) {
-      return Status::IOError(ErrnoText("renaming " + tmp_dir + " to", final_dir));
-    }
-    return FsyncPath(root, /*directory=*/true);
+    BASALT_RETURN_IF_ERROR(FsyncDirectory(fs, tmp_dir));
+    BASALT_RETURN_IF_ERROR(RenamePath(fs, tmp_dir, final_dir));
+    const Status committed = FsyncDirectory(fs, root);
+    // A commit that cannot be made durable is taken back: a failed call leaves no snapshot.
+    if (!committed.ok()) RenamePath(fs, final_dir, tmp_dir).PermitUncheckedError();
+    return committed;
   }();
   if (!st.ok()) {
     RemoveTree(tmp_dir).PermitUncheckedError();  // what is left, the next open removes
@@ -310,7 +323,8 @@ Result<std::vector<SnapshotInfo>> Engine::ListSnapshots() {
   std::sort(names.begin(), names.end());
   for (const std::string& name : names) {
     const std::string dir = root + "/" + name;
-    BASALT_ASSIGN_OR_RETURN(SnapshotManifest manifest, ReadManifest(dir, name));
+    BASALT_ASSIGN_OR_RETURN(SnapshotManifest manifest,
+                            ReadManifest(db_->GetFileSystem(), dir, name));
     SnapshotInfo info;
     info.name = name;
     info.table = manifest.record.name;
@@ -338,7 +352,7 @@ Result<SnapshotManifest> Engine::FindSnapshot(const std::string& name) {
   if (!std::filesystem::is_directory(dir, ec)) {
     return Status::NotFound("snapshot '" + name + "' does not exist");
   }
-  BASALT_ASSIGN_OR_RETURN(manifest, ReadManifest(dir, name));
+  BASALT_ASSIGN_OR_RETURN(manifest, ReadManifest(db_->GetFileSystem(), dir, name));
   manifest.dir = dir;
   return manifest;
 }
@@ -352,9 +366,8 @@ Result<std::vector<FamilyHandle>> Engine::ImportSnapshotFamilies(const SnapshotM
   const std::string scratch =
       SnapshotsDir() + "/" + std::string(kTmpPrefix) + manifest.name + "~import";
   BASALT_RETURN_IF_ERROR(RemoveTree(scratch));
-  std::error_code ec;
-  std::filesystem::create_directories(scratch, ec);
-  if (ec) return Status::IOError("creating " + scratch + ": " + ec.message());
+  rocksdb::FileSystem* fs = db_->GetFileSystem();
+  BASALT_RETURN_IF_ERROR(CreateDirectory(fs, scratch));
   std::vector<FamilyHandle> made;
   Status st;
   for (size_t i = 0; i < records.size() && st.ok(); ++i) {
@@ -376,10 +389,8 @@ Result<std::vector<FamilyHandle>> Engine::ImportSnapshotFamilies(const SnapshotM
         const std::string link_name = std::to_string(i) + "-" + file.name;
         const std::string from = manifest.dir + "/" + source->cf_name + "/" + file.name;
         const std::string to = scratch + "/" + link_name;
-        if (::link(from.c_str(), to.c_str()) != 0) {
-          st = Status::IOError(ErrnoText("linking " + from + " to", to));
-          break;
-        }
+        st = LinkPath(fs, from, to);
+        if (!st.ok()) break;
         rocksdb::LiveFileMetaData meta;
         meta.name = "/" + link_name;
         meta.relative_filename = link_name;
@@ -468,15 +479,20 @@ Status Engine::RestoreSnapshot(const std::string& name) {
   const size_t before = (*current)->families.size();
   const size_t after = manifest.record.families.size();
   if (after > before) BASALT_RETURN_IF_ERROR(CheckFamilyCaps(table, before, after - before));
-  TableRecord record;
-  BASALT_ASSIGN_OR_RETURN(auto families, ImportSnapshotFamilies(manifest, &record));
-  record.id = (*current)->record.id;
-  record.enabled = false;
-  // One catalog write swaps the table's families for the imported ones; the old ones are
-  // dropped after (or, if that fails, as orphans at the next open).
-  BASALT_RETURN_IF_ERROR(InstallWithNewFamilies(record, families));
-  DropColumnFamilies((*current)->families).PermitUncheckedError();
-  return Status::OK();
+  const std::vector<FamilyHandle> old_families = (*current)->families;
+  return [&]() -> Status {
+    TableRecord record;
+    BASALT_ASSIGN_OR_RETURN(auto families, ImportSnapshotFamilies(manifest, &record));
+    record.id = (*current)->record.id;
+    record.enabled = false;
+    // One catalog write swaps the table's families for the imported ones; the old ones are
+    // dropped after (or, if that fails, as orphans at the next open).
+    BASALT_RETURN_IF_ERROR(InstallWithNewFamilies(record, families));
+    DropColumnFamilies(old_families).PermitUncheckedError();
+    return Status::OK();
+  }()
+                      .WithContext("restoring snapshot '" + name + "' into '" + table.ToString() +
+                                   "'");
 }
 
 Status Engine::DeleteSnapshot(const std::string& name) {
@@ -491,12 +507,16 @@ Status Engine::DeleteSnapshot(const std::string& name) {
   }
   // Renamed out of sight first, so that a delete cut short never leaves a half snapshot listed.
   const std::string doomed = root + "/" + std::string(kTmpPrefix) + name + "~delete";
-  BASALT_RETURN_IF_ERROR(RemoveTree(doomed));
-  if (::rename(dir.c_str(), doomed.c_str()) != 0) {
-    return Status::IOError(ErrnoText("renaming " + dir + " to", doomed));
-  }
-  BASALT_RETURN_IF_ERROR(FsyncPath(root, /*directory=*/true));
-  return RemoveTree(doomed);
+  rocksdb::FileSystem* fs = db_->GetFileSystem();
+  return [&]() -> Status {
+    BASALT_RETURN_IF_ERROR(RemoveTree(doomed));
+    BASALT_RETURN_IF_ERROR(RenamePath(fs, dir, doomed));
+    // A rename that cannot be made durable is reported; the files stay under the scratch
+    // name, which the next open removes.
+    BASALT_RETURN_IF_ERROR(FsyncDirectory(fs, root));
+    return RemoveTree(doomed);
+  }()
+                      .WithContext("deleting snapshot '" + name + "'");
 }
 
 }  // namespace basalt::engine

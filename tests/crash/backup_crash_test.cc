@@ -359,16 +359,7 @@ INSTANTIATE_TEST_SUITE_P(Faults, BackupFaultTest,
                          ::testing::Values(Fault::kWriteError, Fault::kSyncError, Fault::kNoSpace,
                                            Fault::kNoSpaceOrInodes),
                          [](const ::testing::TestParamInfo<Fault>& info) {
-                           switch (info.param) {
-                             case Fault::kWriteError:
-                               return std::string("WriteError");
-                             case Fault::kSyncError:
-                               return std::string("SyncError");
-                             case Fault::kNoSpace:
-                               return std::string("NoSpace");
-                             default:
-                               return std::string("NoSpaceOrInodes");
-                           }
+                           return FaultName(info.param);
                          });
 
 // --- power loss while a backup is written ---------------------------------------------------

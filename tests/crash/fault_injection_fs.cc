@@ -122,10 +122,11 @@ class PowerLossDirectory : public rocksdb::FSDirectoryWrapper {
  private:
   IOStatus SyncWith(const IOOptions& options, IODebugContext* dbg,
                     const rocksdb::DirFsyncOptions* dir_options) {
+    IOStatus s = fs_->Check(FaultInjectionFileSystem::CallKind::kSync, dir_ + "/");
+    if (!s.ok()) return s;
     const uint64_t seq = fs_->DirLogPosition();
-    IOStatus s = dir_options != nullptr
-                     ? FSDirectoryWrapper::FsyncWithDirOptions(options, dbg, *dir_options)
-                     : FSDirectoryWrapper::Fsync(options, dbg);
+    s = dir_options != nullptr ? FSDirectoryWrapper::FsyncWithDirOptions(options, dbg, *dir_options)
+                               : FSDirectoryWrapper::Fsync(options, dbg);
     if (s.ok()) fs_->DirSynced(dir_, seq);
     return s;
   }
@@ -189,6 +190,24 @@ std::string DirOf(const std::string& fname) {
 
 }  // namespace
 
+std::string FaultName(Fault f) {
+  switch (f) {
+    case Fault::kWriteError:
+      return "WriteError";
+    case Fault::kSyncError:
+      return "SyncError";
+    case Fault::kNoSpace:
+      return "NoSpace";
+    case Fault::kNoSpaceOrInodes:
+      return "NoSpaceOrInodes";
+    case Fault::kReadError:
+      return "ReadError";
+    case Fault::kNone:
+      break;
+  }
+  return "None";
+}
+
 void FaultInjectionFileSystem::SetFaultDirectory(const std::string& dir) {
   fault_directory_ = DirName(dir) + "/";
 }
@@ -211,31 +230,37 @@ IOStatus FaultInjectionFileSystem::Check(CallKind kind, const std::string& fname
       if (!EndsWith(fname, ".sst")) return IOStatus::OK();
       break;
   }
+  bool applies = false;
+  IOStatus failure;
   switch (fault_.load()) {
     case Fault::kNone:
-      return IOStatus::OK();
+      break;
     case Fault::kWriteError:
-      if (kind != CallKind::kWrite) return IOStatus::OK();
-      ++injected_;
-      return IOStatus::IOError("injected write error");
+      applies = kind == CallKind::kWrite;
+      failure = IOStatus::IOError("injected write error");
+      break;
     case Fault::kSyncError:
-      if (kind != CallKind::kSync) return IOStatus::OK();
-      ++injected_;
-      return IOStatus::IOError("injected sync error");
+      applies = kind == CallKind::kSync;
+      failure = IOStatus::IOError("injected sync error");
+      break;
     case Fault::kNoSpace:
-      if (kind != CallKind::kWrite) return IOStatus::OK();
-      ++injected_;
-      return IOStatus::NoSpace("injected: no space left on device");
+      applies = kind == CallKind::kWrite;
+      failure = IOStatus::NoSpace("injected: no space left on device");
+      break;
     case Fault::kNoSpaceOrInodes:
-      if (kind == CallKind::kSync || kind == CallKind::kRead) return IOStatus::OK();
-      ++injected_;
-      return IOStatus::NoSpace("injected: no space left on device");
+      applies = kind == CallKind::kWrite || kind == CallKind::kCreate;
+      failure = IOStatus::NoSpace("injected: no space left on device");
+      break;
     case Fault::kReadError:
-      if (kind != CallKind::kRead) return IOStatus::OK();
-      ++injected_;
-      return IOStatus::IOError("injected read error");
+      applies = kind == CallKind::kRead;
+      failure = IOStatus::IOError("injected read error");
+      break;
   }
-  return IOStatus::OK();
+  if (!applies) return IOStatus::OK();
+  // The calls SetFaultAfter lets through; the decrement that takes it from 1 to 0 is the last.
+  if (pass_.load() > 0 && pass_.fetch_sub(1) > 0) return IOStatus::OK();
+  ++injected_;
+  return failure;
 }
 
 std::shared_ptr<FaultInjectionFileSystem::FileState> FaultInjectionFileSystem::TrackOpenedLocked(
@@ -422,6 +447,32 @@ IOStatus FaultInjectionFileSystem::RenameFile(const std::string& src, const std:
   RecordRenameLocked(src, dst, std::move(saved));
   if (trace_) Trace("renamed", src + " -> " + dst);
   return s;
+}
+
+IOStatus FaultInjectionFileSystem::LinkFile(const std::string& src, const std::string& dst,
+                                            const IOOptions& options, IODebugContext* dbg) {
+  IOStatus s = Check(CallKind::kCreate, dst);
+  if (!s.ok()) return s;
+  return target()->LinkFile(src, dst, options, dbg);
+}
+
+IOStatus FaultInjectionFileSystem::CreateDir(const std::string& dirname, const IOOptions& options,
+                                             IODebugContext* dbg) {
+  IOStatus s = Check(CallKind::kCreate, dirname + "/");
+  if (!s.ok()) return s;
+  return target()->CreateDir(dirname, options, dbg);
+}
+
+IOStatus FaultInjectionFileSystem::CreateDirIfMissing(const std::string& dirname,
+                                                      const IOOptions& options,
+                                                      IODebugContext* dbg) {
+  // A directory that is there takes nothing: only a new one can fail.
+  bool is_dir = false;
+  if (!target()->IsDirectory(dirname, options, &is_dir, dbg).ok() || !is_dir) {
+    IOStatus s = Check(CallKind::kCreate, dirname + "/");
+    if (!s.ok()) return s;
+  }
+  return target()->CreateDirIfMissing(dirname, options, dbg);
 }
 
 IOStatus FaultInjectionFileSystem::Truncate(const std::string& fname, size_t size,

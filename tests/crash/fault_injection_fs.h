@@ -12,7 +12,10 @@
 //   kNoSpaceOrInodes  the same, and new files fail with NoSpace too (a disk out of inodes, or
 //                a directory that needs a block it cannot get);
 //   kReadError   Read/MultiRead of files opened for random access (table files) return IOError.
-// A failing call writes (or reads) nothing. Clearing the fault restores normal behaviour.
+// "Writes" include making a directory or a hard link (kNoSpaceOrInodes fails them: they take an
+// inode), "syncs" a directory's fsync. A failing call writes (or reads) nothing. Clearing the
+// fault restores normal behaviour. SetFaultAfter lets the first N calls a fault would fail
+// through, so that a test can fail each step of an operation in turn.
 //
 // Power loss. The file system records what a power failure would keep, modelling a disk that
 // honours fsync and keeps nothing else:
@@ -41,9 +44,9 @@
 // kKeepRandomAppends, to a random length between that and its size at the cut: writeback that got
 // part of the unsynced tail out; never bytes written after the cut, which the store wrote only
 // because its syncs seemed to succeed).
-// Not modelled: directories' own creation and deletion (taken as durable), hard links made by
-// RocksDB (LinkFile passes through), writes through NewRandomRWFile, overwrites in
-// place (ReuseWritableFile, used only for WAL recycling, which basalt does not enable, is
+// Not modelled: directories' own creation and deletion (taken as durable), hard links (LinkFile
+// only consults the fault: a link is taken as durable), writes through NewRandomRWFile, overwrites
+// in place (ReuseWritableFile, used only for WAL recycling, which basalt does not enable, is
 // modelled as the rename it starts with), renames across directories (recorded in the target's
 // directory), and a disk that reorders or tears writes inside the synced range.
 //
@@ -76,6 +79,8 @@ enum class Fault : uint8_t {
 // Which files a fault applies to: the write-ahead log (*.log), table files (*.sst), the files
 // under the directory given to SetFaultDirectory (e.g. a backup directory), or all.
 enum class FaultScope : uint8_t { kAllFiles, kWalOnly, kSstOnly, kUnderDirectory };
+// "WriteError", "NoSpace", ...: the fault's name in test names.
+std::string FaultName(Fault fault);
 
 class FaultInjectionFileSystem : public rocksdb::FileSystemWrapper {
  public:
@@ -89,6 +94,8 @@ class FaultInjectionFileSystem : public rocksdb::FileSystemWrapper {
     fault_ = fault;
   }
   Fault fault() const { return fault_.load(); }
+  // The fault set next lets its first `calls` calls through and fails the ones after them.
+  void SetFaultAfter(int64_t calls) { pass_ = calls; }
   // The directory of FaultScope::kUnderDirectory. REQUIRES: called before the file system is
   // first used (it is read without a lock).
   void SetFaultDirectory(const std::string& dir);
@@ -193,6 +200,14 @@ class FaultInjectionFileSystem : public rocksdb::FileSystemWrapper {
   rocksdb::IOStatus RenameFile(const std::string& src, const std::string& dst,
                                const rocksdb::IOOptions& options,
                                rocksdb::IODebugContext* dbg) override;
+  rocksdb::IOStatus LinkFile(const std::string& src, const std::string& dst,
+                             const rocksdb::IOOptions& options,
+                             rocksdb::IODebugContext* dbg) override;
+  rocksdb::IOStatus CreateDir(const std::string& dirname, const rocksdb::IOOptions& options,
+                              rocksdb::IODebugContext* dbg) override;
+  rocksdb::IOStatus CreateDirIfMissing(const std::string& dirname,
+                                       const rocksdb::IOOptions& options,
+                                       rocksdb::IODebugContext* dbg) override;
   rocksdb::IOStatus Truncate(const std::string& fname, size_t size,
                              const rocksdb::IOOptions& options,
                              rocksdb::IODebugContext* dbg) override;
@@ -229,6 +244,7 @@ class FaultInjectionFileSystem : public rocksdb::FileSystemWrapper {
   std::atomic<FaultScope> scope_{FaultScope::kAllFiles};
   std::string fault_directory_;  // normalised, with a trailing separator
   std::atomic<int64_t> injected_{0};
+  std::atomic<int64_t> pass_{0};  // SetFaultAfter's calls still to let through
 
   std::atomic<int64_t> clock_{0};
   std::atomic<bool> power_cut_{false};

@@ -34,24 +34,6 @@ std::string Row(const std::string& prefix, int i) {
   return prefix + std::to_string(i);
 }
 
-std::string FaultName(Fault f) {
-  switch (f) {
-    case Fault::kWriteError:
-      return "WriteError";
-    case Fault::kSyncError:
-      return "SyncError";
-    case Fault::kNoSpace:
-      return "NoSpace";
-    case Fault::kNoSpaceOrInodes:
-      return "NoSpaceOrInodes";
-    case Fault::kReadError:
-      return "ReadError";
-    case Fault::kNone:
-      break;
-  }
-  return "None";
-}
-
 class FaultInjectionTest : public ::testing::TestWithParam<Fault> {
  protected:
   void SetUp() override {
