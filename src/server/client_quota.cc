@@ -3,7 +3,7 @@
 namespace basalt::server {
 
 Status ClientQuota::Acquire(std::string_view client) {
-  std::lock_guard<std::mutex> lock(mu_);
+  util::MutexLock lock(mu_);
   if (max_total_ > 0 && total_ >= max_total_) {
     return Status::Busy("too many open " + what_ + " on this server (at most " +
                         std::to_string(max_total_) + "); close some or retry later");
@@ -25,7 +25,7 @@ Status ClientQuota::Acquire(std::string_view client) {
 }
 
 void ClientQuota::Release(std::string_view client) {
-  std::lock_guard<std::mutex> lock(mu_);
+  util::MutexLock lock(mu_);
   auto it = held_.find(std::string(client));
   if (it == held_.end()) return;
   if (--it->second == 0) held_.erase(it);
@@ -33,12 +33,12 @@ void ClientQuota::Release(std::string_view client) {
 }
 
 size_t ClientQuota::total() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  util::MutexLock lock(mu_);
   return total_;
 }
 
 size_t ClientQuota::held_by(std::string_view client) const {
-  std::lock_guard<std::mutex> lock(mu_);
+  util::MutexLock lock(mu_);
   auto it = held_.find(std::string(client));
   return it == held_.end() ? 0 : it->second;
 }

@@ -10,12 +10,12 @@
 #define BASALT_SERVER_CLIENT_QUOTA_H_
 
 #include <cstddef>
-#include <mutex>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 
 #include "basalt/status.h"
+#include "util/mutex.h"
 
 namespace basalt::server {
 
@@ -41,9 +41,9 @@ class ClientQuota {
   const std::string what_;
   const size_t max_total_;
   const size_t max_per_client_;
-  mutable std::mutex mu_;
-  size_t total_ = 0;                              // guarded by mu_
-  std::unordered_map<std::string, size_t> held_;  // guarded by mu_; no zero entries
+  mutable util::Mutex mu_;
+  size_t total_ BASALT_GUARDED_BY(mu_) = 0;
+  std::unordered_map<std::string, size_t> held_ BASALT_GUARDED_BY(mu_);  // no zero entries
 };
 
 }  // namespace basalt::server

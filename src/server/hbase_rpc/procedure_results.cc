@@ -3,7 +3,7 @@
 namespace basalt::server::hbase_rpc {
 
 uint64_t ProcedureResults::Record(ProcedureOutcome outcome, std::optional<NonceKey> nonce) {
-  std::lock_guard<std::mutex> lock(mu_);
+  util::MutexLock lock(mu_);
   const uint64_t id = ++last_id_;
   if (nonce) by_nonce_[*nonce] = id;
   outcomes_.emplace(id, Entry{std::move(outcome), nonce});
@@ -19,14 +19,14 @@ uint64_t ProcedureResults::Record(ProcedureOutcome outcome, std::optional<NonceK
 }
 
 std::optional<ProcedureOutcome> ProcedureResults::Find(uint64_t proc_id) const {
-  std::lock_guard<std::mutex> lock(mu_);
+  util::MutexLock lock(mu_);
   auto it = outcomes_.find(proc_id);
   if (it == outcomes_.end()) return std::nullopt;
   return it->second.outcome;
 }
 
 std::optional<uint64_t> ProcedureResults::FindByNonce(const NonceKey& nonce) const {
-  std::lock_guard<std::mutex> lock(mu_);
+  util::MutexLock lock(mu_);
   auto it = by_nonce_.find(nonce);
   if (it == by_nonce_.end()) return std::nullopt;
   return it->second;

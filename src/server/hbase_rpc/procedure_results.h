@@ -17,9 +17,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
-#include <mutex>
 #include <optional>
 #include <string>
+
+#include "util/mutex.h"
 
 namespace basalt::server::hbase_rpc {
 
@@ -56,14 +57,14 @@ class ProcedureResults {
 
  private:
   const size_t capacity_;
-  mutable std::mutex mu_;
+  mutable util::Mutex mu_;
   struct Entry {
     ProcedureOutcome outcome;
     std::optional<NonceKey> nonce;
   };
-  std::map<uint64_t, Entry> outcomes_;     // guarded by mu_
-  std::map<NonceKey, uint64_t> by_nonce_;  // guarded by mu_
-  uint64_t last_id_ = 0;                   // guarded by mu_
+  std::map<uint64_t, Entry> outcomes_ BASALT_GUARDED_BY(mu_);
+  std::map<NonceKey, uint64_t> by_nonce_ BASALT_GUARDED_BY(mu_);
+  uint64_t last_id_ BASALT_GUARDED_BY(mu_) = 0;
 };
 
 }  // namespace basalt::server::hbase_rpc

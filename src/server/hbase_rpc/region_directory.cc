@@ -33,7 +33,7 @@ Region RegionDirectory::Named(const TableName& table, uint64_t id, std::string s
 
 std::vector<Region> RegionDirectory::Regions(const TableName& table,
                                              const std::vector<std::string>& split_keys) {
-  std::lock_guard<std::mutex> lock(mu_);
+  util::MutexLock lock(mu_);
   auto [it, inserted] = tables_.try_emplace(table);
   if (inserted) it->second.id = first_region_id_;
   std::vector<Region> regions;
@@ -55,13 +55,13 @@ uint64_t RegionDirectory::NextId() {
 }
 
 void RegionDirectory::Renew(const TableName& table) {
-  std::lock_guard<std::mutex> lock(mu_);
+  util::MutexLock lock(mu_);
   tables_[table] = Incarnation{NextId(), {}};
 }
 
 void RegionDirectory::Forget(const TableName& table) {
   // The table's next regions are new ones whichever protocol brings the table back.
-  std::lock_guard<std::mutex> lock(mu_);
+  util::MutexLock lock(mu_);
   tables_[table] = Incarnation{NextId(), {}};
 }
 
@@ -70,7 +70,7 @@ std::optional<TableName> RegionDirectory::Resolve(std::string_view region_name) 
   if (comma == std::string_view::npos) return std::nullopt;
   Result<TableName> table = TableName::Parse(region_name.substr(0, comma));
   if (!table.ok()) return std::nullopt;
-  std::lock_guard<std::mutex> lock(mu_);
+  util::MutexLock lock(mu_);
   auto it = tables_.find(*table);
   if (it == tables_.end() || !it->second.names.count(region_name)) return std::nullopt;
   return *std::move(table);

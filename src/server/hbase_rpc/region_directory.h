@@ -22,7 +22,6 @@
 
 #include <cstdint>
 #include <map>
-#include <mutex>
 #include <optional>
 #include <set>
 #include <string>
@@ -31,6 +30,7 @@
 
 #include "basalt/schema.h"
 #include "hbase_proto/proto/HBase.pb.h"
+#include "util/mutex.h"
 
 namespace basalt::server::hbase_rpc {
 
@@ -74,12 +74,12 @@ class RegionDirectory {
   };
   static Region Named(const TableName& table, uint64_t id, std::string start_key,
                       std::string end_key);
-  uint64_t NextId();  // REQUIRES: mu_ held
+  uint64_t NextId() BASALT_REQUIRES(mu_);
 
   const uint64_t first_region_id_;
-  std::mutex mu_;
-  std::map<TableName, Incarnation> tables_;  // guarded by mu_
-  uint64_t last_id_ = 0;                     // guarded by mu_
+  util::Mutex mu_;
+  std::map<TableName, Incarnation> tables_ BASALT_GUARDED_BY(mu_);
+  uint64_t last_id_ BASALT_GUARDED_BY(mu_) = 0;
 };
 
 // The RegionInfo of a region, as hbase:meta's info:regioninfo and region locations carry it.

@@ -438,17 +438,17 @@ void HttpServer::Accept() {
 }
 
 bool HttpServer::HasRoomForConnection() {
-  std::lock_guard<std::mutex> lock(sessions_mu_);
+  util::MutexLock lock(sessions_mu_);
   return sessions_.size() < config_.max_connections;
 }
 
 void HttpServer::Register(const std::shared_ptr<Session>& session) {
-  std::lock_guard<std::mutex> lock(sessions_mu_);
+  util::MutexLock lock(sessions_mu_);
   sessions_[session.get()] = session;
 }
 
 void HttpServer::Unregister(Session* session) {
-  std::lock_guard<std::mutex> lock(sessions_mu_);
+  util::MutexLock lock(sessions_mu_);
   sessions_.erase(session);
 }
 
@@ -509,7 +509,7 @@ void HttpServer::BeginShutdown() {
   for (auto& guard : impl_->work) guard.reset();
   std::vector<std::shared_ptr<Session>> live;
   {
-    std::lock_guard<std::mutex> lock(sessions_mu_);
+    util::MutexLock lock(sessions_mu_);
     for (auto& [ptr, weak] : sessions_) {
       if (auto s = weak.lock()) live.push_back(std::move(s));
     }

@@ -44,6 +44,7 @@
 #include "server/http/metrics.h"
 #include "server/http/router.h"
 #include "server/http/server_config.h"
+#include "util/mutex.h"
 
 namespace basalt::server::http {
 
@@ -103,8 +104,8 @@ class HttpServer {
   std::unique_ptr<Impl> impl_;
   uint16_t port_ = 0;
   std::atomic<bool> stopping_{false};
-  std::mutex sessions_mu_;
-  std::map<Session*, std::weak_ptr<Session>> sessions_;  // guarded by sessions_mu_
+  util::Mutex sessions_mu_;
+  std::map<Session*, std::weak_ptr<Session>> sessions_ BASALT_GUARDED_BY(sessions_mu_);
 };
 
 }  // namespace basalt::server::http

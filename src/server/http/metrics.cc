@@ -44,7 +44,7 @@ void Metrics::ObserveRequest(std::string_view route, std::string_view method, in
   // Looked up by views: a request of a series already seen allocates nothing.
   const KeyView key{route.empty() ? std::string_view("unmatched") : std::string_view(route), method,
                     StatusClass(status)};
-  std::lock_guard<std::mutex> lock(mu_);
+  util::MutexLock lock(mu_);
   auto it = series_.find(key);
   if (it == series_.end()) {
     it = series_.emplace(Key(std::get<0>(key), std::get<1>(key), std::get<2>(key)), Series()).first;
@@ -71,7 +71,7 @@ void Metrics::AddCounter(std::string name, std::string help, std::function<int64
 Metrics::Snapshot Metrics::TakeSnapshot() const {
   Snapshot snapshot;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    util::MutexLock lock(mu_);
     for (const auto& [k, s] : series_) {
       snapshot.requests.push_back({std::get<0>(k), std::get<1>(k), std::get<2>(k), s.count, s.sum});
     }
@@ -90,7 +90,7 @@ std::string Metrics::Render() const {
   std::ostringstream out;
   SeriesMap copy;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    util::MutexLock lock(mu_);
     copy = series_;
   }
   auto labels = [](const Key& k) {

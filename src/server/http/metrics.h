@@ -11,12 +11,13 @@
 #include <cstdint>
 #include <functional>
 #include <map>
-#include <mutex>
 #include <string>
 #include <string_view>
 #include <tuple>
 #include <utility>
 #include <vector>
+
+#include "util/mutex.h"
 
 namespace basalt::server::http {
 
@@ -92,8 +93,8 @@ class Metrics {
   };
   using SeriesMap = std::map<Key, Series, KeyLess>;
 
-  mutable std::mutex mu_;
-  SeriesMap series_;  // guarded by mu_
+  mutable util::Mutex mu_;
+  SeriesMap series_ BASALT_GUARDED_BY(mu_);
   std::atomic<int64_t> open_connections_{0};
   std::atomic<int64_t> refused_connections_{0};
   struct Gauge {

@@ -88,7 +88,7 @@ Status ConnectionTable::Admit(TrackedConnection* conn) {
   std::string shed_line;
   Status refused;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    util::MutexLock lock(mu_);
     if (stopping_) return Status::Busy("the server is stopping");
     auto it = clients_.find(conn->client_);
     const size_t held = it == clients_.end() ? 0 : it->second.conns.size();
@@ -135,19 +135,19 @@ Status ConnectionTable::Admit(TrackedConnection* conn) {
 }
 
 void ConnectionTable::Remove(TrackedConnection* conn) {
-  std::lock_guard<std::mutex> lock(mu_);
+  util::MutexLock lock(mu_);
   UncountLocked(conn);
   if (conn->prev_ != nullptr) conn->prev_->next_ = conn->next_;
   if (conn->next_ != nullptr) conn->next_->prev_ = conn->prev_;
   if (head_ == conn) head_ = conn->next_;
   conn->prev_ = conn->next_ = nullptr;
-  if (--listed_ == 0) empty_cv_.notify_all();
+  if (--listed_ == 0) empty_cv_.NotifyAll();
 }
 
 void ConnectionTable::NoteBuffered(TrackedConnection* conn, size_t bytes) {
   std::string shed_line;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    util::MutexLock lock(mu_);
     if (!conn->counted_) return;
     buffered_ = buffered_ - conn->buffered_ + bytes;
     conn->buffered_ = bytes;
@@ -168,7 +168,7 @@ void ConnectionTable::NoteBuffered(TrackedConnection* conn, size_t bytes) {
 
 void ConnectionTable::CloseIdle(std::chrono::nanoseconds idle) {
   const int64_t before = SteadyNowNs() - idle.count();
-  std::lock_guard<std::mutex> lock(mu_);
+  util::MutexLock lock(mu_);
   for (TrackedConnection* c = head_; c != nullptr; c = c->next_) {
     if (c->closing() || c->busy.load(std::memory_order_acquire)) continue;
     if (c->last_io_ns.load(std::memory_order_relaxed) < before) CloseLocked(c);
@@ -176,7 +176,7 @@ void ConnectionTable::CloseIdle(std::chrono::nanoseconds idle) {
 }
 
 void ConnectionTable::CloseAll(bool even_busy) {
-  std::lock_guard<std::mutex> lock(mu_);
+  util::MutexLock lock(mu_);
   stopping_ = true;
   for (TrackedConnection* c = head_; c != nullptr; c = c->next_) {
     // closing_ before busy, as the serving thread clears busy before it reads closing_ (both
@@ -189,23 +189,26 @@ void ConnectionTable::CloseAll(bool even_busy) {
 }
 
 bool ConnectionTable::WaitEmpty(std::chrono::steady_clock::time_point deadline) {
-  std::unique_lock<std::mutex> lock(mu_);
-  return empty_cv_.wait_until(lock, deadline, [this] { return listed_ == 0; });
+  util::MutexLock lock(mu_);
+  while (listed_ != 0) {
+    if (!empty_cv_.WaitUntil(mu_, deadline)) return listed_ == 0;
+  }
+  return true;
 }
 
 size_t ConnectionTable::size() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  util::MutexLock lock(mu_);
   return counted_;
 }
 
 size_t ConnectionTable::held_by(const std::string& client) const {
-  std::lock_guard<std::mutex> lock(mu_);
+  util::MutexLock lock(mu_);
   auto it = clients_.find(client);
   return it == clients_.end() ? 0 : it->second.conns.size();
 }
 
 size_t ConnectionTable::buffered_bytes() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  util::MutexLock lock(mu_);
   return buffered_;
 }
 

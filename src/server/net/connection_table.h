@@ -25,10 +25,8 @@
 
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <cstddef>
 #include <cstdint>
-#include <mutex>
 #include <set>
 #include <string>
 #include <unordered_map>
@@ -36,6 +34,7 @@
 #include <vector>
 
 #include "basalt/status.h"
+#include "util/mutex.h"
 
 namespace basalt::server {
 
@@ -127,13 +126,13 @@ class ConnectionTable {
     }
   };
 
-  // REQUIRES: mu_. Marks `conn` closing and shuts its socket down.
-  void CloseLocked(TrackedConnection* conn);
-  // REQUIRES: mu_. Drops `conn` from the caps (it stays listed until Remove).
-  void UncountLocked(TrackedConnection* conn);
-  // REQUIRES: mu_. The connection to close to admit one more from `newcomer`; null if none.
-  TrackedConnection* VictimLocked(const std::string& newcomer);
-  void SetCountLocked(Client* client, size_t from, size_t to);
+  // Marks `conn` closing and shuts its socket down.
+  void CloseLocked(TrackedConnection* conn) BASALT_REQUIRES(mu_);
+  // Drops `conn` from the caps (it stays listed until Remove).
+  void UncountLocked(TrackedConnection* conn) BASALT_REQUIRES(mu_);
+  // The connection to close to admit one more from `newcomer`; null if none.
+  TrackedConnection* VictimLocked(const std::string& newcomer) BASALT_REQUIRES(mu_);
+  void SetCountLocked(Client* client, size_t from, size_t to) BASALT_REQUIRES(mu_);
   // Logs at most one line a second for each kind.
   void LogRateLimited(std::atomic<int64_t>& last, std::atomic<uint64_t>& suppressed,
                       const std::string& line);
@@ -143,15 +142,15 @@ class ConnectionTable {
   const size_t max_per_client_;
   const size_t max_buffered_bytes_;
 
-  mutable std::mutex mu_;
-  std::condition_variable empty_cv_;
-  bool stopping_ = false;                                   // guarded by mu_
-  size_t counted_ = 0;                                      // guarded by mu_
-  size_t listed_ = 0;                                       // guarded by mu_
-  size_t buffered_ = 0;                                     // guarded by mu_
-  TrackedConnection* head_ = nullptr;                       // guarded by mu_
-  std::unordered_map<std::string, Client> clients_;         // guarded by mu_; no empty ones
-  std::set<std::pair<size_t, Client*>, ByCount> by_count_;  // guarded by mu_
+  mutable util::Mutex mu_;
+  util::CondVar empty_cv_;
+  bool stopping_ BASALT_GUARDED_BY(mu_) = false;
+  size_t counted_ BASALT_GUARDED_BY(mu_) = 0;
+  size_t listed_ BASALT_GUARDED_BY(mu_) = 0;
+  size_t buffered_ BASALT_GUARDED_BY(mu_) = 0;
+  TrackedConnection* head_ BASALT_GUARDED_BY(mu_) = nullptr;
+  std::unordered_map<std::string, Client> clients_ BASALT_GUARDED_BY(mu_);  // no empty ones
+  std::set<std::pair<size_t, Client*>, ByCount> by_count_ BASALT_GUARDED_BY(mu_);
   std::atomic<uint64_t> shed_{0};
 
   std::atomic<int64_t> last_refusal_log_ns_{0};

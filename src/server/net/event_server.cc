@@ -13,14 +13,14 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <condition_variable>
 #include <cstring>
-#include <mutex>
 #include <optional>
 #include <thread>
 #include <vector>
 
 #include <spdlog/spdlog.h>
+
+#include "util/mutex.h"
 
 namespace basalt::server {
 
@@ -172,10 +172,10 @@ class EventServer::Impl {
     for (std::thread& t : threads_) t.join();
     threads_.clear();
     {
-      std::lock_guard<std::mutex> lock(mu_);
+      util::MutexLock lock(mu_);
       reaper_stop_ = true;
     }
-    cv_.notify_all();
+    cv_.NotifyAll();
     if (reaper_.joinable()) reaper_.join();
     // The port is free once Stop returns.
     ::close(listen_fd_);
@@ -275,7 +275,7 @@ class EventServer::Impl {
         if (err == EMFILE || err == ENFILE || err == ENOBUFS || err == ENOMEM) {
           // The reaper takes accepting up again in a moment.
           spdlog::warn("{}: cannot accept connections for now: {}", options_.name, ErrnoText(err));
-          std::lock_guard<std::mutex> lock(mu_);
+          util::MutexLock lock(mu_);
           accept_paused_until_ = std::chrono::steady_clock::now() + kAcceptPause;
           return;
         }
@@ -304,16 +304,21 @@ class EventServer::Impl {
 
   void Reap() {
     const auto period = std::max(options_.reap_period, std::chrono::milliseconds(1));
-    std::unique_lock<std::mutex> lock(mu_);
-    while (!cv_.wait_for(lock, period, [this] { return reaper_stop_; })) {
-      const bool resume = accept_paused_until_.has_value() &&
-                          std::chrono::steady_clock::now() >= *accept_paused_until_;
-      if (resume) accept_paused_until_.reset();
-      lock.unlock();
+    for (;;) {
+      bool resume = false;
+      {
+        util::MutexLock lock(mu_);
+        const auto deadline = std::chrono::steady_clock::now() + period;
+        while (!reaper_stop_ && cv_.WaitUntil(mu_, deadline)) {
+        }
+        if (reaper_stop_) return;
+        resume = accept_paused_until_.has_value() &&
+                 std::chrono::steady_clock::now() >= *accept_paused_until_;
+        if (resume) accept_paused_until_.reset();
+      }
       if (resume && !stopping_.load()) ArmListener(EPOLL_CTL_MOD);
       if (options_.read_timeout.count() > 0) table_.CloseIdle(options_.read_timeout);
       protocol_.OnReap();
-      lock.lock();
     }
   }
 
@@ -329,10 +334,10 @@ class EventServer::Impl {
   std::atomic<bool> stopping_{false};
   std::vector<std::thread> threads_;
   std::thread reaper_;
-  std::mutex mu_;
-  std::condition_variable cv_;
-  bool reaper_stop_ = false;                                                  // guarded by mu_
-  std::optional<std::chrono::steady_clock::time_point> accept_paused_until_;  // guarded by mu_
+  util::Mutex mu_;
+  util::CondVar cv_;
+  bool reaper_stop_ BASALT_GUARDED_BY(mu_) = false;
+  std::optional<std::chrono::steady_clock::time_point> accept_paused_until_ BASALT_GUARDED_BY(mu_);
 };
 
 EventServer::EventServer(EventServerOptions options, ConnectionProtocol& protocol)

@@ -71,7 +71,7 @@ Result<int32_t> ScannerRegistry::Add(std::string_view client, std::unique_ptr<Ta
   entry->sort_columns = sort_columns;
   // Destroyed (closing the scanner) after the lock is released, as `entry` is when refused.
   std::shared_ptr<Entry> evicted;
-  std::lock_guard<std::mutex> lock(mu_);
+  util::MutexLock lock(mu_);
   BASALT_ASSIGN_OR_RETURN(int32_t id, NewIdLocked());
   BASALT_RETURN_IF_ERROR(AdmitLocked(entry->client, &evicted));
   entry->last_access = Clock::now();
@@ -91,7 +91,7 @@ std::shared_ptr<ScannerRegistry::Entry> ScannerRegistry::EraseLocked(EntryMap::i
 
 std::shared_ptr<ScannerRegistry::Entry> ScannerRegistry::Find(int32_t id, std::string_view client) {
   std::shared_ptr<Entry> expired;  // destroyed (closing the scanner) after the lock is released
-  std::lock_guard<std::mutex> lock(mu_);
+  util::MutexLock lock(mu_);
   auto it = scanners_.find(id);
   if (it == scanners_.end() || it->second->client != client) return nullptr;
   Clock::time_point now = Clock::now();
@@ -106,7 +106,7 @@ std::shared_ptr<ScannerRegistry::Entry> ScannerRegistry::Find(int32_t id, std::s
 bool ScannerRegistry::Remove(int32_t id, std::string_view client) {
   std::shared_ptr<Entry> entry;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    util::MutexLock lock(mu_);
     auto it = scanners_.find(id);
     if (it == scanners_.end() || it->second->client != client) return false;
     entry = EraseLocked(it);
@@ -118,7 +118,7 @@ bool ScannerRegistry::Remove(int32_t id, std::string_view client) {
 void ScannerRegistry::ExpireIdle() {
   std::vector<std::shared_ptr<Entry>> expired;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    util::MutexLock lock(mu_);
     Clock::time_point now = Clock::now();
     for (auto it = scanners_.begin(); it != scanners_.end();) {
       auto next = std::next(it);
@@ -131,18 +131,18 @@ void ScannerRegistry::ExpireIdle() {
 void ScannerRegistry::ExpireAll() {
   std::vector<std::shared_ptr<Entry>> all;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    util::MutexLock lock(mu_);
     while (!scanners_.empty()) all.push_back(EraseLocked(scanners_.begin()));
   }
 }
 
 size_t ScannerRegistry::size() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  util::MutexLock lock(mu_);
   return scanners_.size();
 }
 
 size_t ScannerRegistry::held_by(std::string_view client) const {
-  std::lock_guard<std::mutex> lock(mu_);
+  util::MutexLock lock(mu_);
   auto it = by_client_.find(std::string(client));
   return it == by_client_.end() ? 0 : it->second.size();
 }

@@ -33,6 +33,7 @@
 
 #include "basalt/status.h"
 #include "basalt/table.h"
+#include "util/mutex.h"
 
 namespace basalt::server {
 
@@ -109,21 +110,22 @@ class ScannerRegistry {
   using EntryMap = std::unordered_map<int32_t, std::shared_ptr<Entry>>;
 
   // Forgets the entry at `it`; returns it, to be destroyed (closing the scanner) once the lock is
-  // released. REQUIRES: mu_ held.
-  std::shared_ptr<Entry> EraseLocked(EntryMap::iterator it);
+  // released.
+  std::shared_ptr<Entry> EraseLocked(EntryMap::iterator it) BASALT_REQUIRES(mu_);
   // Whether `client` may open one more; on a full server that a fair share lets the client into,
-  // `*evicted` takes the scanner closed to make room. REQUIRES: mu_ held.
-  Status AdmitLocked(const std::string& client, std::shared_ptr<Entry>* evicted);
-  // An id no open scanner has. REQUIRES: mu_ held.
-  Result<int32_t> NewIdLocked() const;
+  // `*evicted` takes the scanner closed to make room.
+  Status AdmitLocked(const std::string& client, std::shared_ptr<Entry>* evicted)
+      BASALT_REQUIRES(mu_);
+  // An id no open scanner has.
+  Result<int32_t> NewIdLocked() const BASALT_REQUIRES(mu_);
 
   const std::chrono::milliseconds idle_timeout_;
   const size_t max_scanners_;
   const size_t max_scanners_per_client_;
-  mutable std::mutex mu_;
-  EntryMap scanners_;  // guarded by mu_
-  // Each client's scanner ids; no empty sets. Guarded by mu_.
-  std::unordered_map<std::string, std::set<int32_t>> by_client_;
+  mutable util::Mutex mu_;
+  EntryMap scanners_ BASALT_GUARDED_BY(mu_);
+  // Each client's scanner ids; no empty sets.
+  std::unordered_map<std::string, std::set<int32_t>> by_client_ BASALT_GUARDED_BY(mu_);
 };
 
 }  // namespace basalt::server
