@@ -39,6 +39,7 @@
 #include "basalt/backup.h"
 #include "server/http/metrics.h"
 #include "server/http/router.h"
+#include "util/mutex.h"
 
 namespace basalt::app::api_v1 {
 
@@ -195,9 +196,9 @@ class ApiV1Service {
   LoginRateLimiter login_limiter_;
   LoginRateLimiter attempt_limiter_;
   HashSlots hash_slots_;
-  std::mutex popular_mu_;
-  std::vector<std::string> popular_;  // guarded by popular_mu_
-  int64_t popular_read_ms_ = 0;       // guarded by popular_mu_; 0: never read
+  util::Mutex popular_mu_;
+  std::vector<std::string> popular_ BASALT_GUARDED_BY(popular_mu_);
+  int64_t popular_read_ms_ BASALT_GUARDED_BY(popular_mu_) = 0;  // 0: never read
 };
 
 }  // namespace basalt::app::api_v1

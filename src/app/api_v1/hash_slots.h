@@ -9,8 +9,8 @@
 #define BASALT_APP_API_V1_HASH_SLOTS_H_
 
 #include <chrono>
-#include <condition_variable>
-#include <mutex>
+
+#include "util/mutex.h"
 
 namespace basalt::app::api_v1 {
 
@@ -40,29 +40,32 @@ class HashSlots {
 
   // A slot, waiting up to `wait` for one to be free.
   Slot Take(std::chrono::milliseconds wait) {
-    std::unique_lock<std::mutex> lock(mu_);
-    if (!cv_.wait_for(lock, wait, [this] { return free_ > 0; })) return Slot();
+    const auto deadline = std::chrono::steady_clock::now() + wait;
+    util::MutexLock lock(mu_);
+    while (free_ == 0) {
+      if (!cv_.WaitUntil(mu_, deadline) && free_ == 0) return Slot();
+    }
     --free_;
     return Slot(this);
   }
 
   int free_slots() const {
-    std::lock_guard<std::mutex> lock(mu_);
+    util::MutexLock lock(mu_);
     return free_;
   }
 
  private:
   void Give() {
     {
-      std::lock_guard<std::mutex> lock(mu_);
+      util::MutexLock lock(mu_);
       ++free_;
     }
-    cv_.notify_one();
+    cv_.NotifyOne();
   }
 
-  mutable std::mutex mu_;
-  std::condition_variable cv_;
-  int free_;  // guarded by mu_
+  mutable util::Mutex mu_;
+  util::CondVar cv_;
+  int free_ BASALT_GUARDED_BY(mu_);
 };
 
 }  // namespace basalt::app::api_v1

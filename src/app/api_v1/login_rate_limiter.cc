@@ -24,7 +24,7 @@ bool LoginRateLimiter::Expire(std::unordered_map<std::string, Entry>::iterator i
 }
 
 int64_t LoginRateLimiter::RetryAfterMs(std::string_view key) {
-  std::lock_guard<std::mutex> lock(mu_);
+  util::MutexLock lock(mu_);
   auto it = entries_.find(std::string(key));
   if (it == entries_.end()) return 0;
   int64_t now = Now();
@@ -35,7 +35,7 @@ int64_t LoginRateLimiter::RetryAfterMs(std::string_view key) {
 }
 
 void LoginRateLimiter::RecordFailure(std::string_view key) {
-  std::lock_guard<std::mutex> lock(mu_);
+  util::MutexLock lock(mu_);
   int64_t now = Now();
   std::string k(key);
   auto it = entries_.find(k);
@@ -56,7 +56,7 @@ void LoginRateLimiter::RecordFailure(std::string_view key) {
 }
 
 size_t LoginRateLimiter::tracked_keys() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  util::MutexLock lock(mu_);
   return entries_.size();
 }
 

@@ -20,10 +20,11 @@
 #include <deque>
 #include <functional>
 #include <list>
-#include <mutex>
 #include <string>
 #include <string_view>
 #include <unordered_map>
+
+#include "util/mutex.h"
 
 namespace basalt::app::api_v1 {
 
@@ -54,12 +55,13 @@ class LoginRateLimiter {
   };
   int64_t Now() const;
   // Drops failures that left the window; erases the entry (returning true) when none are left.
-  bool Expire(std::unordered_map<std::string, Entry>::iterator it, int64_t now);
+  bool Expire(std::unordered_map<std::string, Entry>::iterator it, int64_t now)
+      BASALT_REQUIRES(mu_);
 
   LoginRateLimiterOptions options_;
-  mutable std::mutex mu_;
-  std::unordered_map<std::string, Entry> entries_;  // guarded by mu_
-  std::list<std::string> lru_;                      // guarded by mu_; most recent first
+  mutable util::Mutex mu_;
+  std::unordered_map<std::string, Entry> entries_ BASALT_GUARDED_BY(mu_);
+  std::list<std::string> lru_ BASALT_GUARDED_BY(mu_);  // most recent first
 };
 
 }  // namespace basalt::app::api_v1

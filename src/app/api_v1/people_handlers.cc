@@ -39,7 +39,7 @@ Result<server::http::Response> ApiV1Service::SearchUsers(const Ctx& ctx) {
 Result<std::vector<std::string>> ApiV1Service::PopularUsers() {
   const int64_t now = NowMs();
   {
-    std::lock_guard<std::mutex> lock(popular_mu_);
+    util::MutexLock lock(popular_mu_);
     if (popular_read_ms_ != 0 && now - popular_read_ms_ < kPopularCacheMs) return popular_;
   }
   // Follower counts of up to kPopularScan accounts, in name order: enough for a small server;
@@ -59,7 +59,7 @@ Result<std::vector<std::string>> ApiV1Service::PopularUsers() {
   for (size_t i = 0; i < ranked.size() && i < kPopularKept; ++i) {
     popular.push_back(std::move(ranked[i].second));
   }
-  std::lock_guard<std::mutex> lock(popular_mu_);
+  util::MutexLock lock(popular_mu_);
   popular_ = popular;
   popular_read_ms_ = now;
   return popular;

@@ -32,7 +32,7 @@ ClientPool::~ClientPool() {
 Result<std::unique_ptr<ClientPool::PooledClient>> ClientPool::Acquire(bool fresh) {
   std::vector<std::unique_ptr<PooledClient>> stale;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    util::MutexLock lock(mu_);
     if (closed_) return Status::Aborted("the connection is closed");
     if (!fresh && !idle_.empty()) {
       // The newest idle client is at the back: when it has been idle too long, so have all.
@@ -91,7 +91,7 @@ Result<std::unique_ptr<ClientPool::PooledClient>> ClientPool::Acquire(bool fresh
 
 void ClientPool::Release(std::unique_ptr<PooledClient> client) {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    util::MutexLock lock(mu_);
     if (!closed_ && idle_.size() < kMaxIdleClients) {
       client->idle_since = std::chrono::steady_clock::now();
       idle_.push_back(std::move(client));
@@ -104,7 +104,7 @@ void ClientPool::Release(std::unique_ptr<PooledClient> client) {
 void ClientPool::CloseIdle() {
   std::vector<std::unique_ptr<PooledClient>> idle;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    util::MutexLock lock(mu_);
     idle.swap(idle_);
   }
   for (auto& c : idle) CloseQuietly(*c->transport);
@@ -113,7 +113,7 @@ void ClientPool::CloseIdle() {
 void ClientPool::Close() {
   std::vector<std::unique_ptr<PooledClient>> idle;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    util::MutexLock lock(mu_);
     closed_ = true;
     idle.swap(idle_);
   }

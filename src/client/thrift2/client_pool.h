@@ -14,13 +14,13 @@
 
 #include <chrono>
 #include <memory>
-#include <mutex>
 #include <vector>
 
 #include "basalt/status.h"
 #include "client/thrift2/errors.h"
 #include "client/thrift2/target.h"
 #include "thrift2/gen/THBaseService.h"
+#include "util/mutex.h"
 
 namespace basalt::client::remote {
 
@@ -86,9 +86,9 @@ class ClientPool {
   void CloseIdle();
 
   const Thrift2Target target_;
-  std::mutex mu_;
-  bool closed_ = false;
-  std::vector<std::unique_ptr<PooledClient>> idle_;
+  util::Mutex mu_;
+  bool closed_ BASALT_GUARDED_BY(mu_) = false;
+  std::vector<std::unique_ptr<PooledClient>> idle_ BASALT_GUARDED_BY(mu_);
 };
 
 }  // namespace basalt::client::remote

@@ -218,7 +218,7 @@ Status RemoteTable::CheckAgainstSchema(const std::function<Status(const TableDes
   constexpr auto kFreshFor = std::chrono::seconds(1);
   std::shared_ptr<const TableDescriptor> recent;
   {
-    std::lock_guard<std::mutex> lock(schema_mu_);
+    util::MutexLock lock(schema_mu_);
     if (schema_ != nullptr && std::chrono::steady_clock::now() - schema_read_ < kFreshFor) {
       recent = schema_;
     }
@@ -227,7 +227,7 @@ Status RemoteTable::CheckAgainstSchema(const std::function<Status(const TableDes
   BASALT_ASSIGN_OR_RETURN(TableDescriptor now, Describe());
   auto fresh = std::make_shared<const TableDescriptor>(std::move(now));
   {
-    std::lock_guard<std::mutex> lock(schema_mu_);
+    util::MutexLock lock(schema_mu_);
     schema_ = fresh;
     schema_read_ = std::chrono::steady_clock::now();
   }

@@ -16,12 +16,12 @@
 #include <chrono>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <vector>
 
 #include "basalt/table.h"
 #include "client/thrift2/client_pool.h"
+#include "util/mutex.h"
 
 namespace basalt::client::remote {
 
@@ -71,9 +71,9 @@ class RemoteTable final : public Table {
   TableName name_;
   std::string wire_name_;  // the `binary table` argument: "ns:qualifier" or "qualifier"
   const size_t max_value_bytes_;
-  std::mutex schema_mu_;
-  std::shared_ptr<const TableDescriptor> schema_;      // guarded by schema_mu_; null: none read
-  std::chrono::steady_clock::time_point schema_read_;  // guarded by schema_mu_
+  util::Mutex schema_mu_;
+  std::shared_ptr<const TableDescriptor> schema_ BASALT_GUARDED_BY(schema_mu_);  // null: none read
+  std::chrono::steady_clock::time_point schema_read_ BASALT_GUARDED_BY(schema_mu_);
 };
 
 }  // namespace basalt::client::remote
