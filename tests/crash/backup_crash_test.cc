@@ -27,6 +27,7 @@
 
 #include "basalt/backup.h"
 #include "basalt/basalt.h"
+#include "child_process.h"
 #include "client/embedded.h"
 #include "fault_injection_fs.h"
 #include "support/test_store.h"
@@ -127,30 +128,12 @@ struct Report {
   }
 }
 
-// Set in the child's environment: "DATA\nBACKUPS\nFIRST_ROW\nREPORT_FD". The test below, run in a
-// process that has it, is the child and runs BackupLoopMain.
-constexpr char kChildEnv[] = "BASALT_BACKUP_KILL_CHILD";
-constexpr char kChildFilter[] =
-    "--gtest_filter=BackupKillTest.AKillDuringABackupLeavesEveryCompletedBackupIntact";
-
-// In the child: runs BackupLoopMain from the specification in kChildEnv, if there is one.
-void RunAsChildIfAsked() {
-  const char* spec = std::getenv(kChildEnv);
-  if (spec == nullptr) return;
-  std::vector<std::string> parts;
-  std::string part;
-  for (const char* c = spec;; ++c) {
-    if (*c == '\n' || *c == '\0') {
-      parts.push_back(part);
-      part.clear();
-      if (*c == '\0') break;
-    } else {
-      part += *c;
-    }
-  }
-  if (parts.size() != 4) _exit(10);
-  BackupLoopMain(parts[0], parts[1], std::stoll(parts[2]), std::stoi(parts[3]));
+// The child's entry point: BackupLoopMain with DATA, BACKUPS, FIRST_ROW and REPORT_FD.
+[[noreturn]] void BackupLoopChild(const std::vector<std::string>& args) {
+  if (args.size() != 4) _exit(10);
+  BackupLoopMain(args[0], args[1], std::stoll(args[2]), std::stoi(args[3]));
 }
+const bool kBackupLoopRegistered = RegisterChildRole("backup-loop", &BackupLoopChild);
 
 struct RoundResult {
   int64_t rows_acknowledged = 0;
@@ -165,20 +148,9 @@ RoundResult RunAndKill(const std::string& data, const std::string& backups, int6
                        int backups_before_kill, std::mt19937& rng) {
   int fds[2];
   EXPECT_EQ(pipe(fds), 0);
-  pid_t pid = fork();
-  if (pid == 0) {
-    // A forked child inherits RocksDB's thread pools without their threads, so its flushes
-    // would never run: it starts afresh as this test in a new image (see kChildEnv).
-    close(fds[0]);
-    const std::string spec =
-        data + "\n" + backups + "\n" + std::to_string(first_row) + "\n" + std::to_string(fds[1]);
-    setenv(kChildEnv, spec.c_str(), 1);
-    const int null_fd = open("/dev/null", O_WRONLY);
-    if (null_fd >= 0) dup2(null_fd, STDOUT_FILENO);  // the child's gtest banner is noise
-    const char* argv[] = {"basalt_crash_tests", kChildFilter, nullptr};
-    execv("/proc/self/exe", const_cast<char* const*>(argv));
-    _exit(9);
-  }
+  const pid_t pid =
+      SpawnChild("backup-loop", {data, backups, std::to_string(first_row), std::to_string(fds[1])});
+  EXPECT_GT(pid, 0);
   close(fds[1]);
   RoundResult result;
   result.rows_acknowledged = first_row;
@@ -231,7 +203,6 @@ RoundResult RunAndKill(const std::string& data, const std::string& backups, int6
 }
 
 TEST(BackupKillTest, AKillDuringABackupLeavesEveryCompletedBackupIntact) {
-  RunAsChildIfAsked();
   TempDir dir;
   const std::string data = dir.path() + "/data", backups = dir.path() + "/backups";
   {

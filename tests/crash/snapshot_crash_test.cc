@@ -9,9 +9,7 @@
 // store has no column family that no table owns (a clone cut between its import and its catalog
 // write leaves some, which the open drops).
 //
-// The child is this binary run again (`--child DIR ROUND FD`), not a bare fork: a snapshot
-// flushes, and a forked child of a process that has opened a store inherits RocksDB's thread
-// pools without their threads, so its flushes would wait forever.
+// The child is this binary run again (child_process.h): a snapshot flushes.
 
 #include <gtest/gtest.h>
 #include <poll.h>
@@ -32,6 +30,7 @@
 #include <vector>
 
 #include "basalt/basalt.h"
+#include "child_process.h"
 #include "support/test_store.h"
 
 namespace basalt {
@@ -62,7 +61,7 @@ void Send(int fd, int32_t kind, int32_t k) {
 }
 
 // Runs in the child until killed. Never returns.
-[[noreturn]] void ChildMain(const std::string& dir, int round, int report_fd) {
+[[noreturn]] void SnapshotLoopMain(const std::string& dir, int round, int report_fd) {
   auto conn = Connection::Open(dir);
   if (!conn.ok()) {
     std::fprintf(stderr, "child: %s\n", conn.status().ToString().c_str());
@@ -101,6 +100,12 @@ void Send(int fd, int32_t kind, int32_t k) {
   }
 }
 
+[[noreturn]] void SnapshotLoopChild(const std::vector<std::string>& args) {
+  if (args.size() != 3) _exit(10);
+  SnapshotLoopMain(args[0], std::stoi(args[1]), std::stoi(args[2]));
+}
+const bool kSnapshotLoopRegistered = crash::RegisterChildRole("snapshot-loop", &SnapshotLoopChild);
+
 struct Reported {
   std::set<int> taken, cloned, deleted;
 };
@@ -109,14 +114,9 @@ struct Reported {
 Reported RunAndKill(const std::string& dir, int round, int run_ms) {
   int fds[2];
   EXPECT_EQ(pipe(fds), 0);
-  pid_t pid = fork();
-  if (pid == 0) {
-    close(fds[0]);
-    const std::string round_arg = std::to_string(round), fd_arg = std::to_string(fds[1]);
-    execl("/proc/self/exe", "basalt_snapshot_crash_tests", "--child", dir.c_str(),
-          round_arg.c_str(), fd_arg.c_str(), static_cast<char*>(nullptr));
-    _exit(9);
-  }
+  const pid_t pid =
+      crash::SpawnChild("snapshot-loop", {dir, std::to_string(round), std::to_string(fds[1])});
+  EXPECT_GT(pid, 0);
   close(fds[1]);
   Reported reported;
   auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
@@ -242,11 +242,3 @@ TEST(SnapshotCrashTest, AKillLeavesOnlyWholeSnapshotsAndClones) {
 
 }  // namespace
 }  // namespace basalt
-
-int main(int argc, char** argv) {
-  if (argc == 5 && std::string(argv[1]) == "--child") {
-    basalt::ChildMain(argv[2], std::stoi(argv[3]), std::stoi(argv[4]));
-  }
-  ::testing::InitGoogleTest(&argc, argv);
-  return RUN_ALL_TESTS();
-}
