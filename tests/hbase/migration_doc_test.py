@@ -36,6 +36,8 @@ import time
 import urllib.error
 import urllib.request
 
+import hbase_test_util
+
 SECTION = "## Moving to HBase"
 SET_BY_TEST = "<!-- doc-test: set by the test -->"
 HOOK = re.compile(r"^<!--\s*doc-test:\s*hook\s+([\w-]+)\s*-->$")
@@ -141,11 +143,7 @@ def run_hook(name):
 
 # --- the test --------------------------------------------------------------------------------
 
-def basalt_run(basalt, *args, check=True):
-    p = subprocess.run([basalt, *args], capture_output=True, text=True, timeout=300)
-    if check and p.returncode != 0:
-        raise RuntimeError("basalt %s: %s%s" % (" ".join(args), p.stdout, p.stderr))
-    return p.stdout
+basalt_run = hbase_test_util.basalt
 
 
 def drop_app_namespace(basalt, hbase):
@@ -178,11 +176,10 @@ def main():
     basalt = os.path.abspath(sys.argv[1])
     doc = sys.argv[2] if len(sys.argv) == 3 else os.path.join(
         os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs", "operations.md")
-    hbase = os.environ.get("BASALT_TEST_THRIFT_TARGET", "")
-    if not hbase:
-        print("BASALT_TEST_THRIFT_TARGET must be set: start HBase with scripts/hbase.sh "
-              "(docs/hbase.md)")
+    found = hbase_test_util.hbase_from_environment()
+    if found is None:
         return 1
+    hbase = found[0]
     with open(doc) as f:
         script, blocks, hooks = script_of(f.read())
     if blocks < 5 or hooks != ["write-during-copy", "app-on-hbase", "app-rolled-back"]:

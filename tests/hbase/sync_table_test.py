@@ -21,12 +21,13 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
 import urllib.parse
 import urllib.request
+
+import hbase_test_util
 
 FAILURES = []
 
@@ -38,11 +39,7 @@ def check(cond, what):
 
 
 def run(basalt, *args, expect_ok=True):
-    p = subprocess.run([basalt, *args], capture_output=True, text=True)
-    if expect_ok and p.returncode != 0:
-        raise RuntimeError("basalt %s failed (%d): %s%s" % (" ".join(args), p.returncode,
-                                                            p.stdout, p.stderr))
-    return p.stdout
+    return hbase_test_util.basalt(basalt, *args, check=expect_ok)
 
 
 def rest(host, port, method, path, body=None):
@@ -101,12 +98,10 @@ def main():
         print(__doc__)
         return 2
     basalt = sys.argv[1]
-    target = os.environ.get("BASALT_TEST_THRIFT_TARGET", "")
-    rest_port = os.environ.get("HBASE_REST_PORT", "")
-    if not target or not rest_port:
-        print("BASALT_TEST_THRIFT_TARGET and HBASE_REST_PORT must be set: start HBase with "
-              "scripts/hbase.sh (docs/hbase.md)")
+    found = hbase_test_util.hbase_from_environment("HBASE_REST_PORT")
+    if found is None:
         return 1
+    target, rest_port = found
     host = urllib.parse.urlparse(target).hostname
     rest_port = int(rest_port)
 
