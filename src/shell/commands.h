@@ -6,6 +6,7 @@
 #define BASALT_SHELL_COMMANDS_H_
 
 #include <atomic>
+#include <functional>
 #include <ostream>
 #include <string_view>
 #include <vector>
@@ -32,7 +33,8 @@ struct CommandContext {
   }
 };
 
-using CommandFunction = Status (*)(CommandContext& ctx, const std::vector<Value>& args);
+// A function, or a shared operation bound to the shell (operations.h).
+using CommandFunction = std::function<Status(CommandContext& ctx, const std::vector<Value>& args)>;
 
 struct CommandSpec {
   std::string_view name;
