@@ -6,7 +6,6 @@
 #define BASALT_SHELL_COMMANDS_H_
 
 #include <atomic>
-#include <functional>
 #include <ostream>
 #include <string_view>
 #include <vector>
@@ -33,8 +32,9 @@ struct CommandContext {
   }
 };
 
-// A function, or a shared operation bound to the shell (operations.h).
-using CommandFunction = std::function<Status(CommandContext& ctx, const std::vector<Value>& args)>;
+using CommandFunction = Status (*)(CommandContext& ctx, const std::vector<Value>& args);
+
+struct Operation;  // operations.h
 
 struct CommandSpec {
   std::string_view name;
@@ -42,7 +42,14 @@ struct CommandSpec {
   std::string_view summary;  // one line, for `help`
   std::string_view usage;    // syntax and examples, for `help 'name'` and usage errors
   CommandFunction run;
+  // An operation the command line shares (operations.h), run by RunShellCommand in place of
+  // `run` (which is then null).
+  const Operation* operation = nullptr;
 };
+
+// Runs `spec` on `args`: its function, or its shared operation.
+Status RunShellCommand(const CommandSpec& spec, CommandContext& ctx,
+                       const std::vector<Value>& args);
 
 // status, whoami.
 std::vector<CommandSpec> GeneralCommands();

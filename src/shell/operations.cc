@@ -147,18 +147,22 @@ Result<std::string> RunOperation(const Operation& op, Admin& admin,
 }
 
 CommandSpec ShellCommandFor(const Operation& op) {
-  auto run = [&op](CommandContext& ctx, const std::vector<Value>& values) -> Status {
-    const size_t n = op.arguments.size();
-    BASALT_RETURN_IF_ERROR(CheckArgCount(values, n, n, op.shell_name));
-    std::vector<std::string> args;
-    for (size_t i = 0; i < n; ++i) {
-      BASALT_ASSIGN_OR_RETURN(std::string arg, AsBytes(values[i], ShellWhat(op.arguments[i].kind)));
-      args.push_back(std::move(arg));
-    }
-    // The shell prints its timing line after a command, not the command line's message.
-    return RunOperation(op, ctx.conn.admin(), args).status();
-  };
-  return {op.shell_name, op.group, op.summary, op.shell_usage, run};
+  return {op.shell_name, op.group, op.summary, op.shell_usage, nullptr, &op};
+}
+
+Status RunShellCommand(const CommandSpec& spec, CommandContext& ctx,
+                       const std::vector<Value>& values) {
+  if (spec.operation == nullptr) return spec.run(ctx, values);
+  const Operation& op = *spec.operation;
+  const size_t n = op.arguments.size();
+  BASALT_RETURN_IF_ERROR(CheckArgCount(values, n, n, op.shell_name));
+  std::vector<std::string> args;
+  for (size_t i = 0; i < n; ++i) {
+    BASALT_ASSIGN_OR_RETURN(std::string arg, AsBytes(values[i], ShellWhat(op.arguments[i].kind)));
+    args.push_back(std::move(arg));
+  }
+  // The shell prints its timing line after a command, not the command line's message.
+  return RunOperation(op, ctx.conn.admin(), args).status();
 }
 
 }  // namespace basalt::shell
