@@ -37,11 +37,12 @@ class [[nodiscard]] Status {
     kInternal = 10,           // a basalt bug; please report it
   };
 
-  // A finer reason within a class, for callers that answer it differently (REST's 404 for a
-  // family the table lacks, where other bad arguments are 400s). Values are stable.
+  // A finer reason within a class, for callers that answer it differently (HBase's RPC names a
+  // missing family NoSuchColumnFamilyException, a missing table TableNotFoundException). Values
+  // are stable.
   enum class SubCode : uint8_t {
     kNone = 0,
-    kNoSuchFamily = 1,  // InvalidArgument: the operation names a family the table lacks
+    kNoSuchFamily = 1,  // NotFound: the operation names a family the table lacks
   };
 
   Status() noexcept = default;
@@ -65,10 +66,9 @@ class [[nodiscard]] Status {
   }
   static Status Aborted(std::string msg) { return Status(Code::kAborted, std::move(msg)); }
   static Status Internal(std::string msg) { return Status(Code::kInternal, std::move(msg)); }
-  // An InvalidArgument, as HBase's client API calls it (NoSuchColumnFamilyException is a
-  // DoNotRetryIOException), that says which family and table.
+  // A NotFound that says which family and table: the family, not the table, is missing.
   static Status NoSuchFamily(std::string msg) {
-    return Status(Code::kInvalidArgument, std::move(msg), SubCode::kNoSuchFamily);
+    return Status(Code::kNotFound, std::move(msg), SubCode::kNoSuchFamily);
   }
 
   bool ok() const { return code_ == Code::kOk; }

@@ -14,6 +14,7 @@
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -30,6 +31,8 @@
 #include "cli/import.h"
 #include "cli/output.h"
 #include "cli/sync_commands.h"
+#include "shell/family_options.h"
+#include "shell/operations.h"
 #include "shell/repl.h"
 #include "util/bytes_format.h"
 
@@ -46,14 +49,6 @@ Result<int64_t> ParseInt(std::string_view text, std::string_view what) {
                                    std::string(text) + "'");
   }
   return v;
-}
-
-Result<int32_t> ParseInt32(std::string_view text, std::string_view what) {
-  BASALT_ASSIGN_OR_RETURN(int64_t v, ParseInt(text, what));
-  if (v < INT32_MIN || v > INT32_MAX) {
-    return Status::InvalidArgument(std::string(what) + " is out of range: " + std::string(text));
-  }
-  return static_cast<int32_t>(v);
 }
 
 std::string Upper(std::string s) {
@@ -87,47 +82,6 @@ ColumnName ParseColumn(const std::string& text) {
   ColumnName column = ParseColumnName(text);
   if (column.qualifier) column.qualifier = FromStringBinary(*column.qualifier);
   return column;
-}
-
-// Applies "opt=value,..." to a family descriptor.
-Status ApplyFamilyOptions(const std::string& options, FamilyDescriptor* f) {
-  size_t pos = 0;
-  while (pos < options.size()) {
-    size_t end = options.find(',', pos);
-    if (end == std::string::npos) end = options.size();
-    std::string item = options.substr(pos, end - pos);
-    pos = end + 1;
-    auto eq = item.find('=');
-    if (eq == std::string::npos) {
-      return Status::InvalidArgument("family option must be NAME=VALUE, not '" + item + "'");
-    }
-    std::string name = item.substr(0, eq);
-    std::string value = item.substr(eq + 1);
-    if (name == "versions") {
-      BASALT_ASSIGN_OR_RETURN(f->max_versions, ParseInt32(value, "versions"));
-    } else if (name == "min_versions") {
-      BASALT_ASSIGN_OR_RETURN(f->min_versions, ParseInt32(value, "min_versions"));
-    } else if (name == "ttl") {
-      if (Upper(value) == "FOREVER") {
-        f->ttl_seconds = kForeverTtl;
-      } else {
-        BASALT_ASSIGN_OR_RETURN(f->ttl_seconds, ParseInt32(value, "ttl"));
-      }
-    } else if (name == "keep_deleted_cells") {
-      BASALT_ASSIGN_OR_RETURN(f->keep_deleted_cells, ParseKeepDeletedCells(value));
-    } else if (name == "compression") {
-      BASALT_ASSIGN_OR_RETURN(f->compression, ParseCompression(value));
-    } else if (name == "bloom") {
-      BASALT_ASSIGN_OR_RETURN(f->bloom_filter, ParseBloomFilter(value));
-    } else if (name == "blocksize") {
-      BASALT_ASSIGN_OR_RETURN(f->block_size, ParseInt32(value, "blocksize"));
-    } else {
-      return Status::InvalidArgument(
-          "unknown family option '" + name +
-          "' (versions, min_versions, ttl, keep_deleted_cells, compression, bloom, blocksize)");
-    }
-  }
-  return Status::OK();
 }
 
 // "name[:options]" split into the family name and its options.
@@ -169,9 +123,9 @@ struct Args {
   std::string import_format;
   std::string backup_dir;
   std::string restore_dir;
-  uint32_t backup_id = 0;  // 0: the latest
-  std::string snapshot;
-  std::string new_table;
+  uint32_t backup_id = 0;                       // 0: the latest
+  const shell::Operation* operation = nullptr;  // a shared operation's verb, with its arguments
+  std::vector<std::string> operation_args;
 };
 
 class Cli {
@@ -189,7 +143,7 @@ class Cli {
     for (const auto& spec : args_.positional) {
       auto [family, options] = SplitFamilySpec(spec);
       FamilyDescriptor f(family);
-      BASALT_RETURN_IF_ERROR(ApplyFamilyOptions(options, &f));
+      BASALT_RETURN_IF_ERROR(shell::ApplyFamilyOptionList(options, &f));
       desc.AddFamily(f);
     }
     std::vector<std::string> splits;
@@ -202,12 +156,6 @@ class Cli {
   Status CreateNamespace() {
     BASALT_RETURN_IF_ERROR(admin().CreateNamespace({args_.ns, {}}));
     out_.Done("created namespace " + args_.ns);
-    return Status::OK();
-  }
-
-  Status DropNamespace() {
-    BASALT_RETURN_IF_ERROR(admin().DeleteNamespace(args_.ns));
-    out_.Done("dropped namespace " + args_.ns);
     return Status::OK();
   }
 
@@ -243,7 +191,7 @@ class Cli {
       auto [family, options] = SplitFamilySpec(spec);
       const FamilyDescriptor* existing = info.descriptor.FindFamily(family);
       FamilyDescriptor f = existing ? *existing : FamilyDescriptor(family);
-      BASALT_RETURN_IF_ERROR(ApplyFamilyOptions(options, &f));
+      BASALT_RETURN_IF_ERROR(shell::ApplyFamilyOptionList(options, &f));
       if (existing) {
         BASALT_RETURN_IF_ERROR(admin().ModifyFamily(name, f));
       } else {
@@ -258,20 +206,6 @@ class Cli {
       BASALT_RETURN_IF_ERROR(admin().SetDurability(name, d));
     }
     out_.Done("altered table " + name.ToString());
-    return Status::OK();
-  }
-
-  Status Disable() {
-    BASALT_ASSIGN_OR_RETURN(TableName name, TableName::Parse(args_.table));
-    BASALT_RETURN_IF_ERROR(admin().DisableTable(name));
-    out_.Done("disabled table " + name.ToString());
-    return Status::OK();
-  }
-
-  Status Enable() {
-    BASALT_ASSIGN_OR_RETURN(TableName name, TableName::Parse(args_.table));
-    BASALT_RETURN_IF_ERROR(admin().EnableTable(name));
-    out_.Done("enabled table " + name.ToString());
     return Status::OK();
   }
 
@@ -450,36 +384,18 @@ class Cli {
     return Status::OK();
   }
 
-  // snapshot create|list|clone|restore|delete (basalt/snapshot.h).
-  Status SnapshotCreate() {
-    BASALT_ASSIGN_OR_RETURN(TableName name, TableName::Parse(args_.table));
-    BASALT_RETURN_IF_ERROR(admin().Snapshot(name, args_.snapshot));
-    out_.Done("snapshot " + args_.snapshot + " of " + name.ToString() + " taken");
-    return Status::OK();
-  }
-
+  // snapshot list (basalt/snapshot.h); the other snapshot verbs are shared operations.
   Status SnapshotList() {
     BASALT_ASSIGN_OR_RETURN(auto snapshots, admin().ListSnapshots());
     out_.Snapshots(snapshots);
     return Status::OK();
   }
 
-  Status SnapshotClone() {
-    BASALT_ASSIGN_OR_RETURN(TableName name, TableName::Parse(args_.new_table));
-    BASALT_RETURN_IF_ERROR(admin().CloneSnapshot(args_.snapshot, name));
-    out_.Done("cloned snapshot " + args_.snapshot + " into " + name.ToString());
-    return Status::OK();
-  }
-
-  Status SnapshotRestore() {
-    BASALT_RETURN_IF_ERROR(admin().RestoreSnapshot(args_.snapshot));
-    out_.Done("restored snapshot " + args_.snapshot);
-    return Status::OK();
-  }
-
-  Status SnapshotDelete() {
-    BASALT_RETURN_IF_ERROR(admin().DeleteSnapshot(args_.snapshot));
-    out_.Done("deleted snapshot " + args_.snapshot);
+  // An operation the shell shares (shell/operations.h), on its command-line arguments.
+  Status SharedOperation() {
+    BASALT_ASSIGN_OR_RETURN(std::string done,
+                            shell::RunOperation(*args_.operation, admin(), args_.operation_args));
+    out_.Done(done);
     return Status::OK();
   }
 
@@ -653,6 +569,26 @@ int Main(int argc, char** argv) {
         ->type_name("FILTER");
   };
 
+  // A shared operation (shell/operations.h): its verb's name, summary and arguments come from the
+  // table the shell's commands come from too. Each operation's arguments have their own strings.
+  std::map<std::string_view, std::vector<std::string>> operation_values;
+  auto add_operation = [&](CLI::App* parent, std::string_view shell_name) {
+    const shell::Operation& op = shell::OperationNamed(shell_name);
+    std::string_view verb = op.cli_name.substr(op.cli_name.rfind(' ') + 1);
+    CLI::App* s = parent->add_subcommand(std::string(verb), std::string(op.summary));
+    std::vector<std::string>& values = operation_values[op.shell_name];
+    values.resize(op.arguments.size());
+    for (size_t i = 0; i < op.arguments.size(); ++i) {
+      s->add_option(std::string(op.arguments[i].name), values[i], std::string(op.arguments[i].help))
+          ->required();
+    }
+    s->callback([&command, &args, &op, &values] {
+      command = &Cli::SharedOperation;
+      args.operation = &op;
+      args.operation_args = values;
+    });
+  };
+
   CLI::App* create = sub("create", "create a table", &Cli::Create);
   table_arg(create);
   create
@@ -665,8 +601,7 @@ int Main(int argc, char** argv) {
 
   CLI::App* create_ns = sub("create-namespace", "create a namespace", &Cli::CreateNamespace);
   create_ns->add_option("namespace", args.ns)->required();
-  CLI::App* drop_ns = sub("drop-namespace", "drop an empty namespace", &Cli::DropNamespace);
-  drop_ns->add_option("namespace", args.ns)->required();
+  add_operation(&app, "drop_namespace");
   sub("namespaces", "list namespaces", &Cli::Namespaces);
 
   CLI::App* list = sub("list", "list tables", &Cli::List);
@@ -681,8 +616,8 @@ int Main(int argc, char** argv) {
   alter->add_option("--durability", args.durability,
                     "table default: USE_DEFAULT, SKIP_WAL, ASYNC_WAL, SYNC_WAL, FSYNC_WAL");
 
-  table_arg(sub("disable", "disable a table", &Cli::Disable));
-  table_arg(sub("enable", "enable a table", &Cli::Enable));
+  add_operation(&app, "disable");
+  add_operation(&app, "enable");
   table_arg(sub("truncate", "remove every row, keep the schema", &Cli::Truncate));
   table_arg(sub("drop", "delete a table (disabling it first)", &Cli::Drop));
 
@@ -766,26 +701,13 @@ int Main(int argc, char** argv) {
   CLI::App* snapshot = app.add_subcommand(
       "snapshot", "table snapshots, as HBase's: files linked, not copied (docs/operations.md)");
   snapshot->require_subcommand(1);
-  auto snapshot_sub = [&](const char* name, const char* help, Command c) {
-    CLI::App* s = snapshot->add_subcommand(name, help);
-    s->callback([&command, c] { command = c; });
-    return s;
-  };
-  CLI::App* snapshot_create =
-      snapshot_sub("create", "take snapshot NAME of TABLE", &Cli::SnapshotCreate);
-  table_arg(snapshot_create);
-  snapshot_create->add_option("name", args.snapshot, "the snapshot's name")->required();
-  snapshot_sub("list", "list the snapshots and what their files cost", &Cli::SnapshotList);
-  CLI::App* snapshot_clone =
-      snapshot_sub("clone", "create table NEW_TABLE from snapshot NAME", &Cli::SnapshotClone);
-  snapshot_clone->add_option("name", args.snapshot, "the snapshot")->required();
-  snapshot_clone->add_option("new_table", args.new_table, "the table to create")->required();
-  CLI::App* snapshot_restore =
-      snapshot_sub("restore", "put the snapshot's (disabled) table back as the snapshot holds it",
-                   &Cli::SnapshotRestore);
-  snapshot_restore->add_option("name", args.snapshot, "the snapshot")->required();
-  CLI::App* snapshot_delete = snapshot_sub("delete", "delete a snapshot", &Cli::SnapshotDelete);
-  snapshot_delete->add_option("name", args.snapshot, "the snapshot")->required();
+  add_operation(snapshot, "snapshot");
+  CLI::App* snapshot_list =
+      snapshot->add_subcommand("list", "list the snapshots and what their files cost");
+  snapshot_list->callback([&command] { command = &Cli::SnapshotList; });
+  add_operation(snapshot, "clone_snapshot");
+  add_operation(snapshot, "restore_snapshot");
+  add_operation(snapshot, "delete_snapshot");
 
   // demo load: fills the store with the demo data set through the recipes.
   recipes::DemoOptions demo_options;

@@ -28,6 +28,11 @@ Result<std::string> AsBytes(const Value& v, std::string_view what) {
   return WrongKind(v, what, "a string");
 }
 
+Result<std::string> AsWord(const Value& v, std::string_view what) {
+  if (v.kind == Value::Kind::kConstant) return v.text;
+  return AsBytes(v, what);
+}
+
 Result<int64_t> AsInteger(const Value& v, std::string_view what) {
   if (v.kind == Value::Kind::kInteger) return v.integer;
   if (v.kind == Value::Kind::kString) {

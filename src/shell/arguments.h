@@ -21,6 +21,8 @@ namespace basalt::shell {
 
 // Bytes: a string, or an integer as its decimal text (as Ruby's to_s does in HBase's shell).
 Result<std::string> AsBytes(const Value& v, std::string_view what);
+// A string or a constant (TTL => FOREVER, KEEP_DELETED_CELLS => TTL) as text.
+Result<std::string> AsWord(const Value& v, std::string_view what);
 // An integer, or a string holding one.
 Result<int64_t> AsInteger(const Value& v, std::string_view what);
 // An integer in [min, max].

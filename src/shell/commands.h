@@ -34,13 +34,22 @@ struct CommandContext {
 
 using CommandFunction = Status (*)(CommandContext& ctx, const std::vector<Value>& args);
 
+struct Operation;  // operations.h
+
 struct CommandSpec {
   std::string_view name;
   std::string_view group;    // "general", "ddl", "namespace", "dml", "tools", "snapshots"
   std::string_view summary;  // one line, for `help`
   std::string_view usage;    // syntax and examples, for `help 'name'` and usage errors
   CommandFunction run;
+  // An operation the command line shares (operations.h), run by RunShellCommand in place of
+  // `run` (which is then null).
+  const Operation* operation = nullptr;
 };
+
+// Runs `spec` on `args`: its function, or its shared operation.
+Status RunShellCommand(const CommandSpec& spec, CommandContext& ctx,
+                       const std::vector<Value>& args);
 
 // status, whoami.
 std::vector<CommandSpec> GeneralCommands();

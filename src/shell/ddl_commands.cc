@@ -9,7 +9,9 @@
 
 #include "shell/arguments.h"
 #include "shell/commands.h"
+#include "shell/family_options.h"
 #include "shell/formatter.h"
+#include "shell/operations.h"
 #include "util/bytes_format.h"
 
 namespace basalt::shell {
@@ -22,12 +24,6 @@ std::string Upper(std::string s) {
   return s;
 }
 
-// A string or a constant (TTL => FOREVER, KEEP_DELETED_CELLS => TTL) as text.
-Result<std::string> AsWord(const Value& v, std::string_view what) {
-  if (v.kind == Value::Kind::kConstant) return v.text;
-  return AsBytes(v, what);
-}
-
 Result<Durability> ParseDurability(const Value& v) {
   BASALT_ASSIGN_OR_RETURN(std::string text, AsWord(v, "DURABILITY"));
   for (Durability d : {Durability::kUseDefault, Durability::kSkipWal, Durability::kAsyncWal,
@@ -38,88 +34,23 @@ Result<Durability> ParseDurability(const Value& v) {
                                  "' (USE_DEFAULT, SKIP_WAL, ASYNC_WAL, SYNC_WAL or FSYNC_WAL)");
 }
 
-// HBase's other column-family attributes: kept with the schema and shown by describe, as REST
-// and Thrift2 keep them, but not acted on. Other names are refused, so that a misspelt option
-// is an error rather than an attribute.
-const std::vector<std::string_view> kKeptFamilyAttributes = {"IN_MEMORY",
-                                                             "BLOCKCACHE",
-                                                             "REPLICATION_SCOPE",
-                                                             "DATA_BLOCK_ENCODING",
-                                                             "CACHE_DATA_ON_WRITE",
-                                                             "CACHE_INDEX_ON_WRITE",
-                                                             "CACHE_BLOOMS_ON_WRITE",
-                                                             "EVICT_BLOCKS_ON_CLOSE",
-                                                             "PREFETCH_BLOCKS_ON_OPEN",
-                                                             "COMPRESS_TAGS",
-                                                             "COMPACTION_COMPRESSION",
-                                                             "IS_MOB",
-                                                             "MOB_THRESHOLD",
-                                                             "DFS_REPLICATION",
-                                                             "STORAGE_POLICY",
-                                                             "NEW_VERSION_BEHAVIOR"};
-
 const std::vector<std::string_view> kFamilyOptions = [] {
-  std::vector<std::string_view> options = {"NAME",        "VERSIONS",           "MIN_VERSIONS",
-                                           "TTL",         "KEEP_DELETED_CELLS", "COMPRESSION",
-                                           "BLOOMFILTER", "BLOCKSIZE",          "METHOD"};
-  options.insert(options.end(), kKeptFamilyAttributes.begin(), kKeptFamilyAttributes.end());
+  std::vector<std::string_view> options = {"NAME"};
+  const auto& acted_on = ActedOnFamilyOptions();
+  options.insert(options.end(), acted_on.begin(), acted_on.end());
+  options.push_back("METHOD");
+  const auto& kept = KeptFamilyAttributes();
+  options.insert(options.end(), kept.begin(), kept.end());
   return options;
 }();
 
-// Applies a family hash's options to `f` (NAME is read by the caller).
+// Applies a family hash's options to `f` (NAME and METHOD are read by the caller).
 Status ApplyFamilyOptions(Options& options, FamilyDescriptor* f) {
-  if (const Value* v = options.Take("VERSIONS")) {
-    BASALT_ASSIGN_OR_RETURN(f->max_versions, AsInt32(*v, "VERSIONS", 1));
-  }
-  if (const Value* v = options.Take("MIN_VERSIONS")) {
-    BASALT_ASSIGN_OR_RETURN(f->min_versions, AsInt32(*v, "MIN_VERSIONS", 0));
-  }
-  if (const Value* v = options.Take("TTL")) {
-    if ((v->kind == Value::Kind::kString || v->kind == Value::Kind::kConstant) &&
-        Upper(v->text) == "FOREVER") {
-      f->ttl_seconds = kForeverTtl;
-    } else {
-      BASALT_ASSIGN_OR_RETURN(f->ttl_seconds, AsInt32(*v, "TTL (seconds)", 1));
-    }
-  }
-  if (const Value* v = options.Take("KEEP_DELETED_CELLS")) {
-    if (v->kind == Value::Kind::kBoolean) {
-      f->keep_deleted_cells = v->boolean ? KeepDeletedCells::kTrue : KeepDeletedCells::kFalse;
-    } else {
-      BASALT_ASSIGN_OR_RETURN(std::string text, AsWord(*v, "KEEP_DELETED_CELLS"));
-      BASALT_ASSIGN_OR_RETURN(f->keep_deleted_cells, ParseKeepDeletedCells(text));
-    }
-  }
-  if (const Value* v = options.Take("COMPRESSION")) {
-    BASALT_ASSIGN_OR_RETURN(std::string text, AsWord(*v, "COMPRESSION"));
-    BASALT_ASSIGN_OR_RETURN(f->compression, ParseCompression(text));
-  }
-  if (const Value* v = options.Take("BLOOMFILTER")) {
-    BASALT_ASSIGN_OR_RETURN(std::string text, AsWord(*v, "BLOOMFILTER"));
-    BASALT_ASSIGN_OR_RETURN(f->bloom_filter, ParseBloomFilter(text));
-  }
-  if (const Value* v = options.Take("BLOCKSIZE")) {
-    BASALT_ASSIGN_OR_RETURN(f->block_size, AsInt32(*v, "BLOCKSIZE", 1));
-  }
-  for (std::string_view name : kKeptFamilyAttributes) {
-    const Value* v = options.Take(name);
-    if (v == nullptr) continue;
-    std::string& kept = f->attributes[std::string(name)];
-    switch (v->kind) {
-      case Value::Kind::kString:
-      case Value::Kind::kConstant:
-        kept = v->text;
-        break;
-      case Value::Kind::kInteger:
-        kept = std::to_string(v->integer);
-        break;
-      case Value::Kind::kBoolean:
-        kept = v->boolean ? "true" : "false";
-        break;
-      default:
-        return Status::InvalidArgument(std::string(name) +
-                                       " must be a string, a number or a boolean, not " +
-                                       std::string(v->KindName()));
+  for (const auto* names : {&ActedOnFamilyOptions(), &KeptFamilyAttributes()}) {
+    for (std::string_view name : *names) {
+      if (const Value* v = options.Take(name)) {
+        BASALT_RETURN_IF_ERROR(ApplyFamilyOption(name, name, *v, f));
+      }
     }
   }
   BASALT_RETURN_IF_ERROR(options.Finish());
@@ -363,18 +294,6 @@ Status IsDisabled(CommandContext& ctx, const std::vector<Value>& args) {
   return Status::OK();
 }
 
-Status Enable(CommandContext& ctx, const std::vector<Value>& args) {
-  BASALT_RETURN_IF_ERROR(CheckArgCount(args, 1, 1, "enable"));
-  BASALT_ASSIGN_OR_RETURN(TableName name, AsTableName(args[0]));
-  return ctx.conn.admin().EnableTable(name);
-}
-
-Status Disable(CommandContext& ctx, const std::vector<Value>& args) {
-  BASALT_RETURN_IF_ERROR(CheckArgCount(args, 1, 1, "disable"));
-  BASALT_ASSIGN_OR_RETURN(TableName name, AsTableName(args[0]));
-  return ctx.conn.admin().DisableTable(name);
-}
-
 // As HBase: the table must be disabled first.
 Status Drop(CommandContext& ctx, const std::vector<Value>& args) {
   BASALT_RETURN_IF_ERROR(CheckArgCount(args, 1, 1, "drop"));
@@ -460,8 +379,8 @@ std::vector<CommandSpec> DdlCommands() {
       {"exists", "ddl", "whether a table exists", "exists 't1'", &Exists},
       {"is_enabled", "ddl", "whether a table is enabled", "is_enabled 't1'", &IsEnabled},
       {"is_disabled", "ddl", "whether a table is disabled", "is_disabled 't1'", &IsDisabled},
-      {"enable", "ddl", "enable a table", "enable 't1'", &Enable},
-      {"disable", "ddl", "disable a table (reads and writes then fail)", "disable 't1'", &Disable},
+      ShellCommandFor(OperationNamed("enable")),
+      ShellCommandFor(OperationNamed("disable")),
       {"drop", "ddl", "delete a disabled table and its data", "disable 't1'\ndrop 't1'", &Drop},
       {"truncate", "ddl", "remove every row (disables and re-enables the table)", "truncate 't1'",
        &Truncate},

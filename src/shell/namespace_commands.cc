@@ -8,6 +8,7 @@
 #include "shell/arguments.h"
 #include "shell/commands.h"
 #include "shell/formatter.h"
+#include "shell/operations.h"
 #include "util/bytes_format.h"
 
 namespace basalt::shell {
@@ -30,12 +31,6 @@ Status CreateNamespace(CommandContext& ctx, const std::vector<Value>& args) {
     }
   }
   return ctx.conn.admin().CreateNamespace(ns);
-}
-
-Status DropNamespace(CommandContext& ctx, const std::vector<Value>& args) {
-  BASALT_RETURN_IF_ERROR(CheckArgCount(args, 1, 1, "drop_namespace"));
-  BASALT_ASSIGN_OR_RETURN(std::string name, AsBytes(args[0], "the namespace"));
-  return ctx.conn.admin().DeleteNamespace(name);
 }
 
 Status DescribeNamespace(CommandContext& ctx, const std::vector<Value>& args) {
@@ -81,8 +76,7 @@ std::vector<CommandSpec> NamespaceCommands() {
       {"create_namespace", "namespace", "create a namespace",
        "create_namespace 'ns1'\ncreate_namespace 'ns1', {'PROPERTY_NAME' => 'value'}",
        &CreateNamespace},
-      {"drop_namespace", "namespace", "drop an empty namespace", "drop_namespace 'ns1'",
-       &DropNamespace},
+      ShellCommandFor(OperationNamed("drop_namespace")),
       {"describe_namespace", "namespace", "show a namespace and its properties",
        "describe_namespace 'ns1'", &DescribeNamespace},
       {"list_namespace", "namespace", "list namespaces, optionally matching a regular expression",

@@ -169,7 +169,7 @@ Session::Next Session::Run(std::string_view text) {
     }
     const auto start = std::chrono::steady_clock::now();
     CommandContext ctx{conn_, out_, interrupted_};
-    Status status = spec->run(ctx, command.args);
+    Status status = RunShellCommand(*spec, ctx, command.args);
     if (!status.ok()) {
       ReportError(status, status.IsInvalidArgument()
                               ? "For usage try 'help \"" + std::string(spec->name) + "\"'"

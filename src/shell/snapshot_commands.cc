@@ -9,15 +9,10 @@
 
 #include "shell/arguments.h"
 #include "shell/commands.h"
+#include "shell/operations.h"
 
 namespace basalt::shell {
 namespace {
-
-Result<std::string> SnapshotNameArg(const Value& v) {
-  BASALT_ASSIGN_OR_RETURN(std::string name, AsBytes(v, "snapshot name"));
-  BASALT_RETURN_IF_ERROR(ValidateSnapshotName(name));
-  return name;
-}
 
 // As HBase's shell prints a snapshot's creation time (Ruby's Time#to_s), in UTC.
 std::string FormatCreationTime(int64_t millis) {
@@ -27,13 +22,6 @@ std::string FormatCreationTime(int64_t millis) {
   char buf[64];
   std::strftime(buf, sizeof(buf), "%Y-%m-%d %H:%M:%S +0000", &tm);
   return buf;
-}
-
-Status Snapshot(CommandContext& ctx, const std::vector<Value>& args) {
-  BASALT_RETURN_IF_ERROR(CheckArgCount(args, 2, 2, "snapshot"));
-  BASALT_ASSIGN_OR_RETURN(TableName table, AsTableName(args[0]));
-  BASALT_ASSIGN_OR_RETURN(std::string name, SnapshotNameArg(args[1]));
-  return ctx.conn.admin().Snapshot(table, name);
 }
 
 // HBase's two columns, SNAPSHOT and TABLE + CREATION TIME, with what the snapshot costs on disk
@@ -60,41 +48,17 @@ Status ListSnapshots(CommandContext& ctx, const std::vector<Value>& args) {
   return Status::OK();
 }
 
-Status CloneSnapshot(CommandContext& ctx, const std::vector<Value>& args) {
-  BASALT_RETURN_IF_ERROR(CheckArgCount(args, 2, 2, "clone_snapshot"));
-  BASALT_ASSIGN_OR_RETURN(std::string name, SnapshotNameArg(args[0]));
-  BASALT_ASSIGN_OR_RETURN(TableName table, AsTableName(args[1]));
-  return ctx.conn.admin().CloneSnapshot(name, table);
-}
-
-Status RestoreSnapshot(CommandContext& ctx, const std::vector<Value>& args) {
-  BASALT_RETURN_IF_ERROR(CheckArgCount(args, 1, 1, "restore_snapshot"));
-  BASALT_ASSIGN_OR_RETURN(std::string name, SnapshotNameArg(args[0]));
-  return ctx.conn.admin().RestoreSnapshot(name);
-}
-
-Status DeleteSnapshot(CommandContext& ctx, const std::vector<Value>& args) {
-  BASALT_RETURN_IF_ERROR(CheckArgCount(args, 1, 1, "delete_snapshot"));
-  BASALT_ASSIGN_OR_RETURN(std::string name, SnapshotNameArg(args[0]));
-  return ctx.conn.admin().DeleteSnapshot(name);
-}
-
 }  // namespace
 
 std::vector<CommandSpec> SnapshotCommands() {
   return {
-      {"snapshot", "snapshots", "take a snapshot of a table (its files are linked, not copied)",
-       "snapshot 't1', 'snap1'\nsnapshot 'ns1:t1', 'ns1_t1-2024.01'", &Snapshot},
+      ShellCommandFor(OperationNamed("snapshot")),
       {"list_snapshots", "snapshots",
        "list snapshots, optionally those matching a regular expression, with their disk cost",
        "list_snapshots\nlist_snapshots 'snap.*'", &ListSnapshots},
-      {"clone_snapshot", "snapshots", "create a new table from a snapshot",
-       "clone_snapshot 'snap1', 'new_table'", &CloneSnapshot},
-      {"restore_snapshot", "snapshots",
-       "put a disabled table back as a snapshot holds it (schema and rows)",
-       "disable 't1'\nrestore_snapshot 'snap1'\nenable 't1'", &RestoreSnapshot},
-      {"delete_snapshot", "snapshots", "delete a snapshot", "delete_snapshot 'snap1'",
-       &DeleteSnapshot},
+      ShellCommandFor(OperationNamed("clone_snapshot")),
+      ShellCommandFor(OperationNamed("restore_snapshot")),
+      ShellCommandFor(OperationNamed("delete_snapshot")),
   };
 }
 

@@ -5,12 +5,12 @@
 namespace basalt {
 namespace {
 
-TEST(StatusTest, NoSuchFamilyIsAnInvalidArgumentWithItsSubCode) {
+TEST(StatusTest, NoSuchFamilyIsANotFoundWithItsSubCode) {
   Status s = Status::NoSuchFamily("column family 'x' does not exist in table 't'");
-  EXPECT_TRUE(s.IsInvalidArgument());
+  EXPECT_TRUE(s.IsNotFound());
   EXPECT_TRUE(s.IsNoSuchFamily());
-  EXPECT_EQ(s.ToString(), "InvalidArgument: column family 'x' does not exist in table 't'");
-  EXPECT_FALSE(Status::InvalidArgument("bad").IsNoSuchFamily());
+  EXPECT_EQ(s.ToString(), "NotFound: column family 'x' does not exist in table 't'");
+  EXPECT_FALSE(Status::NotFound("table 't' does not exist").IsNoSuchFamily());
 }
 
 TEST(StatusTest, WithContextKeepsTheSubCode) {
@@ -20,7 +20,7 @@ TEST(StatusTest, WithContextKeepsTheSubCode) {
 }
 
 TEST(StatusTest, EqualityComparesTheSubCode) {
-  EXPECT_NE(Status::NoSuchFamily("m"), Status::InvalidArgument("m"));
+  EXPECT_NE(Status::NoSuchFamily("m"), Status::NotFound("m"));
   EXPECT_EQ(Status::NoSuchFamily("m"), Status::NoSuchFamily("m"));
 }
 

@@ -61,21 +61,22 @@ TEST_P(BadInputTest, EmptyRowKeyIsRejectedWhereHBaseRejectsIt) {
 
 TEST_P(BadInputTest, UnknownFamilyFailsTheWholePut) {
   Status s = t().Put(Put("r").Add("f", "a", "1").Add("nope", "b", "2").Add("g", "c", "3"));
-  EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  EXPECT_TRUE(s.IsNotFound()) << s.ToString();
   EXPECT_NE(s.message().find("nope"), std::string::npos) << s.ToString();
-  EXPECT_TRUE(t().Delete(Delete("r").AddFamily("nope")).IsInvalidArgument());
-  EXPECT_TRUE(t().Get(Get("r").AddFamily("nope")).status().IsInvalidArgument());
+  EXPECT_TRUE(t().Delete(Delete("r").AddFamily("nope")).IsNotFound());
+  EXPECT_TRUE(t().Get(Get("r").AddFamily("nope")).status().IsNotFound());
   EXPECT_EQ(Content(), kOriginal);
 }
 
-// The engine and HBase (NoSuchColumnFamilyException) say which bad argument it is, so REST can
-// answer 404 without reading the schema; a basalt server's Thrift2 answer carries the class alone.
+// The engine and HBase (NoSuchColumnFamilyException) say that the family, not the table, is
+// missing; a basalt server's Thrift2 answer carries the class (NotFound) alone.
 TEST_P(BadInputTest, UnknownFamilyIsNoSuchFamilyOnTheEngineAndOnHBase) {
   if (store().kind() == StoreKind::kThrift) {
-    GTEST_SKIP() << "basalt's Thrift2 server sends the class (InvalidArgument), not the sub-code";
+    GTEST_SKIP() << "basalt's Thrift2 server sends the class (NotFound), not the sub-code";
   }
   Status put = t().Put(Put("r").Add("nope", "b", "2"));
   EXPECT_TRUE(put.IsNoSuchFamily()) << put.ToString();
+  EXPECT_TRUE(put.IsNotFound()) << put.ToString();
   Status get = t().Get(Get("r").AddFamily("nope")).status();
   EXPECT_TRUE(get.IsNoSuchFamily()) << get.ToString();
   Status del = t().Delete(Delete("r").AddFamily("nope"));

@@ -54,7 +54,7 @@ TEST_P(DataTest, GetIntoThroughOneReusedResultGivesWhatGetGives) {
   }
   EXPECT_EQ(reused.size(), 3u);
   Status failed = table.GetInto(Get("wide").AddFamily("no_such_family"), &reused);
-  EXPECT_TRUE(failed.IsInvalidArgument()) << failed.ToString();
+  EXPECT_TRUE(failed.IsNotFound()) << failed.ToString();
   EXPECT_TRUE(reused.empty());
   EXPECT_EQ(reused.row(), "");
 }

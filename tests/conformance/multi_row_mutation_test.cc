@@ -169,9 +169,10 @@ TEST_P(MultiRowMutationTest, InvalidInputIsRejectedAndWritesNothing) {
   };
   expect_rejected(MultiRowMutation());  // no mutations
   expect_rejected(MultiRowMutation().IfNotExists(A(), "ok", "f", "u"));
-  expect_rejected(good().Add(A(), Put("x").Add("nofamily", "q", "v")));  // the last one is bad
-  expect_rejected(good().Add(B(), Put("")));                             // empty row, no cells
-  expect_rejected(good().IfNotExists(A(), "ok", "nofamily", "u"));
+  expect_rejected(good().Add(A(), Put("x").Add("nofamily", "q", "v")),  // the last one is bad
+                  /*not_found=*/true);
+  expect_rejected(good().Add(B(), Put("")));  // empty row, no cells
+  expect_rejected(good().IfNotExists(A(), "ok", "nofamily", "u"), /*not_found=*/true);
   expect_rejected(good().IfNotExists(A(), "", "f", "u"));
   expect_rejected(good().Add(A(), Increment("x")));  // no columns
   expect_rejected(good().Add(TableName("default", "nosuchtable"), Put("x").Add("f", "u", "v")),

@@ -357,7 +357,7 @@ TEST_P(MutationTest, BatchWithOneInvalidMutationWritesNothing) {
   batch.emplace_back(Put("b").Add("nofamily", "q", "2"));
   batch.emplace_back(Put("c").Add("f", "q", "3"));
   auto r = t().Batch(batch);
-  EXPECT_TRUE(r.status().IsInvalidArgument()) << r.status().ToString();
+  EXPECT_TRUE(r.status().IsNotFound()) << r.status().ToString();
   EXPECT_EQ(ScanRows(t()), Strings{});
 }
 
@@ -380,7 +380,7 @@ TEST_P(MutationTest, PutOfManyPutsWithOneInvalidWritesNothing) {
   puts.push_back(Put("b").Add("nofamily", "q", "2"));
   puts.push_back(Put("c").Add("f", "q", "3"));
   Status s = t().Put(puts);
-  EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  EXPECT_TRUE(s.IsNotFound()) << s.ToString();
   puts.back() = Put("c");  // a Put with no cells
   puts[1] = Put("b").Add("f", "q", "2");
   s = t().Put(puts);

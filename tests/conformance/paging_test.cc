@@ -259,7 +259,7 @@ TEST_P(PagingTest, PageSizeMustBePositive) {
 }
 
 TEST_P(PagingTest, ScanErrorsComeThrough) {
-  EXPECT_TRUE(ReadPage(table(), Scan().AddFamily("nope"), 3).status().IsInvalidArgument());
+  EXPECT_TRUE(ReadPage(table(), Scan().AddFamily("nope"), 3).status().IsNotFound());
 }
 
 TEST_P(PagingTest, OffsetPageSkipsThenTakes) {

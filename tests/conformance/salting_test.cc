@@ -134,7 +134,7 @@ TEST_P(SaltingTest, PutOfManyPutsSaltsEveryRowAndWritesNothingWhenOneIsInvalid) 
   puts.push_back(Put("a").Add("f", "q", 1, "va"));
   puts.push_back(Put("b").Add("f", "q", 1, "vb").Add("g", "r", 1, "vr"));
   puts.push_back(Put("c").Add("nofamily", "q", 1, "vc"));
-  EXPECT_TRUE(salted.Put(puts).IsInvalidArgument());
+  EXPECT_TRUE(salted.Put(puts).IsNotFound());
   puts.back() = Put("").Add("f", "q", 1, "vc");
   EXPECT_TRUE(salted.Put(puts).IsInvalidArgument());
   EXPECT_TRUE(ScanRows(store().table("salted")).empty());
@@ -368,7 +368,7 @@ TEST_P(SaltingTest, MetricsAddUpOverBuckets) {
 TEST_P(SaltingTest, ScanEndingFiltersAreRejectedInSaltedScans) {
   auto scanner = Salted().GetScanner(Scan().SetFilter(std::make_shared<PageFilter>(10)));
   EXPECT_TRUE(scanner.status().IsInvalidArgument()) << scanner.status().ToString();
-  EXPECT_TRUE(Salted().GetScanner(Scan().AddFamily("nope")).status().IsInvalidArgument());
+  EXPECT_TRUE(Salted().GetScanner(Scan().AddFamily("nope")).status().IsNotFound());
 }
 
 TEST_P(SaltingTest, ScannerClosesEarly) {

@@ -162,7 +162,7 @@ TEST_P(ScanTest, ColumnSelectionMixesFamiliesAndColumns) {
 
 TEST_P(ScanTest, UnknownFamilyInAScanIsAnError) {
   auto scanner = store().table("t").GetScanner(Scan().AddFamily("nope"));
-  EXPECT_TRUE(scanner.status().IsInvalidArgument()) << scanner.status().ToString();
+  EXPECT_TRUE(scanner.status().IsNotFound()) << scanner.status().ToString();
 }
 
 TEST_P(ScanTest, EmptyRangeAndEmptyTableReturnNothing) {

@@ -66,7 +66,7 @@ DIFFERENCES = Differences({
         basalt=lambda o: o.error == "TIOError" and o.message.startswith("PermissionDenied: ")),
     "scanner-checked-when-opened": Difference(
         "openScanner on a table that does not exist, or naming a family the table lacks: basalt "
-        "answers TIOError (NotFound, InvalidArgument) when it is opened; HBase hands out an id "
+        "answers TIOError NotFound when it is opened; HBase hands out an id "
         "and fails when it is read.",
         hbase=lambda o: o.error is None and isinstance(o.value, int),
         basalt=lambda o: o.error == "TIOError" and basalt_status(o.message)),

@@ -269,7 +269,7 @@ TEST_F(RemoteBackendTest, BatchesReuseARecentDescriptorAndSeeANewFamily) {
   // An unknown family is still refused before anything is written, with the fresh descriptor.
   std::vector<Mutation> bad = {Put("x").Add("f", "q", "1"), Put("y").Add("nope", "q", "1")};
   Status s = table_->Batch(bad).status();
-  EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  EXPECT_TRUE(s.IsNoSuchFamily()) << s.ToString();
   auto x = table_->Get(Get("x"));
   ASSERT_OK(x);
   EXPECT_TRUE(x->empty());
@@ -397,7 +397,7 @@ TEST_F(RemoteBackendTest, MalformedTargetsAreInvalidArgumentAndNoServerIsIOError
 
 TEST_F(RemoteBackendTest, ErrorsKeepTheirClassAcrossTheWire) {
   EXPECT_TRUE(remote_->GetTable("nosuch").status().IsNotFound());
-  EXPECT_TRUE(table_->Put(Put("r").Add("nofamily", "q", "v")).IsInvalidArgument());
+  EXPECT_TRUE(table_->Put(Put("r").Add("nofamily", "q", "v")).IsNotFound());
   TableDescriptor dup(TableName("default", "t"));
   dup.AddFamily(FamilyDescriptor("f"));
   EXPECT_TRUE(remote_->admin().CreateTable(dup).IsAlreadyExists());

@@ -172,8 +172,9 @@ Status CheckRowAndFamily(const TableDescriptor& desc, const std::string& row,
                                    " bytes");
   }
   if (desc.FindFamily(family) == nullptr) {
-    return Status::InvalidArgument("table " + desc.name.ToString() + " has no family '" + family +
-                                   "'");
+    // The engine's answer, so that a caller cannot tell the backends apart.
+    return Status::NoSuchFamily("column family '" + family + "' does not exist in table '" +
+                                desc.name.ToString() + "'");
   }
   return Status::OK();
 }

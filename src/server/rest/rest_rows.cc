@@ -91,13 +91,6 @@ Result<RowSpec> ParseRowSpec(const http::RequestContext& ctx) {
   return spec;
 }
 
-// HBase's REST server answers 404 for a read, write or delete naming a family the table lacks
-// (NoSuchColumnFamilyException); elsewhere the engine's answer is a bad argument (400).
-Status FamilyMissingIsNotFound(Status s) {
-  if (s.IsNoSuchFamily()) return Status::NotFound(s.message());
-  return s;
-}
-
 template <typename Read>
 void SelectColumns(const std::vector<ColumnName>& columns, Read* read) {
   for (const auto& c : columns) {
@@ -261,9 +254,9 @@ Result<http::Response> RestService::GetRows(const Ctx& ctx) {
         "if it has multiple columns: text/xml, application/json, application/x-protobuf, "
         "application/protobuf\r\n");
   }
-  Result<std::vector<RowResult>> read = ReadRowSpec(*table, spec);
-  if (!read.ok()) return FamilyMissingIsNotFound(read.status());
-  std::vector<RowResult> rows = std::move(*read);
+  // A family the table lacks is the engine's NotFound, so 404 as HBase's REST server answers
+  // its NoSuchColumnFamilyException, with no schema read.
+  BASALT_ASSIGN_OR_RETURN(std::vector<RowResult> rows, ReadRowSpec(*table, spec));
   if (rows.empty()) return NotFound(req);
   if (octet) {
     const Cell& cell = rows.front().cells().front();
@@ -359,9 +352,7 @@ Result<http::Response> RestService::PutRows(const Ctx& ctx) {
       app.SetReturnResults(return_result);
       result = table->Append(app);
     }
-    if (!result.ok()) {
-      return FamilyMissingIsNotFound(result.status());
-    }
+    if (!result.ok()) return result.status();
     RowResult values = std::move(*result);
     if (!return_result) return Empty(req, bh::status::ok);
     if (values.empty()) return Empty(req, bh::status::not_modified);
@@ -420,9 +411,7 @@ Result<http::Response> RestService::PutRows(const Ctx& ctx) {
                                      "' (put, delete, increment or append)");
     }
     Result<bool> passed = table->CheckAndMutate(cam);
-    if (!passed.ok()) {
-      return FamilyMissingIsNotFound(passed.status());
-    }
+    if (!passed.ok()) return passed.status();
     return Empty(req, *passed ? bh::status::ok : bh::status::not_modified);
   }
 
@@ -443,8 +432,7 @@ Result<http::Response> RestService::PutRows(const Ctx& ctx) {
     mutations.emplace_back(std::move(put));
   }
   if (mutations.empty()) return Empty(req, bh::status::ok);
-  Status written = table->Batch(mutations).status();
-  if (!written.ok()) return FamilyMissingIsNotFound(written);
+  BASALT_RETURN_IF_ERROR(table->Batch(mutations).status());
   return Empty(req, bh::status::ok);
 }
 
@@ -467,8 +455,7 @@ Result<http::Response> RestService::DeleteRows(const Ctx& ctx) {
       del.AddFamily(c.family, ts);
     }
   }
-  Status deleted = table->Delete(del);
-  if (!deleted.ok()) return FamilyMissingIsNotFound(deleted);
+  BASALT_RETURN_IF_ERROR(table->Delete(del));
   return Empty(req, bh::status::ok);
 }
 
