@@ -151,7 +151,7 @@ void FamilyRowReader::ReadFirstPut(CellBuffer* out) {
 }
 
 bool FamilyRowReader::FirstKeyIsVisiblePut(int64_t* ts, std::string_view* payload) {
-  if (stage_ != Stage::kMarkers || spec_.raw || spec_.filter != nullptr ||
+  if (stage_ != Stage::kMarkers || spec_.no_fast_paths || spec_.raw || spec_.filter != nullptr ||
       spec_.row_offset_per_family != 0 || spec_.max_results_per_family == 0 || !InRow()) {
     return false;
   }
@@ -416,7 +416,7 @@ void FamilyRowReader::SkipRestOfColumn(int steps) {
 }
 
 bool FamilyRowReader::ReadsNewestOnly() const {
-  return !spec_.raw && spec_.filter == nullptr && spec_.max_versions == 1;
+  return !spec_.no_fast_paths && !spec_.raw && spec_.filter == nullptr && spec_.max_versions == 1;
 }
 
 bool FamilyRowReader::TakesFirstPuts() const {

@@ -48,6 +48,9 @@ struct ReadSpec {
   int32_t row_offset_per_family = 0;
   // The read's filter, shared by every family of the row; nullptr: none. Not owned.
   filter::FilterState* filter = nullptr;
+  // No first-key shortcut: the per-column rules decide every cell (for tests; see
+  // EngineOptions::TEST_no_read_fast_paths).
+  bool no_fast_paths = false;
 };
 
 class FamilyRowReader {
