@@ -24,6 +24,12 @@ struct EngineOptions {
   // that a test can cut the power there: a crash at that point leaves column families that no
   // table owns, which the next open drops. Null: nothing is called.
   std::function<void()> TEST_families_created;
+
+  // For tests: every read (Get, scan, the reads of a write) takes FamilyRowReader's per-column
+  // rules alone, with none of the shortcuts that decide a row or a column from its first key and
+  // no simple-rows scan. A differential test (row_reader_test.cc) runs each read with the
+  // shortcuts and without, and the two must agree cell for cell.
+  bool TEST_no_read_fast_paths = false;
 };
 
 }  // namespace basalt::engine

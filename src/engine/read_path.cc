@@ -172,6 +172,7 @@ Status Engine::ReadRowLocked(const TableState& table, const basalt::Get& get, Ro
   spec.now_ms = ReadTime(families);
   spec.max_results_per_family = get.max_results_per_family();
   spec.row_offset_per_family = get.row_offset_per_family();
+  spec.no_fast_paths = engine_options_.TEST_no_read_fast_paths;
 
   // A Get is a one-row scan for the filter: row verdicts first, whole-row verdicts last.
   std::unique_ptr<filter::FilterState> filter;
@@ -268,6 +269,7 @@ Result<std::vector<std::optional<std::string>>> Engine::GetColumnValues(
   const std::set<std::string> qualifiers{std::string(qualifier)};
   ReadSpec spec;
   spec.now_ms = ReadTime({handle});
+  spec.no_fast_paths = engine_options_.TEST_no_read_fast_paths;
   BASALT_ASSIGN_OR_RETURN(PooledIterator it,
                           iterator_pool_->Acquire(handle->cf, IteratorKind::kRow));
   GetScratch& scratch = t_get_scratch;

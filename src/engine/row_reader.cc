@@ -53,6 +53,34 @@ void FamilyRowReader::StartRow(std::string_view row_prefix, const std::string& r
   family_cells_seen_ = 0;
   if (qualifiers_ != nullptr) next_qualifier_ = qualifiers_->begin();
   stage_ = Stage::kMarkers;
+  // The first-key shortcuts judge the row's first key as its column's first (Judge).
+  ResetColumn();
+}
+
+void FamilyRowReader::ResetColumn() {
+  column_delete_seq_ = 0;
+  version_delete_ts_ = -1;
+  version_delete_seq_ = 0;
+  rank_ = 0;
+  returned_ = 0;
+}
+
+inline bool FamilyRowReader::AnyMarker() const {
+  return column_delete_seq_ != 0 || version_delete_ts_ >= 0 || !family_deletes_.empty() ||
+         !family_version_deletes_.empty();
+}
+
+inline FamilyRowReader::Verdict FamilyRowReader::Judge(int64_t ts, uint64_t seq) const {
+  // Most rows have no family marker: the lists are not walked for them.
+  if (seq < column_delete_seq_ || (ts == version_delete_ts_ && seq < version_delete_seq_) ||
+      ((!family_deletes_.empty() || !family_version_deletes_.empty()) && MaskedByFamily(ts, seq))) {
+    return Verdict::kMasked;
+  }
+  const int32_t allowed =
+      settings_.Expired(ts, spec_.now_ms) ? settings_.min_versions : settings_.max_versions;
+  // Older versions rank lower and are as expired or more, and older than the range too.
+  if (rank_ + 1 > allowed || ts < spec_.time_range.min) return Verdict::kColumnDone;
+  return ts < spec_.time_range.max ? Verdict::kVisible : Verdict::kTooNew;
 }
 
 bool FamilyRowReader::InRow() const {
@@ -151,12 +179,13 @@ void FamilyRowReader::ReadFirstPut(CellBuffer* out) {
 }
 
 bool FamilyRowReader::FirstKeyIsVisiblePut(int64_t* ts, std::string_view* payload) {
-  if (stage_ != Stage::kMarkers || spec_.raw || spec_.filter != nullptr ||
+  if (stage_ != Stage::kMarkers || spec_.no_fast_paths || spec_.raw || spec_.filter != nullptr ||
       spec_.row_offset_per_family != 0 || spec_.max_results_per_family == 0 || !InRow()) {
     return false;
   }
   const size_t p = row_prefix_.size();
-  // A family marker (00 00 after the row) would have to be applied first.
+  // Not a column's first key: truncated, or a family marker (00 00 after the row), which
+  // ReadFamilyMarkers reads first.
   if (key_.size() < p + 2 + kKeySuffixSize || (key_[p] == 0 && key_[p + 1] == 0)) return false;
   if (qualifiers_ != nullptr) {
     // Columns named: the key must be in the first of them, which NextColumn would open first;
@@ -168,42 +197,34 @@ bool FamilyRowReader::FirstKeyIsVisiblePut(int64_t* ts, std::string_view* payloa
       return false;
     }
   }
-  // Markers sort before the cells they hide (key_format.h), so no marker of the family or of
-  // the column comes before the row's first key.
-  return UnmaskedKeyIsVisiblePut(ts, payload);
+  return ColumnStartIsVisiblePut(ts, payload);
 }
 
-inline bool FamilyRowReader::UnmaskedKeyIsVisiblePut(int64_t* ts, std::string_view* payload) {
+inline bool FamilyRowReader::ColumnStartIsVisiblePut(int64_t* ts, std::string_view* payload) {
   uint8_t type;
   DecodeSuffix(key_, ts, &type);
-  // A Put with no marker before it ranks first among its column's Puts. Anything else (a
-  // marker, outside the time range, expired) takes the reader's full rules.
-  if (type != static_cast<uint8_t>(CellType::kPut) || !spec_.time_range.Contains(*ts)) {
-    return false;
+  if (type != static_cast<uint8_t>(CellType::kPut)) return false;  // a marker: ReadColumn's
+  // With no marker read for the row, no sequence number hides the Put: a row only stepped over
+  // leaves its value unread.
+  uint64_t seq = 0;
+  if (payload != nullptr || AnyMarker()) {
+    // An undecodable value is reported by the full rules, as Read would report it.
+    ParsedValue value;
+    if (!ParseValue(View(it_->value()), &value)) return false;
+    seq = value.seq;
+    if (payload != nullptr) *payload = value.payload;
   }
-  const int32_t allowed =
-      settings_.Expired(*ts, spec_.now_ms) ? settings_.min_versions : settings_.max_versions;
-  if (allowed < 1) return false;
-  if (payload == nullptr) return true;
-  // An undecodable value is reported by the full rules, as Read would report it.
-  ParsedValue value;
-  if (!ParseValue(View(it_->value()), &value)) return false;
-  *payload = value.payload;
-  return true;
+  return Judge(*ts, seq) == Verdict::kVisible;
 }
 
 bool FamilyRowReader::TakeColumnFirstPut(CellBuffer* out) {
-  // A family marker may hide the Put: the full rules weigh it.
-  if (!family_deletes_.empty() || !family_version_deletes_.empty()) return false;
   if (!valid_ || key_.size() != column_prefix_.size() + kKeySuffixSize ||
       !StartsWith(key_, column_prefix_)) {
     return false;
   }
-  // The column's first key: no marker of the column comes before it (markers sort before the
-  // cells they hide).
   int64_t ts;
   std::string_view payload;
-  if (!UnmaskedKeyIsVisiblePut(&ts, &payload)) return false;
+  if (!ColumnStartIsVisiblePut(&ts, &payload)) return false;
   EmitNewestAndSkipColumn(out, ts, payload);
   return true;
 }
@@ -305,11 +326,7 @@ bool FamilyRowReader::NextColumn() {
   // The filter keeps nothing from here on: the family ends without walking the rest of its
   // columns (in a trimmed feed inbox, the markers of every earlier trim).
   if (ceiling_ != nullptr && !ceiling_->Below(qualifier_)) return false;
-  column_delete_seq_ = 0;
-  version_delete_ts_ = -1;
-  version_delete_seq_ = 0;
-  rank_ = 0;
-  returned_ = 0;
+  ResetColumn();
   return true;
 }
 
@@ -350,20 +367,15 @@ bool FamilyRowReader::ReadColumn(CellBuffer* out, size_t budget) {
         }
       }
     } else if (type == static_cast<uint8_t>(CellType::kPut)) {
-      bool masked = value.seq < column_delete_seq_ ||
-                    (ts == version_delete_ts_ && value.seq < version_delete_seq_) ||
-                    MaskedByFamily(ts, value.seq);
-      if (!masked) {
-        ++rank_;
-        int32_t allowed =
-            settings_.Expired(ts, spec_.now_ms) ? settings_.min_versions : settings_.max_versions;
-        if (rank_ > allowed || ts < range.min) {
-          SkipColumn();  // every older version is beyond the limit too
-          return true;
-        }
-        if (ts < range.max && TakeVersion(out, ts, CellType::kPut, value.payload, &emitted)) {
-          return true;
-        }
+      const Verdict verdict = Judge(ts, value.seq);
+      if (verdict != Verdict::kMasked) ++rank_;
+      if (verdict == Verdict::kColumnDone) {
+        SkipColumn();
+        return true;
+      }
+      if (verdict == Verdict::kVisible &&
+          TakeVersion(out, ts, CellType::kPut, value.payload, &emitted)) {
+        return true;
       }
     } else {
       Fail(Status::Corruption("unexpected cell type " + std::to_string(type) + " in family " +
@@ -416,7 +428,7 @@ void FamilyRowReader::SkipRestOfColumn(int steps) {
 }
 
 bool FamilyRowReader::ReadsNewestOnly() const {
-  return !spec_.raw && spec_.filter == nullptr && spec_.max_versions == 1;
+  return !spec_.no_fast_paths && !spec_.raw && spec_.filter == nullptr && spec_.max_versions == 1;
 }
 
 bool FamilyRowReader::TakesFirstPuts() const {
@@ -425,20 +437,11 @@ bool FamilyRowReader::TakesFirstPuts() const {
 }
 
 FamilyRowReader::FirstPut FamilyRowReader::TakeFirstPut(CellBuffer* out) {
-  // FirstKeyIsVisiblePut and ReadFirstPut for a key known to be in the row and a read known to
-  // take first puts, without what they check for other reads.
-  const size_t p = row_prefix_.size();
-  if (key_.size() < p + 2 + kKeySuffixSize || (key_[p] == 0 && key_[p + 1] == 0)) {
-    return FirstPut::kNotTaken;  // truncated, or a family marker: the full rules
-  }
   int64_t ts;
   std::string_view payload;
-  if (!UnmaskedKeyIsVisiblePut(&ts, out == nullptr ? nullptr : &payload)) {
-    return FirstPut::kNotTaken;
-  }
+  if (!FirstKeyIsVisiblePut(&ts, out == nullptr ? nullptr : &payload)) return FirstPut::kNotTaken;
+  // ReadFirstPut's work, without building the column's key prefix unless the row goes on.
   if (out != nullptr) {
-    // OpenKeysColumn's work without building the column's key prefix, which only a row that
-    // goes on needs.
     SetKeysQualifier();
     ++family_cells_seen_;
     Emit(out, ts, CellType::kPut, payload);

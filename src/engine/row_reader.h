@@ -11,6 +11,9 @@
 //   3. Of the visible Puts, those in the read's time range are returned, at most the read's
 //      max versions per column.
 // Raw reads skip 1-3 and return every stored cell (markers included) in the time range.
+// Rules 1 and 2, and the time range of 3, are stated once, in Judge: the per-column state machine
+// (ReadColumn) asks it of every Put, and each shortcut that takes a row or a column from its first
+// key asks it of that key, with the reader in the state the state machine would be in there.
 //
 // The reader is resumable: Read() can stop after a number of cells and continue later, so a
 // scan with a batch size streams a wide row instead of loading it.
@@ -48,6 +51,9 @@ struct ReadSpec {
   int32_t row_offset_per_family = 0;
   // The read's filter, shared by every family of the row; nullptr: none. Not owned.
   filter::FilterState* filter = nullptr;
+  // No first-key shortcut: the per-column rules decide every cell (for tests; see
+  // EngineOptions::TEST_no_read_fast_paths).
+  bool no_fast_paths = false;
 };
 
 class FamilyRowReader {
@@ -127,21 +133,38 @@ class FamilyRowReader {
   };
 
   bool InRow() const;
-  // The shortcut for the common row, read from its first key alone: true (with the cell's
-  // timestamp and value, a view into the iterator's) when that key is a Put the read returns
-  // (for a read naming columns, a Put of the first column named). False says nothing; the full
-  // rules then decide. A null `payload` leaves the value unread, and so unchecked.
+  // Judge's verdict on a Put of the open column.
+  enum class Verdict {
+    kMasked,      // a delete marker read before it covers it: it does not rank
+    kVisible,     // ranks within what the family keeps and is in the time range: offered
+    kTooNew,      // ranks, but is newer than the time range: not returned
+    kColumnDone,  // beyond VERSIONS, expired beyond MIN_VERSIONS, or older than the time range:
+                  // so is every older version of the column
+  };
+  // The visibility rules (rules 1 and 2 above, and the read's time range) for a Put of the open
+  // column at `ts`, written at `seq`, given the markers of the row and of the column read before
+  // it and the rank_ Puts that rank before it.
+  inline Verdict Judge(int64_t ts, uint64_t seq) const;
+  // Whether a marker that could hide a Put has been read for this row (a Put's seq matters).
+  inline bool AnyMarker() const;
+  // The column state of a column not yet read: no column marker, no Put ranked or returned.
+  void ResetColumn();
+  // The shortcuts' question, put to Judge: whether the current key, a Put at its column's
+  // first key, is one the read returns as the column's newest version. True with its timestamp
+  // and value (a view into the iterator's); false says nothing, and the state machine decides.
+  // A null `payload` leaves the value unread where no marker was read, and so unchecked.
+  inline bool ColumnStartIsVisiblePut(int64_t* ts, std::string_view* payload);
+  // The shortcut for the common row, read from its first key alone: true (with the outputs of
+  // ColumnStartIsVisiblePut) when that key is a Put the read returns (for a read naming
+  // columns, a Put of the first column named), for a read whose per-family offset and limit do
+  // not weigh on it.
   bool FirstKeyIsVisiblePut(int64_t* ts, std::string_view* payload);
-  // The rules' answer for the current key when no marker that could hide it comes before it:
-  // true (with the same outputs) when it is a Put the read returns; false when the full rules
-  // must decide.
-  inline bool UnmaskedKeyIsVisiblePut(int64_t* ts, std::string_view* payload);
   // Read's start when one version per column is read: emits the row's first cell and skips
   // its column's older versions if FirstKeyIsVisiblePut says so; else does nothing.
   void ReadFirstPut(CellBuffer* out);
-  // ReadColumn's shortcut when one version is read and the row has no family marker: emits the
-  // column's first key and skips the column when that key is a Put the read returns; else does
-  // nothing and returns false. REQUIRES: NextColumn has just opened the column.
+  // ReadColumn's shortcut when one version is read: emits the column's first key and skips the
+  // column when that key is a Put the read returns; else does nothing and returns false.
+  // REQUIRES: NextColumn has just opened the column.
   bool TakeColumnFirstPut(CellBuffer* out);
   // The two shortcuts' end: emits the open column's newest version, a Put found visible, and
   // skips the column's older versions (ReadColumn's outcome for a one-version read).

@@ -69,6 +69,7 @@ Scanner::Scanner(std::shared_ptr<Engine> engine, std::shared_ptr<const TableStat
   spec_.now_ms = now_ms;
   spec_.max_results_per_family = scan.max_results_per_family();
   spec_.row_offset_per_family = scan.row_offset_per_family();
+  spec_.no_fast_paths = engine_->engine_options_.TEST_no_read_fast_paths;
   engine_->RegisterScanner(this);
 }
 

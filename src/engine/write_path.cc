@@ -375,6 +375,7 @@ Result<std::optional<Cell>> WriteTxn::ReadLatest(const FamilyHandle& family, con
   spec.max_versions = 1;
   spec.time_range = range;
   spec.now_ms = now_ms_;
+  spec.no_fast_paths = engine_.engine_options_.TEST_no_read_fast_paths;
   std::set<std::string> columns{qualifier};
   FamilyRowReader reader(it, family.name(), family.settings, spec, &columns);
   reader.StartRow(prefix, row);
