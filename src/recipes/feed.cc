@@ -1,13 +1,17 @@
 #include "basalt/recipes/feed.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <deque>
 #include <map>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <queue>
 #include <random>
 #include <set>
+#include <unordered_map>
 #include <utility>
 
 #include "basalt/admin.h"
@@ -17,6 +21,7 @@
 #include "basalt/keys.h"
 #include "basalt/multi_row_mutation.h"
 #include "basalt/paging.h"
+#include "recipes/fanout_jobs.h"
 #include "recipes/feed_layout.h"
 #include "recipes/recipe_format.h"
 #include "recipes/table_setup.h"
@@ -120,8 +125,130 @@ std::string Nonce() {
 
 }  // namespace
 
-Feed::Feed(Connection& conn, FollowGraph& graph, FeedOptions options, std::unique_ptr<Table> posts,
-           std::unique_ptr<Table> inbox)
+// The Feed that Open makes; also the fan-out jobs its workers run (fanout_jobs.h).
+class FeedImpl final : public Feed, public FanoutJobs {
+ public:
+  FeedImpl(Connection& conn, FollowGraph& graph, FeedOptions options, std::unique_ptr<Table> posts,
+           std::unique_ptr<Table> inbox);
+
+  Result<std::string> Post(std::string_view author, std::string_view text) override;
+  Result<std::string> PostAt(std::string_view author, std::string_view text,
+                             int64_t timestamp_ms) override;
+  Result<PostView> GetPost(std::string_view post_id) override;
+  Status DeletePost(std::string_view requester, std::string_view post_id) override;
+  Result<PostPage> UserTimeline(std::string_view author, int32_t page_size,
+                                std::string_view cursor) override;
+  Result<PostPage> HomeTimeline(std::string_view user, int32_t page_size,
+                                std::string_view cursor) override;
+  Status Follow(std::string_view follower, std::string_view followed) override;
+  Status Unfollow(std::string_view follower, std::string_view followed) override;
+  Result<int64_t> PendingJobs() override;
+  Result<Backlog> FanoutBacklog() override;
+  const FeedOptions& options() const override { return options_; }
+  FollowGraph& graph() override { return graph_; }
+
+  // FanoutJobs.
+  Table& posts() override { return *posts_; }
+  bool rows_atomic() const override { return rows_atomic_; }
+  Result<std::vector<std::string>> ActiveReaders(const std::vector<std::string>& users,
+                                                 int64_t* skipped) override;
+  Result<bool> DeliverJobPage(const std::vector<std::string>& users,
+                              const std::vector<std::string>& entries, const std::string& job_row,
+                              const std::string& lease, const JobAdvance& next) override;
+  Result<bool> AdvanceJob(const std::string& job_row, const std::string& lease,
+                          const JobAdvance& next) override;
+  Status Retract(const std::vector<std::string>& users, const std::string& entry) override;
+
+ private:
+  // Writes `entries` (timeline keys, see feed_layout.h) into the inboxes of `users`, then
+  // trims the inboxes whose turn it is to inbox_cap, moving their bounds up first.
+  Status Deliver(const std::vector<std::string>& users, const std::vector<std::string>& entries);
+  // The write that applies `next` to the job row.
+  static CheckAndMutate::Action JobAdvanceAction(const std::string& job_row,
+                                                 const JobAdvance& next);
+  // The trims that delivering `entries` to `users` makes due (TrimDue).
+  Status TrimDelivered(const std::vector<std::string>& users,
+                       const std::vector<std::string>& entries);
+  // How far a trim reads an inbox. Entries a trim removes are the oldest, so every earlier
+  // trim's delete markers sort at or after the inbox's bound: kBelowBound reads only the entries
+  // before it, and removes of those after it only the ones just delivered. kWhole reads past it
+  // too, for entries delivered after a trim had moved the bound above them (home timelines never
+  // read them) by deliveries that did not trim.
+  enum class TrimPass : uint8_t { kNone, kBelowBound, kWhole };
+  struct DueTrim {
+    std::string user;
+    TrimPass pass;
+    const std::vector<std::string>* delivered;  // the entries just written; not owned
+  };
+  // Trims the inboxes of `due` to inbox_cap, moving their bounds up first.
+  Status Trim(const std::vector<DueTrim>& due);
+  // Whether delivering `entries` to `user` trims the inbox (FeedOptions::inbox_trim_every), and
+  // how far: one trim in kWholeTrimEvery reads the whole inbox.
+  TrimPass TrimDue(std::string_view user, const std::vector<std::string>& entries) const;
+  static constexpr uint64_t kWholeTrimEvery = 16;
+  struct FollowedAuthors {
+    std::set<std::string> all;      // every author `user` follows
+    std::vector<std::string> high;  // those that carry the high-follower mark
+  };
+  // Whom `user` follows: read by a home timeline page past the inbox, or when there are too
+  // many marked authors to ask about each edge, and by rebuilds.
+  Result<FollowedAuthors> Followed(std::string_view user);
+  Result<bool> IsHighFollowerAuthor(std::string_view author);
+  // Up to `limit` timeline keys after `position` (exclusive; empty: from the newest), newest
+  // first, from the own timelines of `authors`: a k-way merge that reads each author's posts
+  // lazily, a few at a time.
+  Result<std::vector<std::string>> PullKeys(const std::vector<std::string>& authors,
+                                            const std::string& position, int32_t limit);
+  // Moves `user`'s inbox bound to `key` when that is before it (CheckAndMutate, so concurrent
+  // moves keep the earliest). `reader` is the reader row as read, or null to read it.
+  Status NarrowBound(std::string_view user, const std::string& key, const RowResult* reader);
+  // Rebuilds `user`'s inbox from the timelines of the users they follow (not the high-follower
+  // ones): the newest inbox_cap posts, and the bound after them. Returns false when a trim or a
+  // follow raced it: the inbox is then not to be trusted until the next read rebuilds it again.
+  Result<bool> RebuildInbox(std::string_view user);
+  // After removing entries from the inboxes of `users` or moving their bounds, with `readers`
+  // their reader rows read before: marks an inbox for a rebuild when a rebuild of it was running
+  // then or started since, as that rebuild may have rewritten what was removed, or overwritten
+  // the bound.
+  Status MarkDirtyIfRebuilt(const std::vector<std::string>& users,
+                            const std::vector<RowResult>& readers);
+  // `author`'s follower count as of at most follower_count_refresh_ms ago.
+  Result<int64_t> RecentFollowerCount(std::string_view author);
+  // The authors that carry the high-follower mark, as of at most marks_refresh_ms ago.
+  Result<std::shared_ptr<const std::set<std::string>>> MarkedAuthors();
+
+  // Writes the post row, its job row and the author's inbox entry as one atomic
+  // Connection::MutateRows; false (nothing written) when the backend has none.
+  Result<bool> WritePostAtomically(const basalt::Put& post, const basalt::Put& job,
+                                   const basalt::Put& own_entry);
+
+  Connection& conn_;
+  FollowGraph& graph_;
+  FeedOptions options_;
+  std::unique_ptr<Table> posts_;
+  std::unique_ptr<Table> inbox_;
+  std::atomic<uint32_t> sequence_;
+  // False once Connection::MutateRows answered NotSupported (thrift://): DeliverJobPage is then
+  // two writes, and a fan-out worker claims a job before its first page.
+  std::atomic<bool> rows_atomic_{true};
+  std::mutex marks_mu_;
+  std::shared_ptr<const std::set<std::string>> marks_;  // guarded by marks_mu_; null: read again
+  int64_t marks_read_ms_ = 0;                           // guarded by marks_mu_
+  struct FollowerCountCopy {
+    int64_t count;
+    int64_t read_ms;
+  };
+  std::mutex counts_mu_;
+  std::map<std::string, FollowerCountCopy, std::less<>> counts_;  // guarded by counts_mu_
+  // ActiveReaders' copies: until when a reader is active for certain. A reader whose last read
+  // was at T is active until T + inactive_after_ms whatever happens meanwhile (a read only
+  // moves T on), so a copy needs no refresh before then.
+  std::mutex active_mu_;
+  std::unordered_map<std::string, int64_t> active_until_;  // guarded by active_mu_
+};
+
+FeedImpl::FeedImpl(Connection& conn, FollowGraph& graph, FeedOptions options,
+                   std::unique_ptr<Table> posts, std::unique_ptr<Table> inbox)
     : conn_(conn),
       graph_(graph),
       options_(std::move(options)),
@@ -129,7 +256,10 @@ Feed::Feed(Connection& conn, FollowGraph& graph, FeedOptions options, std::uniqu
       inbox_(std::move(inbox)),
       sequence_(static_cast<uint32_t>(std::random_device{}())) {}
 
-Feed::~Feed() = default;
+FanoutJobs* FanoutJobsOf(Feed& feed) {
+  auto* impl = dynamic_cast<FeedImpl*>(&feed);
+  return impl == nullptr ? nullptr : static_cast<FanoutJobs*>(impl);
+}
 
 Result<std::unique_ptr<Feed>> Feed::Open(Connection& conn, FollowGraph& graph,
                                          FeedOptions options) {
@@ -156,15 +286,15 @@ Result<std::unique_ptr<Feed>> Feed::Open(Connection& conn, FollowGraph& graph,
   BASALT_ASSIGN_OR_RETURN(auto inbox, conn.GetTable(inbox_name));
   BASALT_RETURN_IF_ERROR(CheckRecipeFormat(*posts, fl::Format()));
   return std::unique_ptr<Feed>(
-      new Feed(conn, graph, std::move(options), std::move(posts), std::move(inbox)));
+      new FeedImpl(conn, graph, std::move(options), std::move(posts), std::move(inbox)));
 }
 
-Result<std::string> Feed::Post(std::string_view author, std::string_view text) {
+Result<std::string> FeedImpl::Post(std::string_view author, std::string_view text) {
   return PostAt(author, text, SystemWallMillis());
 }
 
-Result<std::string> Feed::PostAt(std::string_view author, std::string_view text,
-                                 int64_t timestamp_ms) {
+Result<std::string> FeedImpl::PostAt(std::string_view author, std::string_view text,
+                                     int64_t timestamp_ms) {
   if (author.empty()) return Status::InvalidArgument("feed: empty author");
   if (timestamp_ms < 0) return Status::InvalidArgument("feed: negative post time");
   if (text.size() > options_.max_text_bytes) {
@@ -258,8 +388,8 @@ Result<std::string> Feed::PostAt(std::string_view author, std::string_view text,
   return post_id;
 }
 
-Result<bool> Feed::WritePostAtomically(const basalt::Put& post, const basalt::Put& job,
-                                       const basalt::Put& own_entry) {
+Result<bool> FeedImpl::WritePostAtomically(const basalt::Put& post, const basalt::Put& job,
+                                           const basalt::Put& own_entry) {
   MultiRowMutation m;
   m.Add(posts_->name(), post).Add(posts_->name(), job).Add(inbox_->name(), own_entry);
   // NotSupported is answered locally, without a call to the store.
@@ -271,7 +401,7 @@ Result<bool> Feed::WritePostAtomically(const basalt::Put& post, const basalt::Pu
   return applied;  // no conditions: true once written
 }
 
-Result<PostView> Feed::GetPost(std::string_view post_id) {
+Result<PostView> FeedImpl::GetPost(std::string_view post_id) {
   if (!fl::DecodePostId(post_id).ok()) return Status::InvalidArgument("feed: not a post id");
   BASALT_ASSIGN_OR_RETURN(
       RowResult row,
@@ -280,7 +410,7 @@ Result<PostView> Feed::GetPost(std::string_view post_id) {
   return TakePostView(row, post_id);
 }
 
-Status Feed::DeletePost(std::string_view requester, std::string_view post_id) {
+Status FeedImpl::DeletePost(std::string_view requester, std::string_view post_id) {
   if (!fl::DecodePostId(post_id).ok()) return Status::InvalidArgument("feed: not a post id");
   BASALT_ASSIGN_OR_RETURN(
       RowResult row,
@@ -292,7 +422,7 @@ Status Feed::DeletePost(std::string_view requester, std::string_view post_id) {
   }
   std::vector<Mutation> batch;
   // The fan-out job first, if it may still run: its worker, trusting a job written with its
-  // post, delivers pages only while the job row holds the lease it knows (Feed::DeliverJobPage).
+  // post, delivers pages only while the job row holds the lease it knows (DeliverJobPage).
   const std::optional<std::string_view> fanned_out = row.Value(fl::kPostFamily, "o");
   if (const auto queued_ms = fl::DecodeFanoutQueuedMark(fanned_out.value_or(""))) {
     batch.emplace_back(basalt::Delete(fl::JobRow(*queued_ms, post_id, fl::kFanoutJob))
@@ -317,8 +447,8 @@ Status Feed::DeletePost(std::string_view requester, std::string_view post_id) {
   return inbox_->Delete(own_entry);
 }
 
-Result<PostPage> Feed::UserTimeline(std::string_view author, int32_t page_size,
-                                    std::string_view cursor) {
+Result<PostPage> FeedImpl::UserTimeline(std::string_view author, int32_t page_size,
+                                        std::string_view cursor) {
   Scan scan =
       Scan().SetRowPrefix(fl::AuthorPostsPrefix(author)).AddFamily(std::string(fl::kPostFamily));
   BASALT_ASSIGN_OR_RETURN(Page page, ReadPage(*posts_, scan, page_size, cursor));
@@ -332,7 +462,7 @@ Result<PostPage> Feed::UserTimeline(std::string_view author, int32_t page_size,
   return out;
 }
 
-Result<int64_t> Feed::RecentFollowerCount(std::string_view author) {
+Result<int64_t> FeedImpl::RecentFollowerCount(std::string_view author) {
   const int64_t now = SystemWallMillis();
   if (options_.follower_count_refresh_ms > 0) {
     std::lock_guard<std::mutex> lock(counts_mu_);
@@ -351,7 +481,7 @@ Result<int64_t> Feed::RecentFollowerCount(std::string_view author) {
   return count;
 }
 
-Result<std::shared_ptr<const std::set<std::string>>> Feed::MarkedAuthors() {
+Result<std::shared_ptr<const std::set<std::string>>> FeedImpl::MarkedAuthors() {
   const int64_t now = SystemWallMillis();
   {
     std::lock_guard<std::mutex> lock(marks_mu_);
@@ -376,7 +506,7 @@ Result<std::shared_ptr<const std::set<std::string>>> Feed::MarkedAuthors() {
   return std::shared_ptr<const std::set<std::string>>(std::move(marks));
 }
 
-Result<bool> Feed::IsHighFollowerAuthor(std::string_view author) {
+Result<bool> FeedImpl::IsHighFollowerAuthor(std::string_view author) {
   // Marks are sticky: one in the copy is there. One missing may be newer than the copy.
   BASALT_ASSIGN_OR_RETURN(auto marks, MarkedAuthors());
   if (marks->contains(std::string(author))) return true;
@@ -384,7 +514,7 @@ Result<bool> Feed::IsHighFollowerAuthor(std::string_view author) {
       basalt::Get(fl::MarkRow(author)).AddColumn(std::string(fl::kPostFamily), "h"));
 }
 
-Result<Feed::FollowedAuthors> Feed::Followed(std::string_view user) {
+Result<FeedImpl::FollowedAuthors> FeedImpl::Followed(std::string_view user) {
   FollowedAuthors out;
   std::string cursor;
   do {
@@ -407,8 +537,8 @@ Result<Feed::FollowedAuthors> Feed::Followed(std::string_view user) {
   return out;
 }
 
-Result<std::vector<std::string>> Feed::PullKeys(const std::vector<std::string>& authors,
-                                                const std::string& position, int32_t limit) {
+Result<std::vector<std::string>> FeedImpl::PullKeys(const std::vector<std::string>& authors,
+                                                    const std::string& position, int32_t limit) {
   std::vector<std::string> out;
   if (authors.empty() || limit < 1) return out;
   std::string position_id;
@@ -496,7 +626,8 @@ Result<std::vector<std::string>> Feed::PullKeys(const std::vector<std::string>& 
   return out;
 }
 
-Status Feed::NarrowBound(std::string_view user, const std::string& key, const RowResult* reader) {
+Status FeedImpl::NarrowBound(std::string_view user, const std::string& key,
+                             const RowResult* reader) {
   const std::string family(fl::kInboxFamily);
   const std::string row = fl::ReaderRow(user);
   std::optional<RowResult> read;
@@ -523,8 +654,8 @@ Status Feed::NarrowBound(std::string_view user, const std::string& key, const Ro
   return Status::Busy("feed: the inbox bound of " + std::string(user) + " kept changing");
 }
 
-Status Feed::MarkDirtyIfRebuilt(const std::vector<std::string>& users,
-                                const std::vector<RowResult>& readers) {
+Status FeedImpl::MarkDirtyIfRebuilt(const std::vector<std::string>& users,
+                                    const std::vector<RowResult>& readers) {
   if (users.empty()) return Status::OK();
   std::vector<basalt::Get> gets;
   for (const auto& u : users) gets.push_back(ReaderGet(u));
@@ -542,7 +673,7 @@ Status Feed::MarkDirtyIfRebuilt(const std::vector<std::string>& users,
   return inbox_->Put(marks);
 }
 
-Result<bool> Feed::RebuildInbox(std::string_view user) {
+Result<bool> FeedImpl::RebuildInbox(std::string_view user) {
   const std::string family(fl::kInboxFamily);
   const std::string row = fl::ReaderRow(user);
   const std::string nonce = Nonce();
@@ -579,8 +710,8 @@ Result<bool> Feed::RebuildInbox(std::string_view user) {
                                               .Add(family, std::string(fl::kStale), "")));
 }
 
-Result<PostPage> Feed::HomeTimeline(std::string_view user, int32_t page_size,
-                                    std::string_view cursor) {
+Result<PostPage> FeedImpl::HomeTimeline(std::string_view user, int32_t page_size,
+                                        std::string_view cursor) {
   if (page_size < 1) return Status::InvalidArgument("feed: page_size must be >= 1");
   char phase = kInboxPhase;
   std::string position;  // the timeline key of the last post returned; empty: the start
@@ -752,7 +883,8 @@ Result<PostPage> Feed::HomeTimeline(std::string_view user, int32_t page_size,
   return out;
 }
 
-Feed::TrimPass Feed::TrimDue(std::string_view user, const std::vector<std::string>& entries) const {
+FeedImpl::TrimPass FeedImpl::TrimDue(std::string_view user,
+                                     const std::vector<std::string>& entries) const {
   const auto every = static_cast<uint64_t>(options_.inbox_trim_every);
   TrimPass pass = TrimPass::kNone;
   for (const std::string& entry : entries) {
@@ -779,17 +911,17 @@ std::vector<Mutation> InboxPuts(const std::vector<std::string>& users,
 
 }  // namespace
 
-Status Feed::Deliver(const std::vector<std::string>& users,
-                     const std::vector<std::string>& entries) {
+Status FeedImpl::Deliver(const std::vector<std::string>& users,
+                         const std::vector<std::string>& entries) {
   if (users.empty() || entries.empty()) return Status::OK();
   BASALT_RETURN_IF_ERROR(inbox_->Batch(InboxPuts(users, entries)).status());
   return TrimDelivered(users, entries);
 }
 
-Result<bool> Feed::DeliverJobPage(const std::vector<std::string>& users,
-                                  const std::vector<std::string>& entries,
-                                  const std::string& job_row, const std::string& lease,
-                                  const JobAdvance& next) {
+Result<bool> FeedImpl::DeliverJobPage(const std::vector<std::string>& users,
+                                      const std::vector<std::string>& entries,
+                                      const std::string& job_row, const std::string& lease,
+                                      const JobAdvance& next) {
   MultiRowMutation m;
   m.IfEquals(posts_->name(), job_row, std::string(fl::kJobFamily), "l", lease);
   if (!entries.empty()) {
@@ -809,22 +941,23 @@ Result<bool> Feed::DeliverJobPage(const std::vector<std::string>& users,
   return true;
 }
 
-CheckAndMutate::Action Feed::JobAdvanceAction(const std::string& job_row, const JobAdvance& next) {
+CheckAndMutate::Action FeedImpl::JobAdvanceAction(const std::string& job_row,
+                                                  const JobAdvance& next) {
   const std::string job_family(fl::kJobFamily);
   // The job family only: a row delete writes a marker into every family of the table.
   if (next.end) return basalt::Delete(job_row).AddFamily(job_family);
   return basalt::Put(job_row).Add(job_family, "c", next.cursor).Add(job_family, "l", next.lease);
 }
 
-Result<bool> Feed::AdvanceJob(const std::string& job_row, const std::string& lease,
-                              const JobAdvance& next) {
+Result<bool> FeedImpl::AdvanceJob(const std::string& job_row, const std::string& lease,
+                                  const JobAdvance& next) {
   return posts_->CheckAndMutate(CheckAndMutate(job_row)
                                     .IfEquals(std::string(fl::kJobFamily), "l", lease)
                                     .Then(JobAdvanceAction(job_row, next)));
 }
 
-Status Feed::TrimDelivered(const std::vector<std::string>& users,
-                           const std::vector<std::string>& entries) {
+Status FeedImpl::TrimDelivered(const std::vector<std::string>& users,
+                               const std::vector<std::string>& entries) {
   // Trim the inboxes whose turn it is (FeedOptions::inbox_trim_every).
   std::vector<DueTrim> due;
   for (const auto& u : users) {
@@ -834,7 +967,7 @@ Status Feed::TrimDelivered(const std::vector<std::string>& users,
   return Trim(due);
 }
 
-Status Feed::Trim(const std::vector<DueTrim>& due) {
+Status FeedImpl::Trim(const std::vector<DueTrim>& due) {
   // The columns after the first inbox_cap (the oldest entries) are removed.
   if (due.empty()) return Status::OK();
   // The reader rows before the inboxes: MarkDirtyIfRebuilt compares against them, and the
@@ -894,8 +1027,8 @@ Status Feed::Trim(const std::vector<DueTrim>& due) {
   return MarkDirtyIfRebuilt(trimmed, trimmed_readers);
 }
 
-Result<std::vector<std::string>> Feed::ActiveReaders(const std::vector<std::string>& users,
-                                                     int64_t* skipped) {
+Result<std::vector<std::string>> FeedImpl::ActiveReaders(const std::vector<std::string>& users,
+                                                         int64_t* skipped) {
   if (options_.inactive_after_ms <= 0 || users.empty()) return users;
   const int64_t now = SystemWallMillis();
   // Fan-out pages meet the same readers again and again: read only those not known active.
@@ -938,7 +1071,7 @@ Result<std::vector<std::string>> Feed::ActiveReaders(const std::vector<std::stri
   return active;
 }
 
-Status Feed::Retract(const std::vector<std::string>& users, const std::string& entry) {
+Status FeedImpl::Retract(const std::vector<std::string>& users, const std::string& entry) {
   if (users.empty()) return Status::OK();
   std::vector<Mutation> dels;
   for (const auto& u : users) {
@@ -948,7 +1081,7 @@ Status Feed::Retract(const std::vector<std::string>& users, const std::string& e
   return inbox_->Batch(dels).status();
 }
 
-Status Feed::Follow(std::string_view follower, std::string_view followed) {
+Status FeedImpl::Follow(std::string_view follower, std::string_view followed) {
   BASALT_RETURN_IF_ERROR(graph_.Follow(follower, followed));
   const std::string family(fl::kInboxFamily);
   if (options_.inactive_after_ms > 0) {
@@ -993,7 +1126,7 @@ Status Feed::Follow(std::string_view follower, std::string_view followed) {
   return MarkDirtyIfRebuilt({std::string(follower)}, {reader});
 }
 
-Status Feed::Unfollow(std::string_view follower, std::string_view followed) {
+Status FeedImpl::Unfollow(std::string_view follower, std::string_view followed) {
   if (follower.empty() || followed.empty() || follower == followed) {
     return graph_.Unfollow(follower, followed);  // InvalidArgument, before anything is written
   }
@@ -1021,12 +1154,12 @@ Status Feed::Unfollow(std::string_view follower, std::string_view followed) {
   return inbox_->Delete(del);
 }
 
-Result<int64_t> Feed::PendingJobs() {
+Result<int64_t> FeedImpl::PendingJobs() {
   BASALT_ASSIGN_OR_RETURN(Backlog backlog, FanoutBacklog());
   return backlog.jobs;
 }
 
-Result<Feed::Backlog> Feed::FanoutBacklog() {
+Result<Feed::Backlog> FeedImpl::FanoutBacklog() {
   Backlog backlog;
   Scan scan = Scan()
                   .SetRowPrefix(fl::JobRowsPrefix())
