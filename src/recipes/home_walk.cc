@@ -171,7 +171,8 @@ Result<bool> HomeWalk::ReadInbox(int32_t fetch, std::vector<std::string>* keys, 
 }
 
 Status HomeWalk::ReadPulled(int32_t fetch, std::vector<std::string>* keys) {
-  if (!followed_) {
+  // Filled on the first pulled read, also when the merge above has read the followees already.
+  if (pulled_.empty()) {
     BASALT_RETURN_IF_ERROR(ReadFollowed());
     pulled_.assign(followed_->all.begin(), followed_->all.end());
     if (!followed_->all.contains(user_)) pulled_.push_back(user_);
