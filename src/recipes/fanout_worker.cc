@@ -6,6 +6,7 @@
 
 #include "basalt/check_and_mutate.h"
 #include "basalt/filter.h"
+#include "recipes/fanout_jobs.h"
 #include "recipes/feed_layout.h"
 
 namespace basalt::recipes {
@@ -96,7 +97,7 @@ std::string RandomId() {
 }  // namespace
 
 FanoutWorkerPool::FanoutWorkerPool(Feed& feed, FanoutWorkerOptions options)
-    : feed_(feed), options_(std::move(options)) {
+    : feed_(feed), jobs_(FanoutJobsOf(feed)), options_(std::move(options)) {
   view_.pool_id = "w" + RandomId() + "-";
 }
 
@@ -162,7 +163,7 @@ void FanoutWorkerPool::Loop(int index) {
   const std::string worker_id = view_.pool_id + std::to_string(index);
   while (!stop_) {
     FanoutStats step;
-    Result<bool> ran = RunJob(feed_, options_, worker_id, INT_MAX, &step, &stop_, &view_);
+    Result<bool> ran = RunJob(jobs_, options_, worker_id, INT_MAX, &step, &stop_, &view_);
     {
       std::lock_guard<std::mutex> lock(mu_);
       stats_.jobs_finished += step.jobs_finished;
@@ -184,7 +185,7 @@ void FanoutWorkerPool::Loop(int index) {
 Result<bool> FanoutWorkerPool::RunOnce(Feed& feed, const FanoutWorkerOptions& options,
                                        std::string_view worker_id, int max_steps,
                                        FanoutStats* stats) {
-  return RunJob(feed, options, worker_id, max_steps, stats, nullptr, nullptr);
+  return RunJob(FanoutJobsOf(feed), options, worker_id, max_steps, stats, nullptr, nullptr);
 }
 
 Status FanoutWorkerPool::Look(Table& posts, QueueView* view) {
@@ -244,10 +245,13 @@ Result<bool> FanoutWorkerPool::TakeJob(Table& posts, QueueView* view, RowResult*
   return true;
 }
 
-Result<bool> FanoutWorkerPool::RunJob(Feed& feed, const FanoutWorkerOptions& options,
+Result<bool> FanoutWorkerPool::RunJob(FanoutJobs* jobs, const FanoutWorkerOptions& options,
                                       std::string_view worker_id, int max_steps, FanoutStats* stats,
                                       const std::atomic<bool>* stop, QueueView* view) {
-  Table& posts = *feed.posts_;
+  if (jobs == nullptr) {
+    return Status::InvalidArgument("fan-out: the feed was not made by Feed::Open");
+  }
+  Table& posts = jobs->posts();
   const std::string family(fl::kJobFamily);
   RowResult job;
   // The lease value the job row holds as far as this worker knows, and whether it is this
@@ -310,25 +314,25 @@ Result<bool> FanoutWorkerPool::RunJob(Feed& feed, const FanoutWorkerOptions& opt
     }
     if (!done) {
       BASALT_ASSIGN_OR_RETURN(UserPage page,
-                              feed.graph_.Followers(author, options.chunk_size, cursor));
+                              jobs->graph().Followers(author, options.chunk_size, cursor));
       if (kind == fl::kFanoutJob) {
         // Inactive readers are skipped: their next read rebuilds their inbox.
         int64_t skipped = 0;
         BASALT_ASSIGN_OR_RETURN(std::vector<std::string> active,
-                                feed.ActiveReaders(page.users, &skipped));
+                                jobs->ActiveReaders(page.users, &skipped));
         // Without an atomic MutateRows a page is written before the lease is checked: the job
         // must then be claimed first, so that no two workers deliver it.
-        if (!feed.rows_atomic_) {
+        if (!jobs->rows_atomic()) {
           BASALT_ASSIGN_OR_RETURN(bool mine, claim());
           if (!mine) return true;
         }
         // The page and the job's end (or its cursor and a renewed lease) in one write, nothing
         // written if the lease changed (the worker holding it now delivers the page). A job of
         // one page thus takes no lease; a longer one takes it with its first page.
-        Feed::JobAdvance next{.end = page.cursor.empty(), .cursor = page.cursor};
+        JobAdvance next{.end = page.cursor.empty(), .cursor = page.cursor};
         if (!next.end) next.lease = LeaseValue(worker_id, options.lease_ms);
         BASALT_ASSIGN_OR_RETURN(bool written,
-                                feed.DeliverJobPage(active, {entry}, job_row, lease, next));
+                                jobs->DeliverJobPage(active, {entry}, job_row, lease, next));
         if (!written) return true;
         if (stats != nullptr) {
           stats->inbox_writes += static_cast<int64_t>(active.size());
@@ -343,20 +347,20 @@ Result<bool> FanoutWorkerPool::RunJob(Feed& feed, const FanoutWorkerOptions& opt
       }
       BASALT_ASSIGN_OR_RETURN(bool mine, claim());
       if (!mine) return true;
-      BASALT_RETURN_IF_ERROR(feed.Retract(page.users, entry));
+      BASALT_RETURN_IF_ERROR(jobs->Retract(page.users, entry));
       if (stats != nullptr) stats->inbox_writes += static_cast<int64_t>(page.users.size());
       cursor = std::move(page.cursor);
       done = cursor.empty();
     }
     if (done) {
-      BASALT_ASSIGN_OR_RETURN(bool ended, feed.AdvanceJob(job_row, lease, {.end = true}));
+      BASALT_ASSIGN_OR_RETURN(bool ended, jobs->AdvanceJob(job_row, lease, {.end = true}));
       if (ended && stats != nullptr) ++stats->jobs_finished;
       return true;
     }
     // A retract job's progress and renewed lease, unless another worker took the job over.
-    Feed::JobAdvance next{
+    JobAdvance next{
         .end = false, .cursor = cursor, .lease = LeaseValue(worker_id, options.lease_ms)};
-    BASALT_ASSIGN_OR_RETURN(bool kept, feed.AdvanceJob(job_row, lease, next));
+    BASALT_ASSIGN_OR_RETURN(bool kept, jobs->AdvanceJob(job_row, lease, next));
     if (!kept) return true;
     lease = std::move(next.lease);
   }

@@ -486,6 +486,30 @@ TEST_P(FeedTest, PartialBackfillIsCompletedFromTheFolloweesTimeline) {
   EXPECT_EQ(HomeIds("dave", 2), alice);
 }
 
+// With more marked authors than a home read asks about edge by edge, the read takes the whole
+// following list to find the followed ones; past the inbox the walk still reads every
+// followee's own timeline.
+TEST_P(FeedTest, WalkGoesPastTheInboxWhenManyAuthorsAreMarked) {
+  FeedOptions options;
+  options.fanout_threshold = 0;  // an author with a follower is marked when they post
+  options.follower_count_refresh_ms = 0;
+  options.backfill_posts = 1;
+  OpenFeed(options);
+  // carol posts before anyone follows her, so she is not marked; bob's backfill takes her newest
+  // post and leaves the inbox a bound before the others.
+  std::vector<std::string> ids;
+  for (int i = 0; i < 3; ++i) ids.push_back(MustPost("carol", "c" + std::to_string(i)));
+  ASSERT_OK(feed_->Follow("bob", "carol"));
+  for (int i = 0; i < 70; ++i) {
+    const std::string star = "star" + std::to_string(i);
+    ASSERT_OK(feed_->Follow("bob", star));
+    ids.push_back(MustPost(star, "s"));
+  }
+  DrainJobs();
+  std::vector<std::string> expected(ids.rbegin(), ids.rend());
+  EXPECT_EQ(HomeIds("bob", 5), expected);
+}
+
 // A post whose delivery comes after the inbox was trimmed past its time (an import's old post
 // here) lands past the inbox's bound: the walk reads it from its author's timeline, in its place.
 TEST_P(FeedTest, ALateDeliveryPastTheBoundIsServedInItsPlace) {

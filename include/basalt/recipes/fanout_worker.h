@@ -45,6 +45,8 @@
 
 namespace basalt::recipes {
 
+class FanoutJobs;
+
 struct FanoutWorkerOptions {
   // Worker threads. Default: 2.
   int threads = 2;
@@ -67,7 +69,8 @@ struct FanoutStats {
 
 class FanoutWorkerPool {
  public:
-  // `feed` must outlive the pool.
+  // `feed` must outlive the pool. A feed not made by Feed::Open has no jobs to run: every
+  // worker step then fails with InvalidArgument (last_error).
   explicit FanoutWorkerPool(Feed& feed, FanoutWorkerOptions options = {});
   // Stops the threads (as Stop).
   ~FanoutWorkerPool();
@@ -90,6 +93,7 @@ class FanoutWorkerPool {
   // Claims at most one job whose lease is free or expired and runs at most `max_steps` steps of
   // it as worker `worker_id`. A job left unfinished keeps its lease until it expires, as if the
   // worker had crashed. Returns whether a job was claimed. For tests and single-threaded tools.
+  // InvalidArgument for a feed not made by Feed::Open.
   static Result<bool> RunOnce(Feed& feed, const FanoutWorkerOptions& options,
                               std::string_view worker_id, int max_steps = INT_MAX,
                               FanoutStats* stats = nullptr);
@@ -121,7 +125,7 @@ class FanoutWorkerPool {
   // RunOnce, stopping between steps once `*stop` is set. With `view`, takes a job the pool's
   // looks read (claimed only when it has more than one follower page), else claims the first
   // free job of the whole queue.
-  static Result<bool> RunJob(Feed& feed, const FanoutWorkerOptions& options,
+  static Result<bool> RunJob(FanoutJobs* jobs, const FanoutWorkerOptions& options,
                              std::string_view worker_id, int max_steps, FanoutStats* stats,
                              const std::atomic<bool>* stop, QueueView* view);
   // Moves the next job of `view->seen` to `view->running` and into `*job`, looking at the queue
@@ -131,6 +135,7 @@ class FanoutWorkerPool {
   static Status Look(Table& posts, QueueView* view);
 
   Feed& feed_;
+  FanoutJobs* jobs_;  // feed_'s; null when feed_ was not made by Feed::Open
   FanoutWorkerOptions options_;
   QueueView view_;
   std::vector<std::thread> threads_;

@@ -28,23 +28,17 @@
 #ifndef BASALT_RECIPES_FEED_H_
 #define BASALT_RECIPES_FEED_H_
 
-#include <atomic>
+#include <cstddef>
 #include <cstdint>
-#include <map>
 #include <memory>
-#include <mutex>
-#include <set>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
-#include "basalt/check_and_mutate.h"
 #include "basalt/connection.h"
 #include "basalt/recipes/follow_graph.h"
 #include "basalt/schema.h"
 #include "basalt/status.h"
-#include "basalt/table.h"
 
 namespace basalt::recipes {
 
@@ -121,39 +115,40 @@ struct PostPage {
   std::string cursor;
 };
 
-class FanoutWorkerPool;
-
+// An abstract interface, as the other recipes are: Open makes the one implementation, whose state
+// (tables, caches of marks, follower counts and reader activity) stays in src/recipes/.
 class Feed {
  public:
   // Opens (creating the tables if needed) a feed on `conn` and `graph`, which must outlive it.
   static Result<std::unique_ptr<Feed>> Open(Connection& conn, FollowGraph& graph,
                                             FeedOptions options = {});
-  ~Feed();
+  virtual ~Feed() = default;
 
   // Writes a post and (unless the author is a high-follower author) its fan-out job, in the
   // crash-safe order above, and returns the post id. An error may leave the post written (and
   // then delivered too, after post_lease_ms) or not written at all. The id is KeyBuilder
   // bytes(author) + ReverseTimestamp(now) + uint32 sequence, unique within a millisecond for this
   // Feed. InvalidArgument for an empty author or a text longer than max_text_bytes.
-  Result<std::string> Post(std::string_view author, std::string_view text);
+  virtual Result<std::string> Post(std::string_view author, std::string_view text) = 0;
   // Post at a time of the caller's (ms since the epoch, >= 0) instead of now: for imports and
   // demo data whose posts are older than the import. The post sorts into timelines by that
   // time; its fan-out works as Post's.
-  Result<std::string> PostAt(std::string_view author, std::string_view text, int64_t timestamp_ms);
+  virtual Result<std::string> PostAt(std::string_view author, std::string_view text,
+                                     int64_t timestamp_ms) = 0;
 
   // The post; NotFound when there is none (never written or deleted), InvalidArgument for an
   // id that is not a post id.
-  Result<PostView> GetPost(std::string_view post_id);
+  virtual Result<PostView> GetPost(std::string_view post_id) = 0;
 
   // Deletes the post and queues a retract job that removes it from followers' inboxes (home
   // timelines drop it at once anyway). NotFound when the post does not exist;
   // FailedPrecondition when `requester` is not its author.
-  Status DeletePost(std::string_view requester, std::string_view post_id);
+  virtual Status DeletePost(std::string_view requester, std::string_view post_id) = 0;
 
   // `author`'s own posts, newest first, `page_size` at a time (a prefix scan paged by
   // ReadPage; the cursor is ReadPage's). InvalidArgument for page_size < 1 or a bad cursor.
-  Result<PostPage> UserTimeline(std::string_view author, int32_t page_size,
-                                std::string_view cursor = {});
+  virtual Result<PostPage> UserTimeline(std::string_view author, int32_t page_size,
+                                        std::string_view cursor = {}) = 0;
 
   // The posts of the users `user` follows and `user`'s own posts, newest first (by time, then
   // post id), all of them, `page_size` at a time, hydrated with one multi-Get. A walk starts in
@@ -165,22 +160,22 @@ class Feed {
   // phase, go on in the inbox). A page may hold fewer than page_size posts only when it is the
   // last one; the last page may be empty. May first rebuild an inactive reader's inbox
   // (FeedOptions::inactive_after_ms). InvalidArgument for page_size < 1 or a malformed cursor.
-  Result<PostPage> HomeTimeline(std::string_view user, int32_t page_size,
-                                std::string_view cursor = {});
+  virtual Result<PostPage> HomeTimeline(std::string_view user, int32_t page_size,
+                                        std::string_view cursor = {}) = 0;
 
   // graph.Follow, then copies the followed user's newest backfill_posts posts into the
   // follower's inbox (none for a high-follower author: merged at read time); when the followed
   // user has more, older ones are read from their timeline once a home walk gets there. Starts
   // the follower's activity clock if it has not started (inactive_after_ms).
-  Status Follow(std::string_view follower, std::string_view followed);
+  virtual Status Follow(std::string_view follower, std::string_view followed) = 0;
   // Marks the follower as one who has unfollowed (their home reads then check the authors of
   // their inbox entries, for a fan-out that delivers after this), graph.Unfollow, then removes
   // the followed user's posts from the follower's inbox. Unfollow a Feed's users through this,
   // not through the graph alone, which would leave the followee's posts in the inbox.
-  Status Unfollow(std::string_view follower, std::string_view followed);
+  virtual Status Unfollow(std::string_view follower, std::string_view followed) = 0;
 
   // Fan-out and retract jobs not finished yet.
-  Result<int64_t> PendingJobs();
+  virtual Result<int64_t> PendingJobs() = 0;
 
   // The unfinished jobs and the time the oldest of them was last written (its row's newest
   // cell; ms since the epoch, 0 when there is none): now minus that is the fan-out's lag.
@@ -188,125 +183,10 @@ class Feed {
     int64_t jobs = 0;
     int64_t oldest_job_ms = 0;
   };
-  Result<Backlog> FanoutBacklog();
+  virtual Result<Backlog> FanoutBacklog() = 0;
 
-  const FeedOptions& options() const { return options_; }
-  FollowGraph& graph() { return graph_; }
-
- private:
-  friend class FanoutWorkerPool;
-
-  Feed(Connection& conn, FollowGraph& graph, FeedOptions options, std::unique_ptr<Table> posts,
-       std::unique_ptr<Table> inbox);
-
-  // Writes `entries` (timeline keys, see feed_layout.h) into the inboxes of `users`, then
-  // trims the inboxes whose turn it is to inbox_cap, moving their bounds up first.
-  Status Deliver(const std::vector<std::string>& users, const std::vector<std::string>& entries);
-  // What a fan-out job's page does to its job row: ends the job (deletes the row), or records
-  // the follower cursor the next page starts at and a renewed lease.
-  struct JobAdvance {
-    bool end = true;
-    std::string cursor;
-    std::string lease;
-  };
-  // Deliver, and `next` applied to the job in `job_row`, if its lease is still `lease`: one
-  // atomic write where the store has one (nothing written when the lease changed), else the
-  // delivery, then a CheckAndMutate of the job row. Returns whether the job row was written.
-  Result<bool> DeliverJobPage(const std::vector<std::string>& users,
-                              const std::vector<std::string>& entries, const std::string& job_row,
-                              const std::string& lease, const JobAdvance& next);
-  // `next` applied to the job in `job_row` if its lease is still `lease` (a CheckAndMutate);
-  // returns whether it was.
-  Result<bool> AdvanceJob(const std::string& job_row, const std::string& lease,
-                          const JobAdvance& next);
-  // The write that applies `next` to the job row.
-  static CheckAndMutate::Action JobAdvanceAction(const std::string& job_row,
-                                                 const JobAdvance& next);
-  // The trims that delivering `entries` to `users` makes due (TrimDue).
-  Status TrimDelivered(const std::vector<std::string>& users,
-                       const std::vector<std::string>& entries);
-  // How far a trim reads an inbox. Entries a trim removes are the oldest, so every earlier
-  // trim's delete markers sort at or after the inbox's bound: kBelowBound reads only the entries
-  // before it, and removes of those after it only the ones just delivered. kWhole reads past it
-  // too, for entries delivered after a trim had moved the bound above them (home timelines never
-  // read them) by deliveries that did not trim.
-  enum class TrimPass : uint8_t { kNone, kBelowBound, kWhole };
-  struct DueTrim {
-    std::string user;
-    TrimPass pass;
-    const std::vector<std::string>* delivered;  // the entries just written; not owned
-  };
-  // Trims the inboxes of `due` to inbox_cap, moving their bounds up first.
-  Status Trim(const std::vector<DueTrim>& due);
-  // The users of `users` fan-out delivers to: those not inactive (inactive_after_ms). Adds the
-  // others to `*skipped`.
-  Result<std::vector<std::string>> ActiveReaders(const std::vector<std::string>& users,
-                                                 int64_t* skipped);
-  // Whether delivering `entries` to `user` trims the inbox (FeedOptions::inbox_trim_every), and
-  // how far: one trim in kWholeTrimEvery reads the whole inbox.
-  TrimPass TrimDue(std::string_view user, const std::vector<std::string>& entries) const;
-  static constexpr uint64_t kWholeTrimEvery = 16;
-  // Removes `entry` from the inboxes of `users`.
-  Status Retract(const std::vector<std::string>& users, const std::string& entry);
-  struct FollowedAuthors {
-    std::set<std::string> all;      // every author `user` follows
-    std::vector<std::string> high;  // those that carry the high-follower mark
-  };
-  // Whom `user` follows: read by a home timeline page past the inbox, or when there are too
-  // many marked authors to ask about each edge, and by rebuilds.
-  Result<FollowedAuthors> Followed(std::string_view user);
-  Result<bool> IsHighFollowerAuthor(std::string_view author);
-  // Up to `limit` timeline keys after `position` (exclusive; empty: from the newest), newest
-  // first, from the own timelines of `authors`: a k-way merge that reads each author's posts
-  // lazily, a few at a time.
-  Result<std::vector<std::string>> PullKeys(const std::vector<std::string>& authors,
-                                            const std::string& position, int32_t limit);
-  // Moves `user`'s inbox bound to `key` when that is before it (CheckAndMutate, so concurrent
-  // moves keep the earliest). `reader` is the reader row as read, or null to read it.
-  Status NarrowBound(std::string_view user, const std::string& key, const RowResult* reader);
-  // Rebuilds `user`'s inbox from the timelines of the users they follow (not the high-follower
-  // ones): the newest inbox_cap posts, and the bound after them. Returns false when a trim or a
-  // follow raced it: the inbox is then not to be trusted until the next read rebuilds it again.
-  Result<bool> RebuildInbox(std::string_view user);
-  // After removing entries from the inboxes of `users` or moving their bounds, with `readers`
-  // their reader rows read before: marks an inbox for a rebuild when a rebuild of it was running
-  // then or started since, as that rebuild may have rewritten what was removed, or overwritten
-  // the bound.
-  Status MarkDirtyIfRebuilt(const std::vector<std::string>& users,
-                            const std::vector<RowResult>& readers);
-  // `author`'s follower count as of at most follower_count_refresh_ms ago.
-  Result<int64_t> RecentFollowerCount(std::string_view author);
-  // The authors that carry the high-follower mark, as of at most marks_refresh_ms ago.
-  Result<std::shared_ptr<const std::set<std::string>>> MarkedAuthors();
-
-  // Writes the post row, its job row and the author's inbox entry as one atomic
-  // Connection::MutateRows; false (nothing written) when the backend has none.
-  Result<bool> WritePostAtomically(const basalt::Put& post, const basalt::Put& job,
-                                   const basalt::Put& own_entry);
-
-  Connection& conn_;
-  FollowGraph& graph_;
-  FeedOptions options_;
-  std::unique_ptr<Table> posts_;
-  std::unique_ptr<Table> inbox_;
-  std::atomic<uint32_t> sequence_;
-  // False once Connection::MutateRows answered NotSupported (thrift://): DeliverJobPage is then
-  // two writes, and a fan-out worker claims a job before its first page.
-  std::atomic<bool> rows_atomic_{true};
-  std::mutex marks_mu_;
-  std::shared_ptr<const std::set<std::string>> marks_;  // guarded by marks_mu_; null: read again
-  int64_t marks_read_ms_ = 0;                           // guarded by marks_mu_
-  struct FollowerCountCopy {
-    int64_t count;
-    int64_t read_ms;
-  };
-  std::mutex counts_mu_;
-  std::map<std::string, FollowerCountCopy, std::less<>> counts_;  // guarded by counts_mu_
-  // ActiveReaders' copies: until when a reader is active for certain. A reader whose last read
-  // was at T is active until T + inactive_after_ms whatever happens meanwhile (a read only
-  // moves T on), so a copy needs no refresh before then.
-  std::mutex active_mu_;
-  std::unordered_map<std::string, int64_t> active_until_;  // guarded by active_mu_
+  virtual const FeedOptions& options() const = 0;
+  virtual FollowGraph& graph() = 0;
 };
 
 }  // namespace basalt::recipes
