@@ -1,5 +1,5 @@
-// W2: the microblog of note 004 on basalt's Feed recipe against the same workload written
-// directly on RocksDB (raw keys), in one run.
+// W2: the `home-feed` microblog (docs/design/workloads.md) on basalt's Feed recipe against the same
+// workload written directly on RocksDB (raw keys), in one run.
 //
 //   users      20,000 x scale, each following `--follows` users drawn from a power law (Zipf,
 //              s = 1), so a few authors have most users as followers

@@ -1,9 +1,9 @@
-// Workload W1 (`action-log` in docs/design/workloads.md): a user action log. 100,000 users, 5,000,000 actions whose users follow
-// a Zipf distribution (s = 1), recorded in time order; then its query, "the 10 latest
-// actions after skipping 20", for Zipf-chosen users. basalt's ActivityLog (tall layout: row =
-// user + (Long.MAX - stamp) + seq) against the same rows written and read by hand on raw
-// RocksDB, and against SQLite with an index on (userid, stamp DESC), in the same run, on the
-// same machine and disk.
+// Workload W1 (`action-log` in docs/design/workloads.md): a user action log. 100,000 users,
+// 5,000,000 actions whose users follow a Zipf distribution (s = 1), recorded in time order; then
+// its query, "the 10 latest actions after skipping 20", for Zipf-chosen users. basalt's ActivityLog
+// (tall layout: row = user + (Long.MAX - stamp) + seq) against the same rows written and read by
+// hand on raw RocksDB, and against SQLite with an index on (userid, stamp DESC), in the same run,
+// on the same machine and disk.
 //
 //   SQL:     SELECT id, name, stamp FROM actions WHERE userid = ?
 //            ORDER BY stamp DESC LIMIT 10 OFFSET 20

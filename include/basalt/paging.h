@@ -92,8 +92,8 @@ struct ColumnPage {
 };
 
 // Reads the next page of at most `page_size` columns (qualifiers) of one family of one row, for
-// rows too wide to read at once (`tall-vs-wide`'s wide layout, an inbox row): the first columns when
-// `cursor` is empty, else the columns strictly after the last qualifier of the page that
+// rows too wide to read at once (`tall-vs-wide`'s wide layout, an inbox row): the first columns
+// when `cursor` is empty, else the columns strictly after the last qualifier of the page that
 // returned `cursor`. Pass the same Get with every page.
 //
 // REQUIRES of `get`: exactly one family selected (Get::AddFamily, or AddColumn for some of its

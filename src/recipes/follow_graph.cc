@@ -43,7 +43,8 @@ namespace {
 constexpr int kFollowGraphFormatVersion = 1;
 constexpr int kOldestReadableFollowGraphFormatVersion = 1;
 
-// Bytes of MD5 per user in tall keys (note 003 hashes each user to a fixed width).
+// Bytes of MD5 per user in tall keys (the `follow-graph` workload hashes each user to a fixed
+// width).
 constexpr size_t kUserHashBytes = 8;
 // Rounds SyncReverse tries before giving up on an edge that keeps changing under it.
 constexpr int kMaxSyncRounds = 16;

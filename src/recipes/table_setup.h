@@ -29,10 +29,11 @@ Status EnsureTable(Admin& admin, const TableName& name, const std::vector<std::s
 Status EnsureTable(Admin& admin, const TableDescriptor& desc,
                    const std::vector<std::string>& split_keys = {});
 
-// The split keys of a recipe's presplit_regions option (HBase note 002: pre-split tables whose
-// keys are spread), for row keys whose first byte is spread evenly over [0, first_byte_values):
-// 256 for a hash prefix, N for a salt byte of N buckets. One-byte keys cutting that range into
-// min(regions, first_byte_values) ranges of equal width (within one value); none for regions
+// The split keys of a recipe's presplit_regions option (the `modelling` rules of
+// docs/design/workloads.md: pre-split tables whose keys are spread), for row keys whose first byte
+// is spread evenly over [0, first_byte_values): 256 for a hash prefix, N for a salt byte of N
+// buckets. One-byte keys cutting that range into min(regions, first_byte_values) ranges of equal
+// width (within one value); none for regions
 // <= 1. InvalidArgument, naming `option`, for regions outside 0..256.
 // E.g. EvenFirstByteSplits(4, 256) = {"\x40", "\x80", "\xC0"}; (4, 8) = {"\x02", "\x04", "\x06"}.
 Result<std::vector<std::string>> EvenFirstByteSplits(int regions, int first_byte_values,

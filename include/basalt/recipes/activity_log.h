@@ -2,7 +2,8 @@
 // the public table API only, so it runs unchanged on every backend.
 //
 // Layouts (chosen when the log is opened; both give the same answers, docs/recipes.md):
-//   kTall  `tall-vs-wide`'s recommended layout, `action-log`'s row per action: table <prefix>_events,
+//   kTall  `tall-vs-wide`'s recommended layout, `action-log`'s row per action: table
+//   <prefix>_events,
 //          row = Bytes(user) + ReverseTimestamp(time) + seq (descending), family "e",
 //          qualifier "" (one cell per event).
 //   kWide  one row per user in <prefix>_events, row = Bytes(user), family "e",

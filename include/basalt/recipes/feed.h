@@ -1,9 +1,9 @@
-// Feed: the microblog of seed note 004 on the public table API only, so it runs unchanged on
-// every backend. Posts, a user's own timeline, and home timelines served from per-user inboxes
-// that a background worker pool (fanout_worker.h) fills ("fan-out on write"); authors with many
-// followers are merged into home timelines at read time instead ("hybrid fan-out"), and so are
-// the reader's own posts.
-// docs/recipes.md, section "Microblog feeds", describes the tables byte by byte.
+// Feed: the microblog of the `home-feed` workload (docs/design/workloads.md) on the public table
+// API only, so it runs unchanged on every backend. Posts, a user's own timeline, and home timelines
+// served from per-user inboxes that a background worker pool (fanout_worker.h) fills ("fan-out on
+// write"); authors with many followers are merged into home timelines at read time instead ("hybrid
+// fan-out"), and so are the reader's own posts. docs/recipes.md, section "Microblog feeds",
+// describes the tables byte by byte.
 //
 //   auto graph = FollowGraph::Open(conn);
 //   auto feed = Feed::Open(conn, **graph);
@@ -51,8 +51,8 @@ struct FeedOptions {
   size_t max_text_bytes = 1000;
   // Entries an inbox keeps (the newest); older ones are trimmed as entries are written (see
   // inbox_trim_every). A home timeline goes on past them: once a walk is past the inbox, its
-  // pages are merged from the followees' own timelines (HomeTimeline). Default: 1000 (note 004).
-  // REQUIRES: >= 1.
+  // pages are merged from the followees' own timelines (HomeTimeline). Default: 1000 (as the
+  // `home-feed` workload keeps). REQUIRES: >= 1.
   int32_t inbox_cap = 1000;
   // A trim reads the inbox past its first inbox_cap entries, so trimming on every delivery made
   // each delivery cost O(inbox_cap) reads once inboxes were full. A delivery trims its inbox back

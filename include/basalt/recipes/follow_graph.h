@@ -2,7 +2,8 @@
 // runs unchanged on every backend.
 //
 // Layouts (chosen when the graph is opened; both give the same answers):
-//   kTall  as the `follow-graph` workload recommends: table <prefix>_follows with row hash(follower) + hash(followed)
+//   kTall  as the `follow-graph` workload recommends: table <prefix>_follows with row
+//   hash(follower) + hash(followed)
 //          (8 bytes of MD5 each, fixed length; the followed user's name is in the cell), and the
 //          reverse in <prefix>_followers; a check is one Get, an unfollow one conditional Delete;
 //          lists are prefix scans paged with ReadPage. Lists come in hash order.
@@ -63,8 +64,8 @@ struct FollowGraphOptions {
   // When set, Follow rejects users for which it returns false (NotFound).
   std::function<Result<bool>(std::string_view user)> user_exists;
   // kTall only: when > 1, both tables (keyed by MD5 hashes) are created pre-split into this
-  // many regions at evenly spaced first bytes, as the `modelling` rules advise for clusters. Only at
-  // creation: existing tables keep their regions. 0..256; InvalidArgument otherwise, and with
+  // many regions at evenly spaced first bytes, as the `modelling` rules advise for clusters. Only
+  // at creation: existing tables keep their regions. 0..256; InvalidArgument otherwise, and with
   // kWide (keyed by name, whose spread is unknown). Default: 0, one region (an embedded store
   // gains nothing from regions: each family is one RocksDB column family).
   int presplit_regions = 0;

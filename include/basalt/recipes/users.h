@@ -1,5 +1,6 @@
-// UserStore: accounts, log-in sessions and profiles for the microblog (the `follow-graph` workload's register
-// and log-in pages), on the public table API only, so it runs unchanged on every backend.
+// UserStore: accounts, log-in sessions and profiles for the microblog (the `follow-graph`
+// workload's register and log-in pages), on the public table API only, so it runs unchanged on
+// every backend.
 //
 //   auto users = basalt::recipes::UserStore::Open(conn);
 //   Status s = (*users)->Register("alice", "correct horse battery");
