@@ -1,5 +1,8 @@
 #include "engine/compaction_filter.h"
 
+#include <algorithm>
+#include <cstdint>
+
 #include "engine/key_format.h"
 #include "util/clock.h"
 
@@ -60,6 +63,7 @@ rocksdb::CompactionFilter::Decision CellCompactionFilter::Decide(const rocksdb::
     st.version_delete_ts = -1;
     st.version_delete_seq = 0;
     st.rank = 0;
+    st.min_ranked_seq = UINT64_MAX;
   }
   switch (pk.type) {
     case CellType::kDeleteColumn:
@@ -92,8 +96,12 @@ rocksdb::CompactionFilter::Decision CellCompactionFilter::Decide(const rocksdb::
     return expired && s.min_versions == 0 ? Decision::kRemove : Decision::kKeep;
   }
   ++st.rank;
-  int32_t allowed = expired ? s.min_versions : s.max_versions;
-  if (st.rank > allowed) return Decision::kRemove;
+  // See the header: final when every marker is here, or when this Put is no newer in the write
+  // order than any above it (a marker hiding one of those hides it too).
+  const bool rank_is_final = full_ || seq <= st.min_ranked_seq;
+  st.min_ranked_seq = std::min(st.min_ranked_seq, seq);
+  const int32_t allowed = expired ? s.min_versions : s.max_versions;
+  if (st.rank > allowed && rank_is_final) return Decision::kRemove;
   if (clear_sequences_ && (pv.seq != 0 || value.size() - pv.payload.size() != 1)) {
     // A surviving Put's sequence number only ranks it against markers. Every marker with a
     // smaller number is in this compaction and is dropped by it, and every marker still to come

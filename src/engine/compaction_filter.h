@@ -4,9 +4,15 @@
 // column's markers before the Puts they hide (see key_format.h). It applies the read path's
 // rules (row_reader.h) to what the compaction contains and never drops a cell a read could
 // return:
-//   - any compaction drops Puts hidden by a marker it has seen, Puts ranked beyond VERSIONS
-//     among the unmasked Puts it has seen, expired Puts beyond MIN_VERSIONS, and markers that
-//     are themselves expired (everything they cover has expired too);
+//   - any compaction drops Puts hidden by a marker it has seen, expired Puts beyond
+//     MIN_VERSIONS, markers that are themselves expired (everything they cover has expired too),
+//     and Puts ranked beyond VERSIONS among the unmasked Puts it has seen, when they are no newer
+//     in the write order than every Put ranked above them. A partial compaction may miss a marker
+//     (in a file it does not hold) that hides a Put ranked above; a family or column marker that
+//     hides a Put hides every older-written Put below it too, so only a Put written after one
+//     ranked above (an explicit timestamp older than a cell already there) could be the visible
+//     one, and it waits for a full compaction. (A one-version Delete hides only its own
+//     version, so the version below it may have been dropped already, as HBase documents.)
 //   - a full compaction (every file of the family; what Admin::MajorCompact runs) also drops
 //     the remaining delete markers, because every cell written before a marker is in it, and
 //     (unless KEEP_DELETED_CELLS) sets the write sequence of every Put it keeps to 0: with the
@@ -71,6 +77,8 @@ class CellCompactionFilter : public rocksdb::CompactionFilter {
     int64_t version_delete_ts = -1;
     uint64_t version_delete_seq = 0;
     int32_t rank = 0;
+    // The smallest write sequence among the column's ranked Puts so far.
+    uint64_t min_ranked_seq = UINT64_MAX;
   };
   mutable State state_;
   mutable uint64_t dropped_ = 0;

@@ -66,6 +66,21 @@ TEST(CompactionFilterTest, DropsVersionsBeyondMaxVersions) {
   EXPECT_EQ(kept, (std::vector<bool>{true, true, false}));
 }
 
+TEST(CompactionFilterTest, APutWrittenAfterOneRankedAboveItWaitsForAFullCompaction) {
+  FamilySettings s;
+  s.max_versions = 1;
+  // ts 8 (seq 1) may be hidden by a family delete at ts 9 (seq 2) in a file this compaction does
+  // not hold; ts 7, written after that delete (seq 3), is then the visible version.
+  const std::vector<StoredCell> cells{Put("r", "q", 8, 1), Put("r", "q", 7, 3)};
+  EXPECT_EQ(Survivors(s, false, cells), (std::vector<bool>{true, true}));
+  // A full compaction holds every marker: none hides ts 8, so ts 7 is a second version.
+  EXPECT_EQ(Survivors(s, true, cells), (std::vector<bool>{true, false}));
+  // With the delete seen, ts 8 drops and ts 7 is the one version.
+  std::vector<StoredCell> with_marker = cells;
+  with_marker.push_back(Marker("r", "", 9, CellType::kDeleteFamily, 2));
+  EXPECT_EQ(Survivors(s, false, with_marker), (std::vector<bool>{true, false, true}));
+}
+
 TEST(CompactionFilterTest, MaskedPutsDropButDoNotCountTowardVersions) {
   FamilySettings s;
   s.max_versions = 1;

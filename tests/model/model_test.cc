@@ -285,16 +285,17 @@ class ModelTest : public StoreTest {
   }
 
   // A scan of every family, of one family or of one column: the one-family scan of one version
-  // is the store's fastest path (the scanner's simple rows), which every recipe takes. Its
-  // columns and time range come from a generator of their own, so that the operations a seed
-  // makes are the same as when every scan read every family.
+  // is the store's fastest path (the scanner's simple rows), which every recipe takes. With the
+  // seeds below, the disk store's runs meet a partial compaction that holds a Put hidden by a
+  // family delete it does not hold, above a visible Put written later with an older timestamp:
+  // the case compaction_filter.h keeps that Put for.
   void CheckScan() {
     const bool reversed = rng_() % 2 == 0;
     int32_t versions = 1 + static_cast<int32_t>(rng_() % 3);
     basalt::Scan scan;
     scan.SetReversed(reversed).ReadVersions(versions);
-    ColumnSelection columns = PickColumns(scan_rng_, &scan);
-    TimeRange range = PickTimeRange(scan_rng_, &scan);
+    ColumnSelection columns = PickColumns(rng_, &scan);
+    TimeRange range = PickTimeRange(rng_, &scan);
     std::vector<std::string> rows = model_.Rows();
     if (reversed) std::reverse(rows.begin(), rows.end());
     std::vector<std::string> expected;
@@ -316,7 +317,6 @@ class ModelTest : public StoreTest {
   void Run(uint32_t seed, int ops) {
     seed_ = seed;
     rng_.seed(seed);
-    scan_rng_.seed(~seed);
     for (ops_ = 0; ops_ < ops; ++ops_) {
       uint32_t dice = rng_() % 100;
       if (dice < 45) {
@@ -341,7 +341,6 @@ class ModelTest : public StoreTest {
   }
 
   std::mt19937 rng_;
-  std::mt19937 scan_rng_;  // the columns and time range of each scan
   uint32_t seed_ = 0;
   int ops_ = 0;
   int64_t base_ = 0;
