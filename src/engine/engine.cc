@@ -171,7 +171,7 @@ rocksdb::ColumnFamilyOptions Engine::FamilyCfOptions(const FamilyRecord& family)
 }
 
 std::shared_ptr<FamilySettingsCell> Engine::SettingsCell(uint64_t family_id) {
-  std::lock_guard<std::mutex> l(settings_mu_);
+  util::MutexLock l(settings_mu_);
   auto& cell = settings_cells_[family_id];
   if (!cell) cell = std::make_shared<FamilySettingsCell>(FamilySettings{});
   return cell;
@@ -367,7 +367,7 @@ Status Engine::OpenImpl() {
 }
 
 Status Engine::ResumeAfterIoError() {
-  std::lock_guard<std::mutex> l(resume_mu_);
+  util::MutexLock l(resume_mu_);
   if (!needs_resume_.load()) return Status::OK();  // another write resumed the store meanwhile
   const auto now = std::chrono::steady_clock::now();
   if (no_space_.load() && now < next_resume_) return DiskFullError(last_resume_error_);

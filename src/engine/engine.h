@@ -46,6 +46,7 @@
 #include "engine/space_reserve.h"
 #include "engine/write_gate.h"
 #include "util/futex_mutex.h"
+#include "util/mutex.h"
 
 namespace rocksdb {
 class Cache;
@@ -322,10 +323,10 @@ class Engine : public std::enable_shared_from_this<Engine> {
   std::atomic<bool> needs_resume_{false};
   // Set with needs_resume_ when the error was a full disk (RocksDB's NoSpace).
   std::atomic<bool> no_space_{false};
-  std::mutex resume_mu_;
+  util::Mutex resume_mu_;
   // While the disk is full, no DB::Resume before this (each one tries to flush every memtable).
-  std::chrono::steady_clock::time_point next_resume_ /* GUARDED_BY(resume_mu_) */;
-  std::string last_resume_error_ /* GUARDED_BY(resume_mu_) */;
+  std::chrono::steady_clock::time_point next_resume_ BASALT_GUARDED_BY(resume_mu_);
+  std::string last_resume_error_ BASALT_GUARDED_BY(resume_mu_);
   // Null for an in-memory store.
   std::unique_ptr<SpaceReserve> reserve_;
   std::shared_ptr<rocksdb::Logger> info_log_;
@@ -346,8 +347,9 @@ class Engine : public std::enable_shared_from_this<Engine> {
   std::map<std::string, NamespaceDescriptor> namespaces_;
   // Every column family handle ever opened; dropped ones stay valid until Close().
   std::vector<rocksdb::ColumnFamilyHandle*> all_handles_;
-  std::mutex settings_mu_;
-  std::map<uint64_t, std::shared_ptr<FamilySettingsCell>> settings_cells_;
+  util::Mutex settings_mu_;
+  std::map<uint64_t, std::shared_ptr<FamilySettingsCell>> settings_cells_
+      BASALT_GUARDED_BY(settings_mu_);
 
   // The open scanners, linked through their registry_prev_/registry_next_ (no allocation per
   // scan).

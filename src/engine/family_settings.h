@@ -7,9 +7,9 @@
 
 #include <cstdint>
 #include <memory>
-#include <mutex>
 
 #include "basalt/schema.h"
+#include "util/mutex.h"
 
 namespace basalt::engine {
 
@@ -41,18 +41,18 @@ class FamilySettingsCell {
       : current_(std::make_shared<const FamilySettings>(s)) {}
 
   std::shared_ptr<const FamilySettings> Get() const {
-    std::lock_guard<std::mutex> l(mu_);
+    util::MutexLock l(mu_);
     return current_;
   }
   void Set(FamilySettings s) {
     auto next = std::make_shared<const FamilySettings>(s);
-    std::lock_guard<std::mutex> l(mu_);
+    util::MutexLock l(mu_);
     current_ = std::move(next);
   }
 
  private:
-  mutable std::mutex mu_;
-  std::shared_ptr<const FamilySettings> current_;
+  mutable util::Mutex mu_;
+  std::shared_ptr<const FamilySettings> current_ BASALT_GUARDED_BY(mu_);
 };
 
 }  // namespace basalt::engine

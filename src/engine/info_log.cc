@@ -5,8 +5,9 @@
 #include <cstdarg>
 #include <cstdio>
 #include <ctime>
-#include <mutex>
 #include <string>
+
+#include "util/mutex.h"
 
 namespace basalt::engine {
 namespace {
@@ -42,14 +43,14 @@ class InfoLog : public rocksdb::Logger {
       line.resize(start + static_cast<size_t>(n));
     }
     if (line.empty() || line.back() != '\n') line.push_back('\n');
-    std::lock_guard<std::mutex> l(mu_);
+    util::MutexLock l(mu_);
     if (file_ == nullptr) return;
     // The status is dropped on purpose: see info_log.h.
     file_->Append(rocksdb::Slice(line), rocksdb::IOOptions(), nullptr).PermitUncheckedError();
   }
 
   void Flush() override {
-    std::lock_guard<std::mutex> l(mu_);
+    util::MutexLock l(mu_);
     if (file_ != nullptr) file_->Flush(rocksdb::IOOptions(), nullptr).PermitUncheckedError();
   }
 
@@ -61,15 +62,15 @@ class InfoLog : public rocksdb::Logger {
 
  private:
   void CloseFile() {
-    std::lock_guard<std::mutex> l(mu_);
+    util::MutexLock l(mu_);
     if (file_ == nullptr) return;
     file_->Close(rocksdb::IOOptions(), nullptr).PermitUncheckedError();
     file_.reset();
   }
 
   rocksdb::Env* const env_;
-  std::mutex mu_;
-  std::unique_ptr<rocksdb::FSWritableFile> file_;  // null once closed
+  util::Mutex mu_;
+  std::unique_ptr<rocksdb::FSWritableFile> file_ BASALT_GUARDED_BY(mu_);  // null once closed
 };
 
 // Drops every line.

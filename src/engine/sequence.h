@@ -12,9 +12,9 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
-#include <mutex>
 
 #include "basalt/status.h"
+#include "util/mutex.h"
 
 namespace basalt::engine {
 
@@ -34,7 +34,7 @@ class SequenceAllocator {
   Result<uint64_t> Next(uint64_t n = 1) {
     uint64_t first = next_.fetch_add(n, std::memory_order_relaxed);
     if (first + n <= limit_.load(std::memory_order_acquire)) return first;
-    std::lock_guard<std::mutex> l(mu_);
+    util::MutexLock l(mu_);
     while (first + n > limit_.load(std::memory_order_relaxed)) {
       uint64_t new_limit = std::max(limit_.load(std::memory_order_relaxed), first + n) + kBlock;
       BASALT_RETURN_IF_ERROR(persist_limit_(new_limit));
@@ -46,7 +46,8 @@ class SequenceAllocator {
  private:
   std::atomic<uint64_t> next_;
   std::atomic<uint64_t> limit_;
-  std::mutex mu_;
+  // Held while a block end is made durable, so that one caller at a time moves limit_.
+  util::Mutex mu_;
   std::function<Status(uint64_t)> persist_limit_;
 };
 

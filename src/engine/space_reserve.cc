@@ -25,7 +25,7 @@ std::optional<uint64_t> SpaceReserve::FreeBytes(const std::string& path) {
 }
 
 void SpaceReserve::PrepareForOpen() {
-  std::lock_guard<std::mutex> l(mu_);
+  util::MutexLock l(mu_);
   struct statvfs st;
   if (statvfs(dir_.c_str(), &st) != 0) return;
   const uint64_t total = static_cast<uint64_t>(st.f_blocks) * st.f_frsize;
@@ -43,14 +43,14 @@ void SpaceReserve::PrepareForOpen() {
 }
 
 void SpaceReserve::Release() {
-  std::lock_guard<std::mutex> l(mu_);
+  util::MutexLock l(mu_);
   if (!held_) return;
   held_ = false;
   unlink(path_.c_str());
 }
 
 void SpaceReserve::Restore() {
-  std::lock_guard<std::mutex> l(mu_);
+  util::MutexLock l(mu_);
   RestoreLocked();
 }
 
@@ -73,12 +73,12 @@ void SpaceReserve::RestoreLocked() {
 }
 
 bool SpaceReserve::held() const {
-  std::lock_guard<std::mutex> l(mu_);
+  util::MutexLock l(mu_);
   return held_;
 }
 
 uint64_t SpaceReserve::size() const {
-  std::lock_guard<std::mutex> l(mu_);
+  util::MutexLock l(mu_);
   return size_;
 }
 

@@ -20,9 +20,10 @@
 #define BASALT_ENGINE_SPACE_RESERVE_H_
 
 #include <cstdint>
-#include <mutex>
 #include <optional>
 #include <string>
+
+#include "util/mutex.h"
 
 namespace basalt::engine {
 
@@ -50,13 +51,13 @@ class SpaceReserve {
   static std::optional<uint64_t> FreeBytes(const std::string& path);
 
  private:
-  void RestoreLocked() /* REQUIRES: mu_ held */;
+  void RestoreLocked() BASALT_REQUIRES(mu_);
 
   const std::string dir_;
   const std::string path_;
-  mutable std::mutex mu_;
-  uint64_t size_ = 0;
-  bool held_ = false;
+  mutable util::Mutex mu_;
+  uint64_t size_ BASALT_GUARDED_BY(mu_) = 0;
+  bool held_ BASALT_GUARDED_BY(mu_) = false;
 };
 
 }  // namespace basalt::engine
