@@ -1,8 +1,6 @@
-// Mutex, SharedMutex and CondVar: std::mutex, std::shared_mutex and std::condition_variable with
-// the thread-safety attributes of util/thread_annotations.h, so that clang checks every access to
-// what they guard. Lock them through the scoped locks below (MutexLock, ReaderLock, WriterLock);
-// lock()/unlock() are there for the std:: lock types where a lock must move (the analysis does
-// not follow those: assert the lock held after taking it, with AssertHeld).
+// Mutex and CondVar: std::mutex and std::condition_variable with the thread-safety attributes
+// of util/thread_annotations.h, so that clang checks every access to what a Mutex guards. Lock it
+// through MutexLock.
 
 #ifndef BASALT_UTIL_MUTEX_H_
 #define BASALT_UTIL_MUTEX_H_
@@ -10,7 +8,6 @@
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
-#include <shared_mutex>
 
 #include "util/thread_annotations.h"
 
@@ -24,30 +21,10 @@ class BASALT_CAPABILITY("mutex") Mutex {
 
   void lock() BASALT_ACQUIRE() { mu_.lock(); }
   void unlock() BASALT_RELEASE() { mu_.unlock(); }
-  bool try_lock() BASALT_TRY_ACQUIRE(true) { return mu_.try_lock(); }
-  // Tells the analysis the caller holds it (it does not check).
-  void AssertHeld() const BASALT_ASSERT_CAPABILITY(this) {}
 
  private:
   friend class CondVar;
   std::mutex mu_;
-};
-
-class BASALT_CAPABILITY("mutex") SharedMutex {
- public:
-  SharedMutex() = default;
-  SharedMutex(const SharedMutex&) = delete;
-  SharedMutex& operator=(const SharedMutex&) = delete;
-
-  void lock() BASALT_ACQUIRE() { mu_.lock(); }
-  void unlock() BASALT_RELEASE() { mu_.unlock(); }
-  void lock_shared() BASALT_ACQUIRE_SHARED() { mu_.lock_shared(); }
-  void unlock_shared() BASALT_RELEASE_SHARED() { mu_.unlock_shared(); }
-  void AssertHeld() const BASALT_ASSERT_CAPABILITY(this) {}
-  void AssertReaderHeld() const BASALT_ASSERT_SHARED_CAPABILITY(this) {}
-
- private:
-  std::shared_mutex mu_;
 };
 
 // Holds `mu` for its scope.
@@ -60,30 +37,6 @@ class BASALT_SCOPED_CAPABILITY MutexLock {
 
  private:
   Mutex& mu_;
-};
-
-// Holds `mu` shared for its scope.
-class BASALT_SCOPED_CAPABILITY ReaderLock {
- public:
-  explicit ReaderLock(SharedMutex& mu) BASALT_ACQUIRE_SHARED(mu) : mu_(mu) { mu_.lock_shared(); }
-  ~ReaderLock() BASALT_RELEASE() { mu_.unlock_shared(); }
-  ReaderLock(const ReaderLock&) = delete;
-  ReaderLock& operator=(const ReaderLock&) = delete;
-
- private:
-  SharedMutex& mu_;
-};
-
-// Holds `mu` exclusively for its scope.
-class BASALT_SCOPED_CAPABILITY WriterLock {
- public:
-  explicit WriterLock(SharedMutex& mu) BASALT_ACQUIRE(mu) : mu_(mu) { mu_.lock(); }
-  ~WriterLock() BASALT_RELEASE() { mu_.unlock(); }
-  WriterLock(const WriterLock&) = delete;
-  WriterLock& operator=(const WriterLock&) = delete;
-
- private:
-  SharedMutex& mu_;
 };
 
 // A condition variable waited on with a util::Mutex held; the wait gives the mutex up and takes it
@@ -103,10 +56,6 @@ class CondVar {
     const bool woken = cv_.wait_until(lock, deadline) == std::cv_status::no_timeout;
     lock.release();
     return woken;
-  }
-  template <class Rep, class Period>
-  bool WaitFor(Mutex& mu, const std::chrono::duration<Rep, Period>& timeout) BASALT_REQUIRES(mu) {
-    return WaitUntil(mu, std::chrono::steady_clock::now() + timeout);
   }
   void NotifyOne() { cv_.notify_one(); }
   void NotifyAll() { cv_.notify_all(); }

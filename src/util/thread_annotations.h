@@ -17,29 +17,15 @@
 #define BASALT_CAPABILITY(name) BASALT_THREAD_ANNOTATION(capability(name))
 #define BASALT_SCOPED_CAPABILITY BASALT_THREAD_ANNOTATION(scoped_lockable)
 
-// A member read and written only with `mu` held (for a pointer: what it points to).
+// A member read and written only with `mu` held.
 #define BASALT_GUARDED_BY(mu) BASALT_THREAD_ANNOTATION(guarded_by(mu))
-#define BASALT_PT_GUARDED_BY(mu) BASALT_THREAD_ANNOTATION(pt_guarded_by(mu))
 
-// A function called with the locks held (exclusively, or at least shared), or not held.
+// A function called with the locks held.
 #define BASALT_REQUIRES(...) BASALT_THREAD_ANNOTATION(requires_capability(__VA_ARGS__))
-#define BASALT_REQUIRES_SHARED(...) \
-  BASALT_THREAD_ANNOTATION(requires_shared_capability(__VA_ARGS__))
-#define BASALT_EXCLUDES(...) BASALT_THREAD_ANNOTATION(locks_excluded(__VA_ARGS__))
 
 // A function that takes or gives back a lock (none named: the object's own).
 #define BASALT_ACQUIRE(...) BASALT_THREAD_ANNOTATION(acquire_capability(__VA_ARGS__))
-#define BASALT_ACQUIRE_SHARED(...) BASALT_THREAD_ANNOTATION(acquire_shared_capability(__VA_ARGS__))
 #define BASALT_RELEASE(...) BASALT_THREAD_ANNOTATION(release_capability(__VA_ARGS__))
-#define BASALT_RELEASE_SHARED(...) BASALT_THREAD_ANNOTATION(release_shared_capability(__VA_ARGS__))
-#define BASALT_RELEASE_GENERIC(...) \
-  BASALT_THREAD_ANNOTATION(release_generic_capability(__VA_ARGS__))
-#define BASALT_TRY_ACQUIRE(...) BASALT_THREAD_ANNOTATION(try_acquire_capability(__VA_ARGS__))
-
-// A function after whose return the lock is known held (it checks, or its caller's contract
-// says so where the analysis cannot follow, e.g. a lock moved out of a function).
-#define BASALT_ASSERT_CAPABILITY(x) BASALT_THREAD_ANNOTATION(assert_capability(x))
-#define BASALT_ASSERT_SHARED_CAPABILITY(x) BASALT_THREAD_ANNOTATION(assert_shared_capability(x))
 
 // A function the analysis skips: its locking is beyond what it can follow; say why beside it.
 #define BASALT_NO_THREAD_SAFETY_ANALYSIS BASALT_THREAD_ANNOTATION(no_thread_safety_analysis)

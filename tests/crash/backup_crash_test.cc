@@ -326,12 +326,8 @@ TEST_P(BackupFaultTest, AFailedBackupIsAnErrorAndLeavesTheEarlierOnesIntact) {
   ExpectBackupHolds(backups_, first->id, 300);
 }
 
-INSTANTIATE_TEST_SUITE_P(Faults, BackupFaultTest,
-                         ::testing::Values(Fault::kWriteError, Fault::kSyncError, Fault::kNoSpace,
-                                           Fault::kNoSpaceOrInodes),
-                         [](const ::testing::TestParamInfo<Fault>& info) {
-                           return FaultName(info.param);
-                         });
+INSTANTIATE_TEST_SUITE_P(Faults, BackupFaultTest, ::testing::ValuesIn(kWriteFaults),
+                         FaultParamName());
 
 // --- power loss while a backup is written ---------------------------------------------------
 

@@ -81,6 +81,16 @@ enum class Fault : uint8_t {
 enum class FaultScope : uint8_t { kAllFiles, kWalOnly, kSstOnly, kUnderDirectory };
 // "WriteError", "NoSpace", ...: the fault's name in test names.
 std::string FaultName(Fault fault);
+// The faults a write can meet, which the fault tests run under, and the name generator that
+// INSTANTIATE_TEST_SUITE_P takes for them.
+inline constexpr Fault kWriteFaults[] = {Fault::kWriteError, Fault::kSyncError, Fault::kNoSpace,
+                                         Fault::kNoSpaceOrInodes};
+struct FaultParamName {
+  template <class ParamInfo>
+  std::string operator()(const ParamInfo& info) const {
+    return FaultName(info.param);
+  }
+};
 
 class FaultInjectionFileSystem : public rocksdb::FileSystemWrapper {
  public:

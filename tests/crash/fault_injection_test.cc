@@ -367,21 +367,13 @@ TEST_P(ReadFaultTest, AFailedReadIsAnErrorNotAShortRowOrScan) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Reads, ReadFaultTest, ::testing::Values(Fault::kReadError),
-                         [](const ::testing::TestParamInfo<Fault>& info) {
-                           return FaultName(info.param);
-                         });
+                         FaultParamName());
 
 INSTANTIATE_TEST_SUITE_P(FullDisk, FlushFaultTest, ::testing::Values(Fault::kNoSpace),
-                         [](const ::testing::TestParamInfo<Fault>& info) {
-                           return FaultName(info.param);
-                         });
+                         FaultParamName());
 
-INSTANTIATE_TEST_SUITE_P(Faults, FaultInjectionTest,
-                         ::testing::Values(Fault::kWriteError, Fault::kSyncError, Fault::kNoSpace,
-                                           Fault::kNoSpaceOrInodes),
-                         [](const ::testing::TestParamInfo<Fault>& info) {
-                           return FaultName(info.param);
-                         });
+INSTANTIATE_TEST_SUITE_P(Faults, FaultInjectionTest, ::testing::ValuesIn(kWriteFaults),
+                         FaultParamName());
 
 }  // namespace
 }  // namespace basalt::crash

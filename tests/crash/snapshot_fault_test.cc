@@ -272,12 +272,8 @@ TEST_P(SnapshotFaultTest, AFailedDeleteIsAnErrorAndLeavesTheSnapshotWholeOrGone)
   ExpectClonesWith("keep", kRows, kRows);
 }
 
-INSTANTIATE_TEST_SUITE_P(Faults, SnapshotFaultTest,
-                         ::testing::Values(Fault::kWriteError, Fault::kSyncError, Fault::kNoSpace,
-                                           Fault::kNoSpaceOrInodes),
-                         [](const ::testing::TestParamInfo<Fault>& info) {
-                           return FaultName(info.param);
-                         });
+INSTANTIATE_TEST_SUITE_P(Faults, SnapshotFaultTest, ::testing::ValuesIn(kWriteFaults),
+                         FaultParamName());
 
 }  // namespace
 }  // namespace basalt::crash
