@@ -8,7 +8,6 @@
 #include <climits>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <random>
 #include <span>
@@ -23,6 +22,7 @@
 #include "recipes/recipe_format.h"
 #include "recipes/table_setup.h"
 #include "recipes/trim_hash.h"
+#include "util/mutex.h"
 
 namespace basalt::recipes {
 namespace {
@@ -198,13 +198,13 @@ class LogBase : public ActivityLog {
   // recorded later with an older time, which is past the cap for good (newer events and TTL only
   // push it further). Kept in memory, for at most kMostTrimmedUsers users.
   std::optional<std::string> TrimmedFrom(std::string_view user) {
-    std::lock_guard<std::mutex> lock(trim_mu_);
+    util::MutexLock lock(trim_mu_);
     auto it = trimmed_from_.find(user);
     if (it == trimmed_from_.end()) return std::nullopt;
     return it->second;
   }
   void SetTrimmedFrom(std::string_view user, std::string key) {
-    std::lock_guard<std::mutex> lock(trim_mu_);
+    util::MutexLock lock(trim_mu_);
     constexpr size_t kMostTrimmedUsers = 65536;
     if (trimmed_from_.size() >= kMostTrimmedUsers) trimmed_from_.clear();  // a bound
     trimmed_from_.insert_or_assign(std::string(user), std::move(key));
@@ -214,8 +214,8 @@ class LogBase : public ActivityLog {
 
  private:
   std::atomic<uint64_t> sequence_;
-  std::mutex trim_mu_;
-  std::map<std::string, std::string, std::less<>> trimmed_from_;
+  util::Mutex trim_mu_;
+  std::map<std::string, std::string, std::less<>> trimmed_from_ BASALT_GUARDED_BY(trim_mu_);
 };
 
 // Tall: a row per event.

@@ -7,11 +7,9 @@
 #include <array>
 #include <chrono>
 #include <cmath>
-#include <condition_variable>
 #include <functional>
 #include <limits>
 #include <map>
-#include <mutex>
 #include <optional>
 #include <thread>
 #include <utility>
@@ -22,6 +20,7 @@
 #include "recipes/click_sketches.h"
 #include "recipes/recipe_format.h"
 #include "recipes/table_setup.h"
+#include "util/mutex.h"
 
 namespace basalt::recipes {
 namespace {
@@ -365,7 +364,7 @@ class Counters final : public ClickCounters {
 
   Result<int64_t> RefreshWeekly(int64_t now_ms) override {
     if (now_ms < 0) return Status::InvalidArgument("click counters: negative time");
-    std::lock_guard<std::mutex> lock(refresh_mu_);
+    util::MutexLock lock(refresh_mu_);
     const int64_t to = FloorTo(now_ms, kRefreshPeriodMs);
     BASALT_ASSIGN_OR_RETURN(std::optional<int64_t> prev, RefreshedTo());
     const int64_t ttl_ms = int64_t{options_.bucket_ttl_seconds} * 1000;
@@ -390,16 +389,16 @@ class Counters final : public ClickCounters {
 
   Result<int64_t> RebuildWeekly(int64_t now_ms) override {
     if (now_ms < 0) return Status::InvalidArgument("click counters: negative time");
-    std::lock_guard<std::mutex> lock(refresh_mu_);
+    util::MutexLock lock(refresh_mu_);
     BASALT_ASSIGN_OR_RETURN(std::optional<int64_t> prev, RefreshedTo());
     return Rebuild(FloorTo(now_ms, kRefreshPeriodMs), prev);
   }
 
   Status StartRefresher() override {
-    std::lock_guard<std::mutex> lock(thread_mu_);
+    util::MutexLock lock(thread_mu_);
     if (thread_.joinable()) return Status::FailedPrecondition("click counters: refresher runs");
     {
-      std::lock_guard<std::mutex> stop_lock(stop_mu_);
+      util::MutexLock stop_lock(stop_mu_);
       stop_ = false;
     }
     thread_ = std::thread([this] { RefreshLoop(); });
@@ -407,13 +406,13 @@ class Counters final : public ClickCounters {
   }
 
   void Stop() override {
-    std::lock_guard<std::mutex> lock(thread_mu_);
+    util::MutexLock lock(thread_mu_);
     if (!thread_.joinable()) return;
     {
-      std::lock_guard<std::mutex> stop_lock(stop_mu_);
+      util::MutexLock stop_lock(stop_mu_);
       stop_ = true;
     }
-    stop_cv_.notify_all();
+    stop_cv_.NotifyAll();
     thread_.join();
   }
 
@@ -571,9 +570,7 @@ class Counters final : public ClickCounters {
 
   void RefreshLoop() {
     int64_t done = -1;  // the last boundary refreshed by this thread
-    std::unique_lock<std::mutex> lock(stop_mu_);
-    while (!stop_) {
-      lock.unlock();
+    while (!Stopping()) {
       const int64_t now = options_.clock();
       const int64_t boundary = now < 0 ? -1 : FloorTo(now, kRefreshPeriodMs);
       if (boundary > done) {
@@ -581,10 +578,17 @@ class Counters final : public ClickCounters {
         if (r.ok()) done = boundary;  // on error, retried at the next poll
         if (options_.on_refresh) options_.on_refresh(boundary, r.status());
       }
-      lock.lock();
-      stop_cv_.wait_for(lock, std::chrono::milliseconds(options_.refresher_poll_ms),
-                        [this] { return stop_; });
+      const auto deadline =
+          std::chrono::steady_clock::now() + std::chrono::milliseconds(options_.refresher_poll_ms);
+      util::MutexLock lock(stop_mu_);
+      while (!stop_ && stop_cv_.WaitUntil(stop_mu_, deadline)) {
+      }
     }
+  }
+
+  bool Stopping() {
+    util::MutexLock lock(stop_mu_);
+    return stop_;
   }
 
   ClickCountersOptions options_;
@@ -597,13 +601,13 @@ class Counters final : public ClickCounters {
   std::optional<SaltedTable> salted_minute_;
   std::optional<SaltedTable> salted_visitors_;
 
-  std::mutex refresh_mu_;  // one RefreshWeekly / RebuildWeekly at a time in this process
+  util::Mutex refresh_mu_;  // one RefreshWeekly / RebuildWeekly at a time in this process
 
-  std::mutex thread_mu_;  // guards thread_ (StartRefresher / Stop)
-  std::thread thread_;
-  std::mutex stop_mu_;
-  std::condition_variable stop_cv_;
-  bool stop_ = false;  // guarded by stop_mu_
+  util::Mutex thread_mu_;
+  std::thread thread_ BASALT_GUARDED_BY(thread_mu_);
+  util::Mutex stop_mu_;
+  util::CondVar stop_cv_;
+  bool stop_ BASALT_GUARDED_BY(stop_mu_) = false;
 };
 
 }  // namespace

@@ -15,7 +15,7 @@ namespace fl = feed_layout;
 Result<std::shared_ptr<const std::set<std::string>>> HighFollowerMarks::Marked() {
   const int64_t now = SystemWallMillis();
   {
-    std::lock_guard<std::mutex> lock(marks_mu_);
+    util::MutexLock lock(marks_mu_);
     if (marks_ != nullptr && now - marks_read_ms_ < feed_.options.marks_refresh_ms) return marks_;
   }
   auto marks = std::make_shared<std::set<std::string>>();
@@ -31,7 +31,7 @@ Result<std::shared_ptr<const std::set<std::string>>> HighFollowerMarks::Marked()
     marks->insert(std::move(author));
   }
   BASALT_RETURN_IF_ERROR(scanner->status());
-  std::lock_guard<std::mutex> lock(marks_mu_);
+  util::MutexLock lock(marks_mu_);
   marks_ = marks;
   marks_read_ms_ = now;
   return std::shared_ptr<const std::set<std::string>>(std::move(marks));
@@ -48,7 +48,7 @@ Result<bool> HighFollowerMarks::IsMarked(std::string_view author) {
 Status HighFollowerMarks::Mark(std::string_view author) {
   BASALT_RETURN_IF_ERROR(feed_.posts.Put(
       basalt::Put(fl::MarkRow(author)).Add(std::string(fl::kPostFamily), "h", "1")));
-  std::lock_guard<std::mutex> lock(marks_mu_);
+  util::MutexLock lock(marks_mu_);
   if (marks_ != nullptr && !marks_->contains(std::string(author))) marks_ = nullptr;
   return Status::OK();
 }
@@ -57,13 +57,13 @@ Result<int64_t> HighFollowerMarks::RecentFollowerCount(std::string_view author) 
   const int64_t now = SystemWallMillis();
   const int64_t refresh_ms = feed_.options.follower_count_refresh_ms;
   if (refresh_ms > 0) {
-    std::lock_guard<std::mutex> lock(counts_mu_);
+    util::MutexLock lock(counts_mu_);
     auto it = counts_.find(author);
     if (it != counts_.end() && now - it->second.read_ms < refresh_ms) return it->second.count;
   }
   BASALT_ASSIGN_OR_RETURN(int64_t count, feed_.graph.FollowerCount(author));
   if (refresh_ms > 0) {
-    std::lock_guard<std::mutex> lock(counts_mu_);
+    util::MutexLock lock(counts_mu_);
     constexpr size_t kMostCopies = 65536;
     if (counts_.size() >= kMostCopies) counts_.clear();  // a bound, not an LRU: refills cheaply
     counts_.insert_or_assign(std::string(author), FollowerCountCopy{count, now});

@@ -12,7 +12,6 @@
 #include <functional>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <set>
 #include <string>
 #include <string_view>
@@ -20,6 +19,7 @@
 
 #include "basalt/status.h"
 #include "recipes/feed_context.h"
+#include "util/mutex.h"
 
 namespace basalt::recipes {
 
@@ -48,15 +48,16 @@ class HighFollowerMarks {
 
  private:
   FeedContext feed_;
-  std::mutex marks_mu_;
-  std::shared_ptr<const std::set<std::string>> marks_;  // guarded by marks_mu_; null: read again
-  int64_t marks_read_ms_ = 0;                           // guarded by marks_mu_
+  util::Mutex marks_mu_;
+  // Null: read again.
+  std::shared_ptr<const std::set<std::string>> marks_ BASALT_GUARDED_BY(marks_mu_);
+  int64_t marks_read_ms_ BASALT_GUARDED_BY(marks_mu_) = 0;
   struct FollowerCountCopy {
     int64_t count;
     int64_t read_ms;
   };
-  std::mutex counts_mu_;
-  std::map<std::string, FollowerCountCopy, std::less<>> counts_;  // guarded by counts_mu_
+  util::Mutex counts_mu_;
+  std::map<std::string, FollowerCountCopy, std::less<>> counts_ BASALT_GUARDED_BY(counts_mu_);
 };
 
 }  // namespace basalt::recipes

@@ -20,7 +20,7 @@ Result<std::vector<std::string>> ReaderActivity::ActiveReaders(
   std::vector<bool> known(users.size(), false);
   std::vector<basalt::Get> gets;
   {
-    std::lock_guard<std::mutex> lock(active_mu_);
+    util::MutexLock lock(active_mu_);
     for (size_t i = 0; i < users.size(); ++i) {
       auto it = active_until_.find(users[i]);
       known[i] = it != active_until_.end() && now <= it->second;
@@ -33,7 +33,7 @@ Result<std::vector<std::string>> ReaderActivity::ActiveReaders(
   if (gets.empty()) return users;
   BASALT_ASSIGN_OR_RETURN(auto rows, feed_.inbox.Get(gets));
   std::vector<std::string> active;
-  std::lock_guard<std::mutex> lock(active_mu_);
+  util::MutexLock lock(active_mu_);
   constexpr size_t kMostCopies = 65536;
   if (active_until_.size() + rows.size() > kMostCopies) active_until_.clear();  // a bound
   for (size_t i = 0, read = 0; i < users.size(); ++i) {

@@ -9,7 +9,6 @@
 #define BASALT_RECIPES_READER_ACTIVITY_H_
 
 #include <cstdint>
-#include <mutex>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -18,6 +17,7 @@
 #include "basalt/status.h"
 #include "recipes/feed_context.h"
 #include "recipes/reader_row.h"
+#include "util/mutex.h"
 
 namespace basalt::recipes {
 
@@ -46,8 +46,8 @@ class ReaderActivity {
   // ActiveReaders' copies: until when a reader is active for certain. A reader whose last read
   // was at T is active until T + inactive_after_ms whatever happens meanwhile (a read only
   // moves T on), so a copy needs no refresh before then.
-  std::mutex active_mu_;
-  std::unordered_map<std::string, int64_t> active_until_;  // guarded by active_mu_
+  util::Mutex active_mu_;
+  std::unordered_map<std::string, int64_t> active_until_ BASALT_GUARDED_BY(active_mu_);
 };
 
 }  // namespace basalt::recipes
