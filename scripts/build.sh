@@ -14,7 +14,7 @@ mode="${1:-release}"
 shift || true
 # Tests and benchmarks are built unless the caller says otherwise (scripts/run.sh builds the
 # binary alone). Switching them does not rebuild the library: its flags do not change.
-flags=(-G Ninja -DBASALT_WERROR="${BASALT_WERROR:-ON}"
+flags=(-G Ninja -DCMAKE_EXPORT_COMPILE_COMMANDS=ON -DBASALT_WERROR="${BASALT_WERROR:-ON}"
        -DBASALT_BUILD_TESTS="${BASALT_BUILD_TESTS:-ON}")
 # The test suite's trees (check, asan, tsan) build in unity mode: each target's sources are
 # compiled eight at a time, so the heavy headers (gtest's, Thrift's, Boost's, RocksDB's) are

@@ -37,6 +37,7 @@ if [ "$mode" = test ]; then
     libsqlite3-dev
     file  # CPack's DEB generator (tests/install/package_test.py) runs it
     clang-format
+    clang-tidy-14  # scripts/tidy.sh
     clang libclang-rt-14-dev
     chromium
     wrk  # bench/http_bench.py only

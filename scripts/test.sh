@@ -12,7 +12,8 @@
 #      step 1's tree too cost about 40 of .ci/run's 1,750 s on 2 cores);
 #   3. builds the concurrency tests with TSan and runs them;
 #   4. runs each libFuzzer target (built in step 2's tree) for 10 seconds;
-#   5. checks that the tree is clang-formatted.
+#   5. checks the tree with clang-tidy (.clang-tidy's checks, over step 1's tree: scripts/tidy.sh)
+#      and that it is clang-formatted.
 # Fails on the first failing step.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -89,6 +90,9 @@ TSAN_OPTIONS="halt_on_error=1 ignore_noninstrumented_modules=1 suppressions=$PWD
 
 step "fuzz (bounded)"
 scripts/fuzz.sh 10
+
+step "clang-tidy"
+scripts/tidy.sh build/check
 
 step "format"
 scripts/check-format.sh
