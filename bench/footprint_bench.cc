@@ -36,7 +36,10 @@
 //
 // Usage: basalt_footprint_bench [--dir DIR] [--scale F] [--only W,W,...] [--markdown FILE]
 //   [--json FILE]
-//   --only picks workloads among cells, actions, capped, feed, clicks, users (default: all).
+//   --only picks workloads among cells, actions, capped, feed, clicks, users (default: all of
+//   these) and steady (only when named): 1,500,000 x scale actions through ActivityLog, a basalt
+//   Table written by hand and raw RocksDB, measured per level once the stores' own flushes and
+//   compactions have gone quiet, then after a full compaction (Steady below).
 
 #include <rocksdb/db.h>
 #include <rocksdb/write_batch.h>
@@ -54,6 +57,7 @@
 #include <random>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "basalt/basalt.h"
@@ -284,6 +288,193 @@ Sizes Actions(const Config& cfg, Compression c, bool capped) {
   return s;
 }
 
+// Steady state: the bytes a store holds once writes have stopped and its own flushes and
+// compactions have gone quiet, with no forced compaction, and then after a full compaction.
+// Three stores hold the same actions with the same compression: through ActivityLog, through a
+// basalt Table written by hand with the log's tall layout (row = user + reversed time +
+// sequence, one cell e: at the action's time), and raw RocksDB (the log's key and value bytes).
+// Each store's files are read per level, the write-ahead logs apart.
+struct StoreBytes {
+  std::vector<uint64_t> levels;  // SST bytes per level, every column family summed
+  uint64_t wal_bytes = 0;        // *.log files in the store's directory
+  uint64_t other_bytes = 0;      // MANIFEST, OPTIONS and other files (not .sst, not .log)
+  uint64_t sst() const {
+    uint64_t n = 0;
+    for (uint64_t b : levels) n += b;
+    return n;
+  }
+};
+
+void AddFileBytes(const std::string& dir, StoreBytes* out) {
+  for (const auto& e : std::filesystem::directory_iterator(dir)) {
+    if (!e.is_regular_file()) continue;
+    const std::string ext = e.path().extension().string();
+    if (ext == ".log") {
+      out->wal_bytes += e.file_size();
+    } else if (ext != ".sst" && e.path().filename() != "basalt-reserve") {
+      out->other_bytes += e.file_size();
+    }
+  }
+}
+
+void AddLevels(rocksdb::DB& db, rocksdb::ColumnFamilyHandle* cf, StoreBytes* out) {
+  rocksdb::ColumnFamilyMetaData meta;
+  db.GetColumnFamilyMetaData(cf, &meta);
+  if (out->levels.size() < meta.levels.size()) out->levels.resize(meta.levels.size());
+  for (const auto& level : meta.levels) out->levels[level.level] += level.size;
+}
+
+// The files of the closed store in `dir`, opened read-only as the RocksDB database it is.
+StoreBytes ClosedStoreBytes(const std::string& dir) {
+  std::vector<std::string> names;
+  Check(rocksdb::DB::ListColumnFamilies(rocksdb::DBOptions(), dir, &names), "list families");
+  std::vector<rocksdb::ColumnFamilyDescriptor> families;
+  for (const std::string& n : names) families.emplace_back(n, rocksdb::ColumnFamilyOptions());
+  std::vector<rocksdb::ColumnFamilyHandle*> handles;
+  rocksdb::DB* raw = nullptr;
+  Check(rocksdb::DB::OpenForReadOnly(rocksdb::DBOptions(), dir, families, &handles, &raw),
+        "open the store read-only");
+  std::unique_ptr<rocksdb::DB> db(raw);
+  StoreBytes out;
+  for (rocksdb::ColumnFamilyHandle* h : handles) {
+    AddLevels(*db, h, &out);
+    Check(db->DestroyColumnFamilyHandle(h), "close family");
+  }
+  db.reset();
+  AddFileBytes(dir, &out);
+  return out;
+}
+
+// Waits until `busy` has said false twice in a row, a second apart.
+void WaitQuiet(const std::function<bool()>& busy) {
+  int quiet = 0;
+  while (quiet < 2) {
+    std::this_thread::sleep_for(std::chrono::seconds(1));
+    quiet = busy() ? 0 : quiet + 1;
+  }
+}
+
+bool BasaltBusy(basalt::Connection& conn) {
+  const basalt::StoreStats stats = Check(conn.admin().GetStoreStats(), "stats");
+  uint64_t pending = 0;
+  for (const auto& f : stats.families) pending += f.pending_compaction_bytes;
+  return stats.running_compactions > 0 || stats.running_flushes > 0 || pending > 0;
+}
+
+struct SteadySizes {
+  StoreBytes steady;
+  StoreBytes full;
+};
+
+// `fill` writes into a fresh store in `dir`; then its memtables are flushed, as they would be in
+// time, and the store is left until its compactions are done.
+SteadySizes BasaltSteady(const std::string& dir, const basalt::TableName& table,
+                         const std::function<void(basalt::Connection&)>& fill) {
+  std::filesystem::remove_all(dir);
+  SteadySizes out;
+  {
+    auto conn = Check(basalt::Connection::Open(dir), "open basalt");
+    fill(*conn);
+    Check(conn->admin().Flush(table), "flush");
+    WaitQuiet([&] { return BasaltBusy(*conn); });
+    Check(conn->Close(), "close");
+  }
+  out.steady = ClosedStoreBytes(dir);
+  {
+    auto conn = Check(basalt::Connection::Open(dir), "reopen basalt");
+    Check(conn->admin().MajorCompact(table), "compact");
+    Check(conn->Close(), "close");
+  }
+  out.full = ClosedStoreBytes(dir);
+  std::filesystem::remove_all(dir);
+  return out;
+}
+
+SteadySizes RawSteady(const std::string& dir, Compression c,
+                      const std::function<void(rocksdb::DB&)>& fill) {
+  auto db = basalt::bench::OpenRawRocksDb(dir, 256 << 20, RocksCompression(c));
+  fill(*db);
+  Check(db->Flush(rocksdb::FlushOptions()), "raw flush");
+  WaitQuiet([&] {
+    uint64_t running = 0, pending = 0, flushes = 0;
+    db->GetIntProperty("rocksdb.num-running-compactions", &running);
+    db->GetIntProperty("rocksdb.num-running-flushes", &flushes);
+    db->GetIntProperty("rocksdb.estimate-pending-compaction-bytes", &pending);
+    return running > 0 || flushes > 0 || pending > 0;
+  });
+  SteadySizes out;
+  AddLevels(*db, db->DefaultColumnFamily(), &out.steady);
+  AddFileBytes(dir, &out.steady);
+  rocksdb::CompactRangeOptions o;
+  o.bottommost_level_compaction = rocksdb::BottommostLevelCompaction::kForce;
+  Check(db->CompactRange(o, nullptr, nullptr), "raw compact");
+  AddLevels(*db, db->DefaultColumnFamily(), &out.full);
+  AddFileBytes(dir, &out.full);
+  db.reset();
+  std::filesystem::remove_all(dir);
+  return out;
+}
+
+// 1,500,000 actions of 30,000 Zipf users at --scale 1, in batches of kBatch.
+struct SteadyRun {
+  std::string side;
+  SteadySizes sizes;
+};
+
+std::vector<SteadyRun> Steady(const Config& cfg, Compression c) {
+  const basalt::bench::ActionLogWorkload w = basalt::bench::MakeActionLogWorkload(cfg.scale * 0.3);
+  const auto& users = w.action_users;
+  const int64_t n = static_cast<int64_t>(users.size());
+  const uint64_t seq0 = uint64_t{1} << 40;  // as large as the log's random sequence numbers
+  std::vector<SteadyRun> out;
+  const basalt::TableName log_table("default", "activity_events");
+  out.push_back(
+      {"ActivityLog", BasaltSteady(cfg.dir + "/basalt", log_table, [&](basalt::Connection& conn) {
+         ActivityLogOptions options;
+         options.compression = c;
+         auto log = Check(ActivityLog::Open(conn, options), "open log");
+         std::vector<NewEvent> batch;
+         for (int64_t i = 0; i < n; i += kBatch) {
+           batch.clear();
+           for (int64_t j = i; j < std::min(n, i + kBatch); ++j) {
+             batch.push_back(NewEvent{std::to_string(users[j]), basalt::bench::kActionName, "",
+                                      basalt::bench::kActionTime0 + j});
+           }
+           Check(log->RecordMany(batch), "record");
+         }
+       })});
+  const basalt::TableName hand_table("default", "actions");
+  out.push_back(
+      {"basalt Table, by hand",
+       BasaltSteady(cfg.dir + "/basalt", hand_table, [&](basalt::Connection& conn) {
+         CreateTable(conn, hand_table, "e", c);
+         auto t = Check(conn.GetTable(hand_table), "table");
+         const std::string value = ActionValue();
+         uint64_t seq = seq0;
+         std::vector<basalt::Put> puts;
+         for (int64_t i = 0; i < n; i += kBatch) {
+           puts.clear();
+           for (int64_t j = i; j < std::min(n, i + kBatch); ++j) {
+             const int64_t time = basalt::bench::kActionTime0 + j;
+             puts.emplace_back(ActionKey(users[j], time, seq++)).Add("e", "", time, value);
+           }
+           Check(t->Put(puts), "put");
+         }
+       })});
+  out.push_back({"raw RocksDB", RawSteady(cfg.dir + "/raw", c, [&](rocksdb::DB& db) {
+                   const std::string value = ActionValue();
+                   uint64_t seq = seq0;
+                   for (int64_t i = 0; i < n; i += kBatch) {
+                     rocksdb::WriteBatch b;
+                     for (int64_t j = i; j < std::min(n, i + kBatch); ++j) {
+                       b.Put(ActionKey(users[j], basalt::bench::kActionTime0 + j, seq++), value);
+                     }
+                     Check(db.Write(rocksdb::WriteOptions(), &b), "raw write");
+                   }
+                 })});
+  return out;
+}
+
 // One recipe table's figures.
 struct TableSizes {
   std::string table;
@@ -495,8 +686,8 @@ int main(int argc, char** argv) {
     fflush(stdout);
   };
   for (const std::string& w : cfg.only) {
-    static const std::set<std::string> kKnown = {"cells", "actions", "capped",
-                                                 "feed",  "clicks",  "users"};
+    static const std::set<std::string> kKnown = {"cells",  "actions", "capped", "feed",
+                                                 "clicks", "users",   "steady"};
     if (kKnown.count(w) == 0) Die("unknown workload '" + w + "'");
   }
   auto wanted = [&](const std::string& w) { return cfg.only.empty() || cfg.only.count(w) > 0; };
@@ -516,6 +707,34 @@ int main(int argc, char** argv) {
       add(workload, c, entries, basalt_per, raw_per, raw_ts_per);
     }
   }
+  if (cfg.only.count("steady") > 0) {
+    // Only when asked: it is not a per-entry figure, and it waits for compactions.
+    basalt::bench::Table steady;
+    steady.title = "steady";
+    steady.columns = {"store",  "compression",    "steady MB",          "L0-L6 MB (steady)",
+                      "WAL MB", "x raw (steady)", "full-compaction MB", "x raw (full)"};
+    steady.right_aligned = {false, false, true, false, true, true, true, true};
+    auto mb = [](uint64_t b) { return Fixed(static_cast<double>(b) / 1e6, 1); };
+    for (Compression c : {Compression::kSnappy, Compression::kLz4}) {
+      const std::vector<SteadyRun> runs = Steady(cfg, c);
+      const SteadySizes& raw = runs.back().sizes;
+      for (const SteadyRun& r : runs) {
+        std::string levels;
+        for (uint64_t b : r.sizes.steady.levels) levels += (levels.empty() ? "" : " / ") + mb(b);
+        steady.AddRow({r.side, std::string(basalt::CompressionName(c)), mb(r.sizes.steady.sst()),
+                       levels, mb(r.sizes.steady.wal_bytes),
+                       Fixed(static_cast<double>(r.sizes.steady.sst()) / raw.steady.sst(), 2) + "x",
+                       mb(r.sizes.full.sst()),
+                       Fixed(static_cast<double>(r.sizes.full.sst()) / raw.full.sst(), 2) + "x"});
+        fputs(basalt::bench::MarkdownRow(steady.rows.back()).c_str(), stdout);
+        fflush(stdout);
+      }
+    }
+    harness.Note("Steady state at scale " + Fixed(cfg.scale, 2) +
+                 ": SST bytes once flushes and compactions went quiet, and after a full "
+                 "compaction\n\n");
+    harness.Emit(steady);
+  }
   // The recipe tables: one fill per workload and compression measures all its tables.
   for (const char* workload : {"feed", "clicks", "users"}) {
     if (!wanted(workload)) continue;
@@ -534,8 +753,10 @@ int main(int argc, char** argv) {
     }
   }
   printf("\n");
-  harness.Note(heading);
-  harness.Emit(table);
+  if (!table.rows.empty()) {
+    harness.Note(heading);
+    harness.Emit(table);
+  }
   std::filesystem::remove_all(cfg.dir);
   return harness.Finish();
 }
