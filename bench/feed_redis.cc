@@ -15,8 +15,10 @@ struct ReplyDeleter {
 };
 using Reply = std::unique_ptr<redisReply, ReplyDeleter>;
 
+}  // namespace
+
 // One connection with its commands appended and their replies read in turn.
-class Client {
+class RedisFeed::Client {
  public:
   explicit Client(const std::string& address) {
     const size_t colon = address.rfind(':');
@@ -68,23 +70,16 @@ class Client {
   int pending_ = 0;
 };
 
-}  // namespace
-
-struct RedisFeed::Connections {
-  std::vector<std::unique_ptr<Client>> clients;
-};
-
 RedisFeed::RedisFeed(const std::string& address, int connections, int inbox_cap)
-    : conns_(std::make_unique<Connections>()), inbox_cap_(inbox_cap) {
-  for (int i = 0; i < connections; ++i)
-    conns_->clients.push_back(std::make_unique<Client>(address));
-  conns_->clients[0]->Call({"FLUSHALL"});
+    : inbox_cap_(inbox_cap) {
+  for (int i = 0; i < connections; ++i) clients_.push_back(std::make_unique<Client>(address));
+  clients_[0]->Call({"FLUSHALL"});
 }
 
 RedisFeed::~RedisFeed() = default;
 
 void RedisFeed::LoadFollows(const std::vector<std::pair<int, int>>& edges) {
-  Client& c = *conns_->clients[0];
+  Client& c = *clients_[0];
   size_t n = 0;
   for (const auto& [follower, followed] : edges) {
     c.Append({"SADD", "F:" + std::to_string(followed), std::to_string(follower)});
@@ -94,7 +89,7 @@ void RedisFeed::LoadFollows(const std::vector<std::pair<int, int>>& edges) {
 }
 
 int64_t RedisFeed::Post(int connection, int64_t n, int author, const std::string& text) {
-  Client& c = *conns_->clients[connection];
+  Client& c = *clients_[connection];
   const std::string id = std::to_string(n);
   const std::string cap = std::to_string(inbox_cap_ - 1);
   const std::string own = "i:" + std::to_string(author);
@@ -119,7 +114,7 @@ int64_t RedisFeed::Post(int connection, int64_t n, int author, const std::string
 }
 
 size_t RedisFeed::HomeRead(int reader) {
-  Client& c = *conns_->clients[0];
+  Client& c = *clients_[0];
   Reply ids = c.Call({"LRANGE", "i:" + std::to_string(reader), "0", "19"});
   if (ids->type != REDIS_REPLY_ARRAY) Die("redis LRANGE: not an array");
   if (ids->elements == 0) return 0;
@@ -136,7 +131,7 @@ size_t RedisFeed::HomeRead(int reader) {
 }
 
 std::string RedisFeed::Version() {
-  Reply info = conns_->clients[0]->Call({"INFO", "server"});
+  Reply info = clients_[0]->Call({"INFO", "server"});
   const std::string text(info->str, info->len);
   const size_t at = text.find("redis_version:");
   if (at == std::string::npos) return "?";

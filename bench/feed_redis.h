@@ -48,8 +48,8 @@ class RedisFeed {
   std::string Version();
 
  private:
-  struct Connections;
-  std::unique_ptr<Connections> conns_;
+  class Client;
+  std::vector<std::unique_ptr<Client>> clients_;
   int inbox_cap_;
 };
 
