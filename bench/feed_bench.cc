@@ -8,7 +8,8 @@
 //              the time from the first post to the last delivery; posts/s is the post phase
 //   home       `--reads` first pages of 20 hydrated posts of random users: QPS, p50, p99; the
 //              sides' reads run in turns, 50 reads each, on stores all open after their fan-out
-//              (each store idle while the others write); every side must show the same number
+//              (each store idle while the others write, and each flushed, its compactions done,
+//              after its own writes); every side must show the same number
 //              of posts, or the run fails
 //
 // basalt: FollowGraph (tall layout) + Feed + FanoutWorkerPool through the public API on an
@@ -203,6 +204,40 @@ void Latencies(std::vector<double> us, Figures* f) {
   f->p99_us = us[std::min(us.size() - 1, us.size() * 99 / 100)];
 }
 
+// Polls `done` every 50 ms until it holds, for at most 10 minutes.
+void WaitUntil(const std::function<bool()>& done) {
+  for (int i = 0; i < 12000 && !done(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+}
+
+// Flushes every table of the embedded store and waits until no flush or compaction runs or is
+// owed, so that a side's background work does not run into the next side's timed phases.
+void Quiesce(basalt::Connection& conn) {
+  auto tables = conn.admin().ListTables();
+  Check(tables.status(), "listing tables");
+  for (const auto& t : *tables) Check(conn.admin().Flush(t), "basalt flush");
+  WaitUntil([&] {
+    auto stats = conn.admin().GetStoreStats();
+    Check(stats.status(), "basalt stats");
+    uint64_t pending = 0;
+    for (const auto& f : stats->families) pending += f.pending_compaction_bytes;
+    return stats->running_flushes == 0 && stats->running_compactions == 0 && pending == 0;
+  });
+}
+
+// The same for a raw store.
+void Quiesce(rocksdb::DB* db) {
+  Check(db->Flush(rocksdb::FlushOptions()), "raw flush");
+  WaitUntil([&] {
+    uint64_t flushes = 0, compactions = 0, pending = 0;
+    db->GetIntProperty("rocksdb.num-running-flushes", &flushes);
+    db->GetIntProperty("rocksdb.num-running-compactions", &compactions);
+    db->GetIntProperty("rocksdb.estimate-pending-compaction-bytes", &pending);
+    return flushes == 0 && compactions == 0 && pending == 0;
+  });
+}
+
 // A fresh store at `c.dir`/`name` (or the server at `c.url` when `remote`) with a follow graph
 // and a feed on it.
 struct FeedStack {
@@ -317,6 +352,7 @@ Figures RunBasalt(const Config& c, const Workload& w, bool remote,
     if (counter.enabled()) f.insert_calls = static_cast<double>(mark - before) / f.inbox_inserts;
   }
 
+  if (!remote) Quiesce(*stack.conn);
   *open = std::move(stack);  // the home reads come later, with the other sides' (HomeReads)
   return f;
 }
@@ -627,6 +663,7 @@ Figures RunRaw(const Config& c, const Workload& w, std::unique_ptr<rocksdb::DB>*
   f.inbox_inserts_per_s = f.inbox_inserts / (post_s + Seconds(t2, t3));
   f.drain_inserts_per_s = f.inbox_inserts / Seconds(t2, t3);
 
+  Quiesce(db.get());
   *open = std::move(db);  // the home reads come later, with basalt's (HomeReads)
   return f;
 }
@@ -681,6 +718,7 @@ Figures RunHandWritten(const Config& c, const Workload& w, std::unique_ptr<rocks
   f.posts_per_s = w.authors.size() / post_s;
   f.inbox_inserts = static_cast<double>(inserts.load());
   f.inbox_inserts_per_s = f.inbox_inserts / post_s;
+  Quiesce(db.get());
   *open = std::move(db);
   return f;
 }
