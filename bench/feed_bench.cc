@@ -724,10 +724,8 @@ Figures RunHandWritten(const Config& c, const Workload& w, std::unique_ptr<rocks
 }
 
 #ifdef BASALT_FEED_BENCH_REDIS
-// The Redis side (feed_redis.h), from --threads connections. Leaves it open in `*open`.
-Figures RunRedis(const Config& c, const Workload& w,
-                 std::unique_ptr<basalt::bench::RedisFeed>* open) {
-  auto redis = std::make_unique<basalt::bench::RedisFeed>(c.redis, c.threads, kInboxCap);
+// The Redis side (feed_redis.h) on `redis`, connected with --threads connections.
+Figures RunRedis(const Config& c, const Workload& w, basalt::bench::RedisFeed* redis) {
   redis->LoadFollows(w.edges);
   Figures f;
   const std::string text(100, 't');
@@ -741,7 +739,6 @@ Figures RunRedis(const Config& c, const Workload& w,
   f.posts_per_s = w.authors.size() / post_s;
   f.inbox_inserts = static_cast<double>(inserts.load());
   f.inbox_inserts_per_s = f.inbox_inserts / post_s;
-  *open = std::move(redis);
   return f;
 }
 #endif
@@ -996,6 +993,13 @@ void RunShape(const Config& c, basalt::bench::FeedShape shape, basalt::bench::Ha
     harness->EmitMarkdown(ActivityReport(c, w));
     return;
   }
+#ifdef BASALT_FEED_BENCH_REDIS
+  // Connected (and emptied) first, so that a wrong --redis fails before the other sides run.
+  std::unique_ptr<basalt::bench::RedisFeed> redis;
+  if (!c.redis.empty() && !c.follow_only) {
+    redis = std::make_unique<basalt::bench::RedisFeed>(c.redis, c.threads, kInboxCap);
+  }
+#endif
   const basalt::bench::ThriftCallCounter no_counter("");
   const basalt::bench::ThriftCallCounter counter(c.metrics);
   FeedStack embedded, remote;
@@ -1018,9 +1022,8 @@ void RunShape(const Config& c, basalt::bench::FeedShape shape, basalt::bench::Ha
     std::vector<Figures*> figures = {&b, &r, &h};
     std::vector<std::string> names = {"basalt", "job queue", "hand-written"};
 #ifdef BASALT_FEED_BENCH_REDIS
-    std::unique_ptr<basalt::bench::RedisFeed> redis;
-    if (!c.redis.empty()) {
-      d = RunRedis(c, w, &redis);
+    if (redis != nullptr) {
+      d = RunRedis(c, w, redis.get());
       with_redis = true;
       basalt::bench::RedisFeed* rp = redis.get();
       sides.push_back([rp](int reader) { return rp->HomeRead(reader); });
