@@ -1,28 +1,40 @@
 // W2: the `home-feed` microblog (docs/design/workloads.md) on basalt's Feed recipe against the same
-// workload written directly on RocksDB (raw keys), in one run.
+// workload written directly on RocksDB twice (raw keys) and on Redis, in one run, at each of
+// `--shapes` (bench/feed_shapes.h: sparse, dense, celebrity; all three by default).
 //
-//   users      20,000 x scale, each following `--follows` users drawn from a power law (Zipf,
-//              s = 1), so a few authors have most users as followers
-//   posts      100,000 x scale, authors drawn uniformly
-//   fan-out    posts are written with their jobs (workers stopped), then `--threads` workers
-//              drain the jobs: posts/s, and inbox inserts/s for the fan-out
+//   fan-out    posts are written from `--threads` threads; on the job sides with their jobs
+//              (workers stopped), then `--threads` workers drain the jobs. Fan-out inbox
+//              inserts/s are the followers' inbox entries (the author's own are not counted) over
+//              the time from the first post to the last delivery; posts/s is the post phase
 //   home       `--reads` first pages of 20 hydrated posts of random users: QPS, p50, p99; the
 //              sides' reads run in turns, 50 reads each, on stores all open after their fan-out
-//              (the basalt store idle while the raw side writes)
+//              (each store idle while the others write, and each flushed, its compactions done,
+//              after its own writes); every side must show the same number
+//              of posts, or the run fails
 //
 // basalt: FollowGraph (tall layout) + Feed + FanoutWorkerPool through the public API on an
 // embedded store; follow edges one Follow each (one atomic MutateRows: both edges and both
 // counters), and again into a second graph with FollowMany, `kImportBatch` edges a call.
-// raw: keys F<followed><follower> / f<follower><followed> (one WriteBatch per edge, and one per
-// `kImportBatch` edges for the import figure; no counters; and once more with exact counters
-// as a raw RocksDB user would keep them: a Get of the edge, then one WriteBatch of both edges
-// and two uint64-add merge operands), P<post id> with the
-// job J<post id> and the author's own inbox entry in the same WriteBatch (as Feed::Post writes
-// them since 2026-11-26, so that both sides' home pages include the reader's own posts),
-// I<user><reversed time><post id>; the same chunked
-// fan-out with the same (amortised) trim to the inbox cap, and a home read of one prefix seek plus
-// a MultiGet. The raw side has no hybrid merge and no read-time follow/delete checks; basalt's home
-// read does both (see docs/benchmarks.md).
+//
+// raw, job queue (the recipe's own design, copied): keys F<followed><follower> /
+// f<follower><followed> (one WriteBatch per edge, and one per `kImportBatch` edges for the import
+// figure; no counters; and once more with exact counters as a raw RocksDB user would keep them: a
+// Get of the edge, then one WriteBatch of both edges and two uint64-add merge operands), P<post id>
+// with the job J<post id> and the author's own inbox entry in the same WriteBatch (as Feed::Post
+// writes them, so that both sides' home pages include the reader's own posts),
+// I<user><reversed time><post id>; the same chunked fan-out with the same (amortised) trim to the
+// inbox cap.
+//
+// raw, hand-written (what a RocksDB user writes for one machine, with no job queue): the same keys;
+// a post is one WriteBatch of the post and all its inbox entries, the author's own included, after
+// one prefix scan of its followers (crash-safe without a job: all or none), then the same trims.
+//
+// Both raw sides read a home page with one prefix seek (20 entries) plus a MultiGet of the 20
+// posts; they have no hybrid merge and no read-time follow/delete checks, which basalt's home read
+// does (see docs/benchmarks.md).
+//
+// Redis (--redis HOST:PORT; bench/feed_bench.sh starts a private one): bench/feed_redis.h, the
+// fan-out as LPUSH + LTRIM per follower, pipelined; a home read as LRANGE 0 19 + MGET.
 //
 // --active F instead compares basalt with itself, in one run on three fresh stores with the
 // same edges and posts: fan-out with inactive-reader tracking off, with every reader active, and
@@ -30,18 +42,20 @@
 // reader rows, docs/recipes.md); then the first home read of inactive readers (an inbox rebuild)
 // against that of active ones.
 //
-// --follow-only stops both sides after the follow phases.
+// --follow-only stops basalt and the job-queue side after the follow phases.
 //
 // --url thrift://HOST:PORT runs the basalt side a second time, over thrift:// against that
 // server, between the embedded run and the raw one; with --metrics http://HOST:PORT (the server's
 // HTTP side) each phase of that run also states the Thrift2 calls it made per operation, read
 // from the server's /metrics (bench/call_counter.h). The server must be fresh (no tables of a
 // previous run) and this run its only Thrift2 client: scripts/recipes_over_thrift.sh starts one.
-// The fan-out workers run in this process, over the same connection.
+// The fan-out workers run in this process, over the same connection. One shape only.
 //
-// Usage: basalt_feed_bench [--dir DIR] [--scale F] [--follows N] [--threads N] [--reads N]
-//                          [--threshold N] [--active F] [--follow-only] [--markdown FILE]
-//                          [--json FILE]
+// --active, --follow-only and --url run the sparse shape unless --shapes says otherwise.
+//
+// Usage: basalt_feed_bench [--dir DIR] [--scale F] [--shapes LIST] [--follows N] [--threads N]
+//                          [--reads N] [--threshold N] [--redis HOST:PORT] [--active F]
+//                          [--follow-only] [--markdown FILE] [--json FILE]
 //                          [--url thrift://HOST:PORT [--metrics http://HOST:PORT]]
 
 #include <rocksdb/cache.h>
@@ -72,9 +86,13 @@
 #include "basalt/recipes/feed.h"
 #include "basalt/recipes/follow_graph.h"
 #include "call_counter.h"
+#include "feed_shapes.h"
 #include "harness.h"
 #include "raw_rocksdb.h"
 #include "workloads.h"
+#ifdef BASALT_FEED_BENCH_REDIS
+#include "feed_redis.h"
+#endif
 
 namespace {
 
@@ -91,6 +109,9 @@ struct Config {
   bool follow_only = false;
   std::string url;      // non-empty: basalt again over this thrift:// target
   std::string metrics;  // the server's HTTP side, for its Thrift2 call count
+  std::string redis;    // non-empty: the Redis side against this HOST:PORT
+  std::vector<std::string> shape_names = {"sparse", "dense", "celebrity"};
+  std::vector<basalt::bench::FeedShape> shapes;
 };
 
 [[noreturn]] void Die(const std::string& msg) {
@@ -121,18 +142,35 @@ struct Workload {
   std::vector<std::pair<int, int>> edges;  // (follower, followed)
   std::vector<int> authors;                // one per post
   std::vector<int> readers;                // one per home read
+  int64_t fanout_inserts = 0;              // followers' inbox entries the posts make
 };
 
-Workload MakeWorkload(const Config& c) {
+Workload MakeWorkload(const Config& c, basalt::bench::FeedShape shape) {
   std::mt19937_64 rng(42);
-  basalt::bench::FeedWorkload g = basalt::bench::MakeFeedWorkload(c.scale, c.follows, rng);
+  basalt::bench::FeedWorkload g =
+      basalt::bench::MakeShapedFeedWorkload(shape, c.scale, c.follows, rng);
   Workload w;
   w.users = g.users;
   w.edges = std::move(g.edges);
   w.authors = std::move(g.authors);
   std::uniform_int_distribution<int> any(0, w.users - 1);
   for (int i = 0; i < c.reads; ++i) w.readers.push_back(any(rng));
+  std::vector<int64_t> followers(w.users, 0);
+  for (const auto& edge : w.edges) ++followers[edge.second];
+  for (int author : w.authors) w.fanout_inserts += followers[author];
   return w;
+}
+
+// Runs post(thread, j) for every post j, from `threads` threads each taking the next post.
+void PostAll(int threads, size_t posts, const std::function<void(int, size_t)>& post) {
+  std::atomic<size_t> next{0};
+  std::vector<std::thread> workers;
+  for (int t = 0; t < threads; ++t) {
+    workers.emplace_back([&, t] {
+      for (size_t j = next++; j < posts; j = next++) post(t, j);
+    });
+  }
+  for (auto& worker : workers) worker.join();
 }
 
 // Edges per FollowMany call (and per raw WriteBatch) in the import figure.
@@ -143,12 +181,14 @@ struct Figures {
   double import_edges_per_s = 0;   // FollowMany / batched raw writes
   double counted_edges_per_s = 0;  // raw only: with exact counters (Get + merge operands)
   double posts_per_s = 0;
-  double inbox_inserts = 0;
-  double inbox_inserts_per_s = 0;
+  double inbox_inserts = 0;        // followers' inbox entries, as the side counted them
+  double inbox_inserts_per_s = 0;  // over the post phase and the drain
+  double drain_inserts_per_s = 0;  // job sides: the workers' entries over the drain alone
   double read_qps = 0;
   double p50_us = 0;
   double p99_us = 0;
   double posts_per_page = 0;
+  int64_t posts_shown = 0;  // on all home reads
   // Over thrift:// with --metrics: Thrift2 calls per operation of each phase; -1 otherwise.
   double follow_calls = -1;  // per Follow
   double import_calls = -1;  // per FollowMany of kImportBatch edges
@@ -162,6 +202,40 @@ void Latencies(std::vector<double> us, Figures* f) {
   std::sort(us.begin(), us.end());
   f->p50_us = us[us.size() / 2];
   f->p99_us = us[std::min(us.size() - 1, us.size() * 99 / 100)];
+}
+
+// Polls `done` every 50 ms until it holds, for at most 10 minutes.
+void WaitUntil(const std::function<bool()>& done) {
+  for (int i = 0; i < 12000 && !done(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+}
+
+// Flushes every table of the embedded store and waits until no flush or compaction runs or is
+// owed, so that a side's background work does not run into the next side's timed phases.
+void Quiesce(basalt::Connection& conn) {
+  auto tables = conn.admin().ListTables();
+  Check(tables.status(), "listing tables");
+  for (const auto& t : *tables) Check(conn.admin().Flush(t), "basalt flush");
+  WaitUntil([&] {
+    auto stats = conn.admin().GetStoreStats();
+    Check(stats.status(), "basalt stats");
+    uint64_t pending = 0;
+    for (const auto& f : stats->families) pending += f.pending_compaction_bytes;
+    return stats->running_flushes == 0 && stats->running_compactions == 0 && pending == 0;
+  });
+}
+
+// The same for a raw store.
+void Quiesce(rocksdb::DB* db) {
+  Check(db->Flush(rocksdb::FlushOptions()), "raw flush");
+  WaitUntil([&] {
+    uint64_t flushes = 0, compactions = 0, pending = 0;
+    db->GetIntProperty("rocksdb.num-running-flushes", &flushes);
+    db->GetIntProperty("rocksdb.num-running-compactions", &compactions);
+    db->GetIntProperty("rocksdb.estimate-pending-compaction-bytes", &pending);
+    return flushes == 0 && compactions == 0 && pending == 0;
+  });
 }
 
 // A fresh store at `c.dir`/`name` (or the server at `c.url` when `remote`) with a follow graph
@@ -249,9 +323,12 @@ Figures RunBasalt(const Config& c, const Workload& w, bool remote,
   t1 = Clock::now();
 
   const std::string text(100, 't');
-  for (int author : w.authors) Check(stack.feed->Post(UserName(author), text).status(), "post");
+  PostAll(c.threads, w.authors.size(), [&](int, size_t j) {
+    Check(stack.feed->Post(UserName(w.authors[j]), text).status(), "post");
+  });
   auto t2 = Clock::now();
   f.posts_per_s = w.authors.size() / Seconds(t1, t2);
+  const double post_s = Seconds(t1, t2);
   f.post_calls = CallsPer(counter, &mark, static_cast<double>(w.authors.size()));
   auto jobs = stack.feed->PendingJobs();  // every post's unless --threshold marks authors
   Check(jobs.status(), "pending jobs");
@@ -264,14 +341,18 @@ Figures RunBasalt(const Config& c, const Workload& w, bool remote,
   auto t3 = Clock::now();
   pool.Stop();
   Check(pool.last_error(), "fan-out worker");
+  // The workers' count leaves out entries a Post may deliver itself: the rate counts the entries
+  // the workload makes (and the home reads check that every side shows the same pages).
   f.inbox_inserts = static_cast<double>(pool.stats().inbox_writes);
-  f.inbox_inserts_per_s = f.inbox_inserts / Seconds(t2, t3);
+  f.inbox_inserts_per_s = static_cast<double>(w.fanout_inserts) / (post_s + Seconds(t2, t3));
+  f.drain_inserts_per_s = f.inbox_inserts / Seconds(t2, t3);
   {
     const int64_t before = mark;
     f.job_calls = CallsPer(counter, &mark, static_cast<double>(*jobs));
     if (counter.enabled()) f.insert_calls = static_cast<double>(mark - before) / f.inbox_inserts;
   }
 
+  if (!remote) Quiesce(*stack.conn);
   *open = std::move(stack);  // the home reads come later, with the other sides' (HomeReads)
   return f;
 }
@@ -440,6 +521,18 @@ class CounterAdd : public rocksdb::AssociativeMergeOperator {
   const char* Name() const override { return "feed_bench.CounterAdd"; }
 };
 
+// A raw side's post id: author (4 bytes), reversed time now (8), sequence (4), all big-endian.
+std::string RawPostId(int author, uint32_t seq) {
+  const int64_t ts = std::chrono::duration_cast<std::chrono::milliseconds>(
+                         std::chrono::system_clock::now().time_since_epoch())
+                         .count();
+  std::string pid;
+  PutBe(&pid, static_cast<uint32_t>(author), 4);
+  PutBe(&pid, static_cast<uint64_t>(INT64_MAX - ts), 8);
+  PutBe(&pid, seq, 4);
+  return pid;
+}
+
 // Leaves the store open in `*open` for the home reads.
 Figures RunRaw(const Config& c, const Workload& w, std::unique_ptr<rocksdb::DB>* open) {
   // One compression for all: the recipes give the graph's, the posts' and the inbox's tables the
@@ -507,16 +600,10 @@ Figures RunRaw(const Config& c, const Workload& w, std::unique_ptr<rocksdb::DB>*
   t1 = Clock::now();
 
   const std::string text(100, 't');
-  uint32_t seq = 0;
-  std::vector<std::string> jobs;
-  for (int author : w.authors) {
-    int64_t ts = std::chrono::duration_cast<std::chrono::milliseconds>(
-                     std::chrono::system_clock::now().time_since_epoch())
-                     .count();
-    std::string pid;
-    PutBe(&pid, static_cast<uint32_t>(author), 4);
-    PutBe(&pid, static_cast<uint64_t>(INT64_MAX - ts), 8);
-    PutBe(&pid, seq++, 4);
+  std::atomic<uint32_t> seq{0};
+  std::vector<std::string> jobs(w.authors.size());
+  PostAll(c.threads, w.authors.size(), [&](int, size_t j) {
+    const std::string pid = RawPostId(w.authors[j], seq++);
     // The post, its job, and (as Feed::Post does, so that a home page is one inbox read) the
     // post in its author's own inbox, trimmed when it is that inbox's turn.
     const std::string author_key = pid.substr(0, 4);
@@ -531,10 +618,11 @@ Figures RunRaw(const Config& c, const Workload& w, std::unique_ptr<rocksdb::DB>*
       RawTrim(db.get(), author_key, &trim);
       if (trim.Count() > 0) Check(db->Write(wo, &trim), "raw trim write");
     }
-    jobs.push_back(pid);
-  }
+    jobs[j] = pid;
+  });
   auto t2 = Clock::now();
   f.posts_per_s = w.authors.size() / Seconds(t1, t2);
+  const double post_s = Seconds(t1, t2);
 
   std::atomic<size_t> next{0};
   std::atomic<int64_t> inserts{0};
@@ -571,11 +659,89 @@ Figures RunRaw(const Config& c, const Workload& w, std::unique_ptr<rocksdb::DB>*
   for (auto& t : workers) t.join();
   auto t3 = Clock::now();
   f.inbox_inserts = static_cast<double>(inserts.load());
-  f.inbox_inserts_per_s = f.inbox_inserts / Seconds(t2, t3);
+  if (inserts.load() != w.fanout_inserts) Die("the job-queue side delivered a wrong count");
+  f.inbox_inserts_per_s = f.inbox_inserts / (post_s + Seconds(t2, t3));
+  f.drain_inserts_per_s = f.inbox_inserts / Seconds(t2, t3);
 
+  Quiesce(db.get());
   *open = std::move(db);  // the home reads come later, with basalt's (HomeReads)
   return f;
 }
+
+// The hand-written side: no job queue, a post and all its inbox entries in one WriteBatch. Its
+// follow edges are the job-queue side's keys, written kImportBatch a batch and not timed (the
+// follow figures are the job-queue side's). Leaves the store open in `*open`.
+Figures RunHandWritten(const Config& c, const Workload& w, std::unique_ptr<rocksdb::DB>* open) {
+  std::unique_ptr<rocksdb::DB> db = basalt::bench::OpenRawRocksDb(
+      c.dir + "/hand", 256 << 20,
+      basalt::bench::RocksCompression(basalt::recipes::FeedOptions{}.inbox_compression));
+  const rocksdb::WriteOptions wo;
+  for (size_t i = 0; i < w.edges.size(); i += kImportBatch) {
+    rocksdb::WriteBatch b;
+    for (size_t j = i; j < std::min(w.edges.size(), i + kImportBatch); ++j) {
+      const auto& [follower, followed] = w.edges[j];
+      std::string fwd = UserKey('f', follower), rev = UserKey('F', followed);
+      PutBe(&fwd, static_cast<uint32_t>(followed), 4);
+      PutBe(&rev, static_cast<uint32_t>(follower), 4);
+      Check(b.Put(fwd, ""), "hand-written edge");
+      Check(b.Put(rev, ""), "hand-written edge");
+    }
+    Check(db->Write(wo, &b), "hand-written edges write");
+  }
+  Figures f;
+  const std::string text(100, 't');
+  std::atomic<uint32_t> seq{0};
+  std::atomic<int64_t> inserts{0};
+  const auto t0 = Clock::now();
+  PostAll(c.threads, w.authors.size(), [&](int, size_t j) {
+    const std::string pid = RawPostId(w.authors[j], seq++);
+    const std::string entry = pid.substr(4, 8) + pid;  // reversed time + post id
+    std::vector<std::string> inboxes = {pid.substr(0, 4)};
+    const std::string prefix = "F" + inboxes[0];
+    std::unique_ptr<rocksdb::Iterator> it(db->NewIterator(rocksdb::ReadOptions()));
+    for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix); it->Next()) {
+      inboxes.push_back(it->key().ToString().substr(5, 4));
+    }
+    rocksdb::WriteBatch b;
+    Check(b.Put("P" + pid, text), "hand-written post");
+    for (const auto& u : inboxes) Check(b.Put("I" + u + entry, ""), "hand-written inbox");
+    Check(db->Write(wo, &b), "hand-written post write");
+    rocksdb::WriteBatch trim;
+    for (const auto& u : inboxes) {
+      if (TrimDue(u, entry)) RawTrim(db.get(), u, &trim);
+    }
+    if (trim.Count() > 0) Check(db->Write(wo, &trim), "hand-written trim write");
+    inserts += static_cast<int64_t>(inboxes.size() - 1);
+  });
+  const double post_s = Seconds(t0, Clock::now());
+  if (inserts.load() != w.fanout_inserts) Die("the hand-written side delivered a wrong count");
+  f.posts_per_s = w.authors.size() / post_s;
+  f.inbox_inserts = static_cast<double>(inserts.load());
+  f.inbox_inserts_per_s = f.inbox_inserts / post_s;
+  Quiesce(db.get());
+  *open = std::move(db);
+  return f;
+}
+
+#ifdef BASALT_FEED_BENCH_REDIS
+// The Redis side (feed_redis.h) on `redis`, connected with --threads connections.
+Figures RunRedis(const Config& c, const Workload& w, basalt::bench::RedisFeed* redis) {
+  redis->LoadFollows(w.edges);
+  Figures f;
+  const std::string text(100, 't');
+  std::atomic<int64_t> inserts{0};
+  const auto t0 = Clock::now();
+  PostAll(c.threads, w.authors.size(), [&](int thread, size_t j) {
+    inserts += redis->Post(thread, static_cast<int64_t>(j), w.authors[j], text);
+  });
+  const double post_s = Seconds(t0, Clock::now());
+  if (inserts.load() != w.fanout_inserts) Die("the Redis side delivered a wrong count");
+  f.posts_per_s = w.authors.size() / post_s;
+  f.inbox_inserts = static_cast<double>(inserts.load());
+  f.inbox_inserts_per_s = f.inbox_inserts / post_s;
+  return f;
+}
+#endif
 
 // One side's home read of `reader`'s first page; returns the posts on it.
 using HomeRead = std::function<size_t(int reader)>;
@@ -610,14 +776,18 @@ constexpr size_t kReadSlice = 50;
 
 // Every side's home reads of `w.readers`, in alternating slices of kReadSlice reads: this
 // machine's speed moves by a third within seconds, and in turns every side meets the same moves.
+// The side that goes first rotates from slice to slice: on a loaded machine the side just after
+// one that waits on a socket (Redis) runs with the scheduler's favour, the last ones without.
 void HomeReads(const Workload& w, const std::vector<HomeRead>& sides,
                const std::vector<Figures*>& figures) {
   std::vector<std::vector<double>> us(sides.size());
   std::vector<double> seconds(sides.size(), 0);
   std::vector<int64_t> shown(sides.size(), 0);
-  for (size_t start = 0; start < w.readers.size(); start += kReadSlice) {
+  size_t slice = 0;
+  for (size_t start = 0; start < w.readers.size(); start += kReadSlice, ++slice) {
     const size_t end = std::min(w.readers.size(), start + kReadSlice);
-    for (size_t s = 0; s < sides.size(); ++s) {
+    for (size_t turn = 0; turn < sides.size(); ++turn) {
+      const size_t s = (slice + turn) % sides.size();
       const auto t0 = Clock::now();
       for (size_t i = start; i < end; ++i) {
         const auto a = Clock::now();
@@ -630,45 +800,84 @@ void HomeReads(const Workload& w, const std::vector<HomeRead>& sides,
   for (size_t s = 0; s < sides.size(); ++s) {
     figures[s]->read_qps = static_cast<double>(w.readers.size()) / seconds[s];
     figures[s]->posts_per_page = static_cast<double>(shown[s]) / w.readers.size();
+    figures[s]->posts_shown = shown[s];
     Latencies(std::move(us[s]), figures[s]);
   }
 }
 
-std::string Table(const Config& c, const Figures& b, const Figures& r) {
-  char buf[4096];
-  if (c.follow_only) {
-    std::snprintf(buf, sizeof(buf),
-                  "| figure | basalt | raw RocksDB | ratio |\n| --- | ---: | ---: | ---: |\n"
-                  "| follow edges/s | %.0f | %.0f | %.2f |\n"
-                  "| follow edges/s, raw with counters | %.0f | %.0f | %.2f |\n"
-                  "| import edges/s (%zu a call) | %.0f | %.0f | %.2f |\n",
-                  b.edges_per_s, r.edges_per_s, b.edges_per_s / r.edges_per_s, b.edges_per_s,
-                  r.counted_edges_per_s, b.edges_per_s / r.counted_edges_per_s, kImportBatch,
-                  b.import_edges_per_s, r.import_edges_per_s,
-                  b.import_edges_per_s / r.import_edges_per_s);
-    return buf;
-  }
-  std::snprintf(
-      buf, sizeof(buf),
-      "| figure | basalt | raw RocksDB | ratio |\n| --- | ---: | ---: | ---: |\n"
-      "| follow edges/s | %.0f | %.0f | %.2f |\n"
-      "| follow edges/s, raw with counters | %.0f | %.0f | %.2f |\n"
-      "| import edges/s (%zu a call) | %.0f | %.0f | %.2f |\n"
-      "| posts/s (post, job, own entry) | %.0f | %.0f | %.2f |\n"
-      "| fan-out inbox inserts/s | %.0f | %.0f | %.2f |\n"
-      "| home reads/s (20 hydrated) | %.0f | %.0f | %.2f |\n"
-      "| home read p50 (us) | %.0f | %.0f | %.2f |\n"
-      "| home read p99 (us) | %.0f | %.0f | %.2f |\n"
-      "| inbox inserts | %.0f | %.0f | |\n"
-      "| posts per page | %.1f | %.1f | |\n",
-      b.edges_per_s, r.edges_per_s, b.edges_per_s / r.edges_per_s, b.edges_per_s,
-      r.counted_edges_per_s, b.edges_per_s / r.counted_edges_per_s, kImportBatch,
-      b.import_edges_per_s, r.import_edges_per_s, b.import_edges_per_s / r.import_edges_per_s,
-      b.posts_per_s, r.posts_per_s, b.posts_per_s / r.posts_per_s, b.inbox_inserts_per_s,
-      r.inbox_inserts_per_s, b.inbox_inserts_per_s / r.inbox_inserts_per_s, b.read_qps, r.read_qps,
-      b.read_qps / r.read_qps, b.p50_us, r.p50_us, b.p50_us / r.p50_us, b.p99_us, r.p99_us,
-      b.p99_us / r.p99_us, b.inbox_inserts, r.inbox_inserts, b.posts_per_page, r.posts_per_page);
+// --follow-only: basalt against the job-queue side's follow phases.
+std::string FollowTable(const Figures& b, const Figures& r) {
+  char buf[1024];
+  std::snprintf(buf, sizeof(buf),
+                "| figure | basalt | raw RocksDB | ratio |\n| --- | ---: | ---: | ---: |\n"
+                "| follow edges/s | %.0f | %.0f | %.2f |\n"
+                "| follow edges/s, raw with counters | %.0f | %.0f | %.2f |\n"
+                "| import edges/s (%zu a call) | %.0f | %.0f | %.2f |\n",
+                b.edges_per_s, r.edges_per_s, b.edges_per_s / r.edges_per_s, b.edges_per_s,
+                r.counted_edges_per_s, b.edges_per_s / r.counted_edges_per_s, kImportBatch,
+                b.import_edges_per_s, r.import_edges_per_s,
+                b.import_edges_per_s / r.import_edges_per_s);
   return buf;
+}
+
+// One shape's table: basalt (b), the job-queue side (r), the hand-written side (h) and Redis (d,
+// when run), with the ratios to the hand-written side (the targets) and to the job-queue side.
+basalt::bench::Table ShapeTable(const Figures& b, const Figures& r, const Figures& h,
+                                const Figures* d) {
+  using basalt::bench::Fixed;
+  basalt::bench::Table t;
+  t.columns = {"figure", "basalt Feed", "raw, job queue", "raw, hand-written"};
+  if (d != nullptr) t.columns.push_back("Redis");
+  t.columns.insert(t.columns.end(), {"basalt / hand-written", "basalt / job queue"});
+  if (d != nullptr) t.columns.push_back("Redis / hand-written");
+  t.right_aligned.assign(t.columns.size(), true);
+  t.right_aligned[0] = false;
+  // `get` of a side, or nothing for the sides the row is not measured on (a negative value).
+  auto row = [&](const std::string& name, double (*get)(const Figures&), int digits,
+                 bool hand = true, bool redis = true, bool ratios = true) {
+    auto cell = [&](double v) { return v < 0 ? std::string() : Fixed(v, digits); };
+    auto ratio = [&](double x, double y) {
+      return !ratios || x < 0 || y <= 0 ? std::string() : Fixed(x / y, 2);
+    };
+    const double vb = get(b), vr = get(r), vh = hand ? get(h) : -1;
+    const double vd = d != nullptr && redis ? get(*d) : -1;
+    std::vector<std::string> cells = {name, cell(vb), cell(vr), cell(vh)};
+    if (d != nullptr) cells.push_back(cell(vd));
+    // The hand-written side's post phase is its fan-out too: no ratio of basalt's to it.
+    cells.push_back(name.starts_with("posts/s") ? std::string() : ratio(vb, vh));
+    cells.push_back(ratio(vb, vr));
+    if (d != nullptr) cells.push_back(ratio(vd, vh));
+    t.AddRow(std::move(cells));
+  };
+  row(
+      "follow edges/s (raw: with exact counters)",
+      [](const Figures& f) {
+        return f.counted_edges_per_s > 0 ? f.counted_edges_per_s : f.edges_per_s;
+      },
+      0, false, false);
+  row(
+      "import edges/s (" + std::to_string(kImportBatch) + " a call)",
+      [](const Figures& f) { return f.import_edges_per_s; }, 0, false, false);
+  row(
+      "posts/s (the post phase)", [](const Figures& f) { return f.posts_per_s; }, 0);
+  row(
+      "fan-out inbox inserts/s (first post to last delivery)",
+      [](const Figures& f) { return f.inbox_inserts_per_s; }, 0);
+  row(
+      "fan-out drain alone, inserts/s", [](const Figures& f) { return f.drain_inserts_per_s; }, 0,
+      false, false);
+  row(
+      "home reads/s (20 hydrated)", [](const Figures& f) { return f.read_qps; }, 0);
+  row(
+      "home read p50 (us)", [](const Figures& f) { return f.p50_us; }, 0);
+  row(
+      "home read p99 (us)", [](const Figures& f) { return f.p99_us; }, 0);
+  row(
+      "followers' inbox inserts (basalt: by the workers)",
+      [](const Figures& f) { return f.inbox_inserts; }, 0, true, true, false);
+  row(
+      "posts per page", [](const Figures& f) { return f.posts_per_page; }, 1, true, true, false);
+  return t;
 }
 
 // With --url: basalt embedded (b), over thrift:// (t) and raw (r), and the Thrift2 calls per
@@ -726,16 +935,21 @@ int ParseArgs(int argc, char** argv, Config* c, basalt::bench::Harness* harness)
   app.add_option("--scale", c->scale, "scales users, edges and posts")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
-  app.add_option("--follows", c->follows, "follows per user")
+  CLI::Option* shapes =
+      app.add_option("--shapes", c->shape_names, "follow graphs: sparse, dense, celebrity")
+          ->delimiter(',')
+          ->capture_default_str();
+  app.add_option("--follows", c->follows, "follows per user (the sparse shape)")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
-  app.add_option("--threads", c->threads, "fan-out workers")
+  app.add_option("--threads", c->threads, "posting threads, and fan-out workers")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   app.add_option("--reads", c->reads, "home reads")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   app.add_option("--threshold", c->threshold, "followers above which basalt merges at read time");
+  app.add_option("--redis", c->redis, "the Redis side against this HOST:PORT (flushed)");
   app.add_option("--active", c->active, "> 0: the inactive-reader comparison, this share active")
       ->check(CLI::Range(0.0, 1.0));
   app.add_flag("--follow-only", c->follow_only, "the follow phases only");
@@ -744,29 +958,52 @@ int ParseArgs(int argc, char** argv, Config* c, basalt::bench::Harness* harness)
   if (int rc = harness->Parse(argc, argv); rc >= 0) return rc;
   if (!c->url.empty() && c->active > 0) Die("--active runs embedded only");
   if (!c->metrics.empty() && c->url.empty()) Die("--metrics needs --url");
+#ifndef BASALT_FEED_BENCH_REDIS
+  if (!c->redis.empty()) Die("--redis: built without hiredis (install libhiredis-dev, rebuild)");
+#endif
+  if (shapes->count() == 0 && (!c->url.empty() || c->follow_only || c->active > 0)) {
+    c->shape_names = {"sparse"};
+  }
+  for (const std::string& name : c->shape_names) {
+    basalt::bench::FeedShape shape;
+    if (!basalt::bench::ParseFeedShape(name, &shape)) {
+      Die("--shapes: no shape '" + name + "' (sparse, dense, celebrity)");
+    }
+    c->shapes.push_back(shape);
+  }
+  if (c->shapes.empty()) Die("--shapes: none given");
+  if (!c->url.empty() && c->shapes.size() > 1) {
+    Die("--url runs one shape (its server must be fresh): give --shapes with one");
+  }
   return -1;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  Config c;
-  basalt::bench::Harness harness(
-      "basalt_feed_bench", "The home feed with fan-out, basalt's recipes against raw RocksDB");
-  if (int rc = ParseArgs(argc, argv, &c, &harness); rc >= 0) return rc;
-  Workload w = MakeWorkload(c);
-  std::printf("users %d, edges %zu, posts %zu, home reads %zu\n", w.users, w.edges.size(),
-              w.authors.size(), w.readers.size());
-  std::fflush(stdout);
+// One shape: every side's phases, then their home reads in turns; prints the shape's tables.
+void RunShape(const Config& c, basalt::bench::FeedShape shape, basalt::bench::Harness* harness) {
+  std::filesystem::remove_all(c.dir);
+  const Workload w = MakeWorkload(c, shape);
+  char title[256];
+  std::snprintf(title, sizeof(title),
+                "\n%s: users %d, edges %zu, posts %zu, followers' inbox inserts %lld, home "
+                "reads %zu\n\n",
+                basalt::bench::FeedShapeName(shape), w.users, w.edges.size(), w.authors.size(),
+                static_cast<long long>(w.fanout_inserts), w.readers.size());
+  harness->Note(title);
   if (c.active > 0) {
-    harness.EmitMarkdown(ActivityReport(c, w));
-    std::filesystem::remove_all(c.dir);
-    return harness.Finish();
+    harness->EmitMarkdown(ActivityReport(c, w));
+    return;
   }
+#ifdef BASALT_FEED_BENCH_REDIS
+  // Connected (and emptied) first, so that a wrong --redis fails before the other sides run.
+  std::unique_ptr<basalt::bench::RedisFeed> redis;
+  if (!c.redis.empty() && !c.follow_only) {
+    redis = std::make_unique<basalt::bench::RedisFeed>(c.redis, c.threads, kInboxCap);
+  }
+#endif
   const basalt::bench::ThriftCallCounter no_counter("");
   const basalt::bench::ThriftCallCounter counter(c.metrics);
   FeedStack embedded, remote;
-  std::unique_ptr<rocksdb::DB> raw;
+  std::unique_ptr<rocksdb::DB> raw, hand;
   Figures b = RunBasalt(c, w, false, no_counter, &embedded);
   Figures t;
   if (!c.url.empty()) {
@@ -775,17 +1012,40 @@ int main(int argc, char** argv) {
     t = RunBasalt(c, w, true, counter, &remote);
   }
   Figures r = RunRaw(c, w, &raw);
+  Figures h, d;
+  bool with_redis = false;
+  std::string mismatch;
   if (!c.follow_only) {
-    std::vector<HomeRead> sides = {BasaltHomeRead(&embedded), RawHomeRead(raw.get())};
-    std::vector<Figures*> figures = {&b, &r};
+    h = RunHandWritten(c, w, &hand);
+    std::vector<HomeRead> sides = {BasaltHomeRead(&embedded), RawHomeRead(raw.get()),
+                                   RawHomeRead(hand.get())};
+    std::vector<Figures*> figures = {&b, &r, &h};
+    std::vector<std::string> names = {"basalt", "job queue", "hand-written"};
+#ifdef BASALT_FEED_BENCH_REDIS
+    if (redis != nullptr) {
+      d = RunRedis(c, w, redis.get());
+      with_redis = true;
+      basalt::bench::RedisFeed* rp = redis.get();
+      sides.push_back([rp](int reader) { return rp->HomeRead(reader); });
+      figures.push_back(&d);
+      names.push_back("Redis");
+    }
+#endif
     if (!c.url.empty()) {
       sides.push_back(BasaltHomeRead(&remote));
       figures.push_back(&t);
+      names.push_back("basalt over thrift://");
     }
     // Only the thrift:// side calls the server.
     int64_t mark = counter.Calls();
     HomeReads(w, sides, figures);
     t.read_calls = CallsPer(counter, &mark, static_cast<double>(w.readers.size()));
+    for (size_t s = 1; s < figures.size(); ++s) {
+      if (figures[s]->posts_shown != figures[0]->posts_shown) {
+        mismatch += " " + names[s] + " showed " + std::to_string(figures[s]->posts_shown) +
+                    " posts where basalt showed " + std::to_string(figures[0]->posts_shown) + ";";
+      }
+    }
   }
   for (FeedStack* stack : {&embedded, &remote}) {
     stack->feed.reset();
@@ -793,7 +1053,27 @@ int main(int argc, char** argv) {
     if (stack->conn != nullptr) Check(stack->conn->Close(), "closing basalt");
   }
   raw.reset();
-  harness.EmitMarkdown(c.url.empty() ? Table(c, b, r) : RemoteTable(c, b, t, r));
+  hand.reset();
+  if (c.follow_only) {
+    harness->EmitMarkdown(FollowTable(b, r));
+  } else {
+    basalt::bench::Table table = ShapeTable(b, r, h, with_redis ? &d : nullptr);
+    table.title = basalt::bench::FeedShapeName(shape);
+    harness->Emit(table);
+  }
+  if (!c.url.empty()) harness->EmitMarkdown(RemoteTable(c, b, t, r));
+  if (!mismatch.empty()) Die("the sides' home pages differ:" + mismatch);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Config c;
+  basalt::bench::Harness harness(
+      "basalt_feed_bench",
+      "The home feed with fan-out, basalt's recipes against raw RocksDB (two designs) and Redis");
+  if (int rc = ParseArgs(argc, argv, &c, &harness); rc >= 0) return rc;
+  for (basalt::bench::FeedShape shape : c.shapes) RunShape(c, shape, &harness);
   std::filesystem::remove_all(c.dir);
   return harness.Finish();
 }
