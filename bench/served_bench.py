@@ -427,7 +427,7 @@ def report(args, info, load, figures):
         f"{info['nginx']}. Load average (1/5/15 min): {info['load_start']} at the start, "
         f"{info['load_run']} before the measurements, {info['load_end']} at the end.",
         "",
-        "| workload | system | " + " | ".join(f"{c} clients" for c in levels) + " |",
+        "| workload | system | " + " | ".join(f"{c} client{'s' if c > 1 else ''}" for c in levels) + " |",
         "| --- | --- |" + " ---: |" * len(levels),
     ]
     thrift2 = ["basalt Thrift2"] + ([second_name(args)] if args.second_server else [])
