@@ -390,7 +390,7 @@ void LoadPostgres(const Config& cfg, const basalt::bench::ActionLogWorkload& act
                   const std::vector<std::vector<int>>& inbox, LoadTimes* times) {
   PGconn* c = PgConnect(cfg.pg);
   PgExec(c, "SET client_min_messages = warning");
-  PgExec(c, "DROP TABLE IF EXISTS kv, actions, posts, inbox");
+  PgExec(c, "DROP TABLE IF EXISTS kv, actions, posts, inbox, writes");
   // Bulk loads as an expert does them: COPY into a table without indexes, then the indexes.
   auto t0 = Clock::now();
   PgExec(c, "CREATE TABLE kv (k text PRIMARY KEY, v text NOT NULL)");
@@ -463,6 +463,7 @@ void LoadPostgres(const Config& cfg, const basalt::bench::ActionLogWorkload& act
   PgExec(c, "CREATE INDEX writes_user ON writes (userid)");
   PQfinish(c);
 }
+
 // ---------------------------------------------------------------------------------------------
 // run: clients
 
