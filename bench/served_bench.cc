@@ -1066,7 +1066,7 @@ int main(int argc, char** argv) {
   app.add_option("--scale", cfg.scale, "data set scale")->check(CLI::PositiveNumber);
   app.add_option("--clients", cfg.clients, "run: client counts, each measured (e.g. 1,16,64,256)")
       ->delimiter(',')
-      ->check(CLI::PositiveNumber)
+      ->check(CLI::Range(1, 100000))
       ->capture_default_str();
   app.add_option("--warmup", cfg.warmup, "run: seconds of warm-up per workload and system")
       ->check(CLI::NonNegativeNumber);
