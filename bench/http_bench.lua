@@ -3,6 +3,8 @@
 --   get         GET /bench/ROW (Accept: application/json): one row's CellSet
 --   cell        GET /bench/ROW/f:q (Accept: application/octet-stream): one cell's raw value
 --               (bench/served_bench.py)
+--   static      GET /value (Accept: application/octet-stream): a 100-byte static file, nginx's
+--               side in bench/served_bench.py
 --   put         PUT /bench/ROW/f:q, an application/octet-stream body: one 100-byte cell
 --   scan10      GET /bench/PREFIX* (REST's row-prefix globbing, a scan): 10 rows
 --   timeline    GET /api/v1/timeline?limit=20 as a random user (bearer token): home timeline
@@ -30,7 +32,9 @@ function init(args)
 end
 
 function request()
-  if mode == "put" then
+  if mode == "static" then
+    return wrk.format("GET", "/value", {["Accept"] = "application/octet-stream"})
+  elseif mode == "put" then
     local row = string.format("row%08d", math.random(0, rows - 1))
     return wrk.format("PUT", "/bench/" .. row .. "/f:q",
                       {["Content-Type"] = "application/octet-stream"}, value)
@@ -56,7 +60,8 @@ function done(summary, latency, requests)
   local e = summary.errors
   io.write(string.format(
     'WRKJSON {"requests": %d, "duration_us": %d, "non_2xx": %d, "socket_errors": %d, ' ..
-    '"p50_us": %d, "p90_us": %d, "p99_us": %d}\n',
+    '"p50_us": %d, "p90_us": %d, "p99_us": %d, "p999_us": %d}\n',
     summary.requests, summary.duration, e.status, e.connect + e.read + e.write + e.timeout,
-    latency:percentile(50), latency:percentile(90), latency:percentile(99)))
+    latency:percentile(50), latency:percentile(90), latency:percentile(99),
+    latency:percentile(99.9)))
 end

@@ -129,7 +129,7 @@ def run_wrk(url, op, args, seconds, tokens, connections=None):
         sys.exit(f"wrk {op}: {r['non_2xx']} non-2xx responses, {r['socket_errors']} socket "
                  f"errors:\n{out}")
     return {"ops_per_s": r["requests"] / (r["duration_us"] / 1e6), "p50_us": r["p50_us"],
-            "p90_us": r["p90_us"], "p99_us": r["p99_us"]}
+            "p90_us": r["p90_us"], "p99_us": r["p99_us"], "p999_us": r["p999_us"]}
 
 
 def run_in_process(binary, data_dir, op, args, seconds):

@@ -1,23 +1,27 @@
-// Served: basalt over Thrift2 and in process against a private Redis and a private
+// Served: basalt over Thrift2 and Thrift1 and in process against a private Redis and a private
 // PostgreSQL, on the same data, with closed-loop clients. bench/served_bench.py starts the
 // servers and runs this program twice:
 //
 //   basalt_served_bench load --basalt DIR --redis HOST:PORT --pg CONNINFO --scale F --json FILE
 //       generates the data sets (bench/workloads.h) and loads them into an embedded basalt store
-//       in DIR, into Redis and into PostgreSQL; writes each load's seconds to FILE.
-//   basalt_served_bench run --thrift HOST:PORT --embedded DIR --redis HOST:PORT --pg CONNINFO
-//                           --scale F [--seconds S] [--rounds N] [--clients N] --json FILE
+//       in DIR, into Redis and into PostgreSQL; table "load": the data's sizes and each load's
+//       seconds.
+//   basalt_served_bench run --thrift HOST:PORT [--thrift1 HOST:PORT] --embedded DIR
+//                           --redis HOST:PORT --pg CONNINFO --scale F [--clients 1,16,64,256]
+//                           [--seconds S] [--rounds N] --json FILE
 //                           [--second-thrift HOST:PORT --second-name NAME]
-//       checks that every system answers alike, then measures each workload on each system at
-//       1 client and at N clients (in process: 1 and 2 threads), the systems taking turns in
-//       rounds; writes throughput and p50 / p99 to FILE. A second server, when given, is one
-//       more system (the same store served with other flags).
+//       checks that every system answers alike, then measures each workload at each client
+//       count, the systems taking turns (harness.h, AlternateTurns); table "served": throughput
+//       (median round) and p50 / p99 / p99.9 (over every round's calls). In process runs 1 and
+//       2 threads (at the first two counts): the machine's cores, not a client count. A second
+//       server, when given, is one more system (the same store served with other flags).
 //   basalt_served_bench calls --thrift HOST:PORT --scale F --op OP --ops N
 //       makes N operations of OP through one Thrift2 client (the driver counts the calls).
 //
 // Workloads (one operation each):
 //   get     a point get of a 100-byte value: Table::GetInto(Get(row).AddColumn("f", "q")) on
-//           table `bench`; Redis GET; PostgreSQL SELECT v FROM kv WHERE k = $1.
+//           table `bench`; Thrift1 get(bench, row, "f:q"); Redis GET; PostgreSQL
+//           SELECT v FROM kv WHERE k = $1.
 //   latest  action-log's "latest 10 actions after skipping 20" for a Zipf-chosen user:
 //           ActivityLog::Latest(user, 10, 20); Redis LRANGE a:<user> 20 29 on a list pushed
 //           newest first; PostgreSQL SELECT id, name, stamp FROM actions WHERE userid = $1
@@ -25,15 +29,23 @@
 //   home    home-feed's home timeline of 20 hydrated posts for a uniformly chosen user:
 //           Feed::HomeTimeline(user, 20); Redis LRANGE i:<user> 0 19 then MGET of the posts;
 //           PostgreSQL the inbox (userid, stamp DESC, post_id) joined to posts, LIMIT 20.
+//   write   a 100-byte item for a uniformly chosen feed user: Table::Put of one cell (row
+//           w<user>, f:q); Redis RPUSH w:<user> then LTRIM to the newest 1,000 (one pipelined
+//           pair: a capped list); PostgreSQL INSERT INTO writes (userid, v), indexed on userid.
+//           Each system checks its own reply; the items written are not compared.
 //
 // Clients: each client is one thread calling in a closed loop. The Thrift2 side shares one
 // Connection (and one ActivityLog and Feed) among its threads, as an application would; the
-// Connection's pool then holds one socket per concurrent call. Redis and PostgreSQL clients
-// each own a connection (a pool of N connections, as an application would keep). All clients
-// live for the whole run.
+// Connection's pool then holds one socket per concurrent call. Thrift1, Redis and PostgreSQL
+// clients each own a connection (a pool of N connections, as an application would keep). A
+// client, once made, lives for the whole run.
 
 #include <hiredis/hiredis.h>
 #include <libpq-fe.h>
+#include <thrift/protocol/TBinaryProtocol.h>
+#include <thrift/transport/TBufferTransports.h>
+#include <thrift/transport/TSocket.h>
+#include <thrift/transport/TTransportException.h>
 
 #include <algorithm>
 #include <atomic>
@@ -42,7 +54,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <functional>
 #include <map>
 #include <memory>
@@ -50,7 +61,6 @@
 #include <string>
 #include <string_view>
 #include <thread>
-#include <tuple>
 #include <vector>
 
 #include "basalt/basalt.h"
@@ -58,27 +68,19 @@
 #include "basalt/recipes/fanout_worker.h"
 #include "basalt/recipes/feed.h"
 #include "basalt/recipes/follow_graph.h"
-#include "bench_util.h"
+#include "harness.h"
+#include "thrift1/gen/Hbase.h"
 #include "workloads.h"
 
 namespace {
 
+using basalt::bench::Check;
+using basalt::bench::Die;
+using basalt::bench::Fixed;
 using basalt::bench::kActionName;
 using basalt::bench::kActionTime0;
 using Clock = std::chrono::steady_clock;
 
-[[noreturn]] void Die(const std::string& msg) {
-  std::fprintf(stderr, "served_bench: %s\n", msg.c_str());
-  std::exit(1);
-}
-void Check(const basalt::Status& s, const std::string& what) {
-  if (!s.ok()) Die(what + ": " + s.ToString());
-}
-template <class T>
-T Check(basalt::Result<T> r, const std::string& what) {
-  if (!r.ok()) Die(what + ": " + r.status().ToString());
-  return std::move(r).value();
-}
 double Seconds(Clock::duration d) {
   return std::chrono::duration<double>(d).count();
 }
@@ -90,14 +92,14 @@ constexpr char kBenchTable[] = "bench";
 
 struct Config {
   std::string mode;
-  std::string basalt_dir, embedded_dir, thrift, redis, pg, json;
+  std::string basalt_dir, embedded_dir, thrift, thrift1, redis, pg;
   // A second basalt server to compare with the first (run only), and its name in the results.
   std::string second_thrift, second_name;
   double scale = 1.0;
   double seconds = 2.0;
   double warmup = 1.0;
   int rounds = 3;
-  int clients = 16;
+  std::vector<int> clients = {1, 16, 64, 256};
   std::string op;  // calls: the workload
   int ops = 0;     // calls: how many operations
 };
@@ -388,7 +390,7 @@ void LoadPostgres(const Config& cfg, const basalt::bench::ActionLogWorkload& act
                   const std::vector<std::vector<int>>& inbox, LoadTimes* times) {
   PGconn* c = PgConnect(cfg.pg);
   PgExec(c, "SET client_min_messages = warning");
-  PgExec(c, "DROP TABLE IF EXISTS kv, actions, posts, inbox");
+  PgExec(c, "DROP TABLE IF EXISTS kv, actions, posts, inbox, writes");
   // Bulk loads as an expert does them: COPY into a table without indexes, then the indexes.
   auto t0 = Clock::now();
   PgExec(c, "CREATE TABLE kv (k text PRIMARY KEY, v text NOT NULL)");
@@ -456,13 +458,17 @@ void LoadPostgres(const Config& cfg, const basalt::bench::ActionLogWorkload& act
   PgExec(c, "VACUUM ANALYZE posts");
   PgExec(c, "VACUUM ANALYZE inbox");
   times->seconds["postgres home"] = Seconds(Clock::now() - t0);
+  // The write workload's table: empty until the run appends to it.
+  PgExec(c, "CREATE TABLE writes (userid integer NOT NULL, v text NOT NULL)");
+  PgExec(c, "CREATE INDEX writes_user ON writes (userid)");
   PQfinish(c);
 }
 
 // ---------------------------------------------------------------------------------------------
 // run: clients
 
-enum class Op { kGet, kLatest, kHome };
+enum class Op { kGet, kLatest, kHome, kWrite };
+constexpr Op kOps[] = {Op::kGet, Op::kLatest, Op::kHome, Op::kWrite};
 const char* OpName(Op op) {
   switch (op) {
     case Op::kGet:
@@ -471,12 +477,21 @@ const char* OpName(Op op) {
       return "latest";
     case Op::kHome:
       return "home";
+    case Op::kWrite:
+      return "write";
   }
   return "?";
 }
 
+// The write workload's row in basalt: one per feed user, as Redis's list and PostgreSQL's
+// rows are keyed by the user.
+std::string WriteRow(int user) {
+  return "w" + std::to_string(user);
+}
+
 // One client: one thread's handle on a system. Call returns the items the operation returned
-// (1 for a get); Stamps the times of the items, for the check that all systems answer alike.
+// (1 for a get or a write); Stamps the times of the items, for the check that all systems
+// answer alike (read workloads only).
 class Client {
  public:
   virtual ~Client() = default;
@@ -488,6 +503,8 @@ class System {
  public:
   virtual ~System() = default;
   virtual std::string name() const = 0;
+  // Whether the system takes part in `op`'s turns.
+  virtual bool Serves(Op /*op*/) const { return true; }
   // The i-th client, made on first use and kept for the run.
   Client& client(int i) {
     while (static_cast<int>(clients_.size()) <= i) clients_.push_back(NewClient());
@@ -501,9 +518,6 @@ class System {
   std::vector<std::unique_ptr<Client>> clients_;
 };
 
-// basalt through the public API: over thrift:// or embedded. The recipes are shared by the
-// clients (they are thread-safe, as is the Connection); each client has its own Table handle and
-// reuses one RowResult.
 class BasaltSystem : public System {
  public:
   BasaltSystem(std::string name, const std::string& target) : name_(std::move(name)) {
@@ -538,6 +552,9 @@ class BasaltSystem : public System {
           return static_cast<int64_t>(
               Check(s_.feed_->HomeTimeline(basalt::bench::FeedUserName(arg), 20), "home")
                   .posts.size());
+        case Op::kWrite:
+          Check(table_->Put(basalt::Put(WriteRow(arg)).Add("f", "q", PointValue())), "put");
+          return 1;
       }
       return 0;
     }
@@ -579,6 +596,65 @@ int64_t SecondField(const char* s, size_t len) {
   const size_t a = v.find(':');
   return std::atoll(std::string(v.substr(a + 1, v.find(':', a + 1) - a - 1)).c_str());
 }
+
+// HBase's Thrift1 protocol (service Hbase, as happybase speaks it), point gets only: each client
+// owns a socket (buffered, binary: basalt serve's default).
+class Thrift1System : public System {
+ public:
+  explicit Thrift1System(std::string address) : address_(std::move(address)) {}
+  std::string name() const override { return "basalt Thrift1"; }
+  bool Serves(Op op) const override { return op == Op::kGet; }
+
+ private:
+  class Thrift1Client : public Client {
+   public:
+    explicit Thrift1Client(const std::string& address) {
+      auto [host, port] = HostPort(address);
+      auto socket = std::make_shared<apache::thrift::transport::TSocket>(host, port);
+      transport_ = std::make_shared<apache::thrift::transport::TBufferedTransport>(socket);
+      client_ = std::make_unique<basalt::thrift1::HbaseClient>(
+          std::make_shared<apache::thrift::protocol::TBinaryProtocol>(transport_));
+      Open();
+    }
+    ~Thrift1Client() override { transport_->close(); }
+    int64_t Call(Op op, int arg) override {
+      if (op != Op::kGet) Die("thrift1 serves only get here");
+      for (int attempt = 0;; ++attempt) {
+        try {
+          client_->get(cells_, kBenchTable, RowKey(arg), "f:q", {});
+          break;
+        } catch (const apache::thrift::transport::TTransportException& e) {
+          // The server closes a connection idle past its timeout, as happens to the clients
+          // beyond the current count; a pooled client reopens it and calls again.
+          if (attempt > 0) Die("thrift1 get: " + std::string(e.what()));
+          transport_->close();
+          Open();
+        } catch (const std::exception& e) {
+          Die("thrift1 get: " + std::string(e.what()));
+        }
+      }
+      if (cells_.size() != 1 || cells_[0].value.size() != 100) Die("thrift1 get: no value");
+      return 1;
+    }
+    std::vector<int64_t> Stamps(Op op, int arg) override { return {Call(op, arg)}; }
+
+   private:
+    void Open() {
+      try {
+        transport_->open();
+      } catch (const std::exception& e) {
+        Die("thrift1 connect: " + std::string(e.what()));
+      }
+    }
+
+    std::shared_ptr<apache::thrift::transport::TTransport> transport_;
+    std::unique_ptr<basalt::thrift1::HbaseClient> client_;
+    std::vector<basalt::thrift1::TCell> cells_;
+  };
+
+  std::unique_ptr<Client> NewClient() override { return std::make_unique<Thrift1Client>(address_); }
+  std::string address_;
+};
 
 class RedisSystem : public System {
  public:
@@ -634,6 +710,19 @@ class RedisSystem : public System {
           }
           return n;
         }
+        case Op::kWrite: {
+          // RPUSH and LTRIM sent together, their replies read after: one round trip.
+          redisAppendCommand(c_, "RPUSH w:%d %b", arg, PointValue().data(), PointValue().size());
+          redisAppendCommand(c_, "LTRIM w:%d -%d -1", arg, kInboxCap);
+          void* pushed = nullptr;
+          void* trimmed = nullptr;
+          if (redisGetReply(c_, &pushed) != REDIS_OK || redisGetReply(c_, &trimmed) != REDIS_OK) {
+            Die("redis write: " + std::string(c_->errstr));
+          }
+          Reply p(static_cast<redisReply*>(pushed)), t(static_cast<redisReply*>(trimmed));
+          if (p->type != REDIS_REPLY_INTEGER || t->type != REDIS_REPLY_STATUS) Die("redis write");
+          return 1;
+        }
       }
       return 0;
     }
@@ -662,6 +751,7 @@ class PostgresSystem : public System {
       Prepare("home",
               "SELECT p.id, p.author, p.stamp, p.body FROM inbox i JOIN posts p ON p.id = "
               "i.post_id WHERE i.userid = $1 ORDER BY i.stamp DESC LIMIT 20");
+      Prepare("write", "INSERT INTO writes (userid, v) VALUES ($1, $2)", 2);
     }
     ~PgClient() override { PQfinish(c_); }
     int64_t Call(Op op, int arg) override { return Run(op, arg, nullptr); }
@@ -673,16 +763,23 @@ class PostgresSystem : public System {
     }
 
    private:
-    void Prepare(const char* name, const char* sql) {
-      PGresult* r = PQprepare(c_, name, sql, 1, nullptr);
+    void Prepare(const char* name, const char* sql, int params = 1) {
+      PGresult* r = PQprepare(c_, name, sql, params, nullptr);
       if (PQresultStatus(r) != PGRES_COMMAND_OK) Die("prepare: " + std::string(PQerrorMessage(c_)));
       PQclear(r);
     }
     int64_t Run(Op op, int arg, std::vector<int64_t>* stamps) {
       const std::string param = op == Op::kGet ? RowKey(arg) : std::to_string(arg);
-      const char* values[1] = {param.c_str()};
-      PGresult* r = PQexecPrepared(c_, OpName(op), 1, values, nullptr, nullptr, 0);
-      if (PQresultStatus(r) != PGRES_TUPLES_OK) Die("postgres: " + std::string(PQerrorMessage(c_)));
+      const char* values[2] = {param.c_str(), PointValue().c_str()};
+      PGresult* r =
+          PQexecPrepared(c_, OpName(op), op == Op::kWrite ? 2 : 1, values, nullptr, nullptr, 0);
+      if (PQresultStatus(r) != (op == Op::kWrite ? PGRES_COMMAND_OK : PGRES_TUPLES_OK)) {
+        Die("postgres: " + std::string(PQerrorMessage(c_)));
+      }
+      if (op == Op::kWrite) {
+        PQclear(r);
+        return 1;
+      }
       const int n = PQntuples(r);
       if (op == Op::kGet && (n != 1 || PQgetlength(r, 0, 0) != 100)) Die("postgres get");
       if (stamps != nullptr && op != Op::kGet) {
@@ -714,27 +811,38 @@ struct Args {
       case Op::kLatest:
         return (*zipf)(rng);
       case Op::kHome:
+      case Op::kWrite:
         return static_cast<int>(rng() % static_cast<uint64_t>(feed_users));
     }
     return 0;
   }
 };
 
+Args MakeArgs(double scale, const basalt::bench::Zipf& zipf, int action_users) {
+  return Args{.point_rows = PointRows(scale),
+              .action_users = action_users,
+              .feed_users = basalt::bench::MakeFeedWorkload(scale, kFollows).users,
+              .zipf = &zipf};
+}
+
+int ActionUsers(double scale) {
+  return std::max(1, static_cast<int>(std::lround(100000 * scale)));
+}
+
 struct Figures {
-  std::vector<double> rates;  // ops/s, one per round
   std::vector<double> latencies_us;
   int64_t items = 0;
   int64_t ops = 0;
 };
 
-// `clients` threads call `op` in a closed loop for `seconds`.
-void Measure(System& system, Op op, int clients, double seconds, uint64_t seed, const Args& args,
-             Figures* fig) {
+// `clients` threads call `op` in a closed loop for `seconds`; returns operations per second.
+double Measure(System& system, Op op, int clients, double seconds, uint64_t seed, const Args& args,
+               Figures* fig) {
   std::vector<Client*> handles;
   for (int i = 0; i < clients; ++i) handles.push_back(&system.client(i));
   std::vector<std::vector<double>> us(clients);
   std::vector<int64_t> items(clients, 0);
-  for (auto& v : us) v.reserve(65536);
+  for (auto& v : us) v.reserve(16384);
   std::atomic<int> ready{0};
   std::atomic<bool> go{false};
   Clock::time_point start, deadline;
@@ -767,21 +875,26 @@ void Measure(System& system, Op op, int clients, double seconds, uint64_t seed, 
     fig->latencies_us.insert(fig->latencies_us.end(), us[t].begin(), us[t].end());
   }
   fig->ops += ops;
-  fig->rates.push_back(static_cast<double>(ops) / elapsed);
+  return static_cast<double>(ops) / elapsed;
 }
 
 // Every system gives the same answers: the same item times for the same users.
-void CheckAlike(std::vector<System*>& systems, const Args& args) {
+void CheckAlike(const std::vector<System*>& systems, const Args& args) {
   std::mt19937_64 rng(7);
   for (Op op : {Op::kGet, Op::kLatest, Op::kHome}) {
     int64_t items = 0;
+    System* first = nullptr;
     for (int i = 0; i < 200; ++i) {
       const int arg = args.Pick(op, rng);
-      const std::vector<int64_t> want = systems[0]->client(0).Stamps(op, arg);
-      items += static_cast<int64_t>(want.size());
-      for (size_t s = 1; s < systems.size(); ++s) {
-        if (systems[s]->client(0).Stamps(op, arg) != want) {
-          Die(std::string(OpName(op)) + ": " + systems[s]->name() + " and " + systems[0]->name() +
+      std::vector<int64_t> want;
+      for (System* s : systems) {
+        if (!s->Serves(op)) continue;
+        if (first == nullptr || s == first) {
+          first = s;
+          want = s->client(0).Stamps(op, arg);
+          items += static_cast<int64_t>(want.size());
+        } else if (s->client(0).Stamps(op, arg) != want) {
+          Die(std::string(OpName(op)) + ": " + s->name() + " and " + first->name() +
               " disagree on " + std::to_string(arg));
         }
       }
@@ -791,127 +904,103 @@ void CheckAlike(std::vector<System*>& systems, const Args& args) {
   }
 }
 
-std::string JsonEscape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
-  }
-  return out;
-}
+basalt::bench::Table Run(const Config& cfg) {
+  const basalt::bench::Zipf zipf(ActionUsers(cfg.scale));
+  const Args args = MakeArgs(cfg.scale, zipf, ActionUsers(cfg.scale));
 
-int Run(const Config& cfg) {
-  const basalt::bench::ActionLogWorkload actions_shape{
-      .users = std::max(1, static_cast<int>(std::lround(100000 * cfg.scale))), .action_users = {}};
-  const basalt::bench::Zipf zipf(actions_shape.users);
-  const basalt::bench::FeedWorkload feed_w = basalt::bench::MakeFeedWorkload(cfg.scale, kFollows);
-  Args args{.point_rows = PointRows(cfg.scale),
-            .action_users = actions_shape.users,
-            .feed_users = feed_w.users,
-            .zipf = &zipf};
-
-  // name, system, concurrency levels
   struct Entry {
     std::unique_ptr<System> system;
-    std::vector<int> levels;
+    bool in_process;
   };
   std::vector<Entry> entries;
+  entries.push_back({std::make_unique<BasaltSystem>("basalt in process", cfg.embedded_dir), true});
   entries.push_back(
-      {std::make_unique<BasaltSystem>("basalt in process", cfg.embedded_dir), {1, 2}});
-  entries.push_back({std::make_unique<BasaltSystem>("basalt Thrift2", "thrift://" + cfg.thrift),
-                     {1, cfg.clients}});
+      {std::make_unique<BasaltSystem>("basalt Thrift2", "thrift://" + cfg.thrift), false});
   if (!cfg.second_thrift.empty()) {
     entries.push_back(
-        {std::make_unique<BasaltSystem>(cfg.second_name, "thrift://" + cfg.second_thrift),
-         {1, cfg.clients}});
+        {std::make_unique<BasaltSystem>(cfg.second_name, "thrift://" + cfg.second_thrift), false});
   }
-  entries.push_back({std::make_unique<RedisSystem>(cfg.redis), {1, cfg.clients}});
-  entries.push_back({std::make_unique<PostgresSystem>(cfg.pg), {1, cfg.clients}});
+  if (!cfg.thrift1.empty())
+    entries.push_back({std::make_unique<Thrift1System>(cfg.thrift1), false});
+  entries.push_back({std::make_unique<RedisSystem>(cfg.redis), false});
+  entries.push_back({std::make_unique<PostgresSystem>(cfg.pg), false});
   std::vector<System*> systems;
   for (auto& e : entries) systems.push_back(e.system.get());
   CheckAlike(systems, args);
 
-  const std::vector<Op> ops = {Op::kGet, Op::kLatest, Op::kHome};
-  // key: (system index, op, level index)
-  std::map<std::tuple<size_t, int, int>, Figures> figures;
-  if (cfg.warmup > 0) {
-    for (Op op : ops) {
+  // In process runs on the machine's cores, not over connections: 1 and 2 threads, once each.
+  auto threads_for = [&](const Entry& e, size_t level) {
+    const int n = cfg.clients[level];
+    if (!e.in_process) return n;
+    const int t = std::min(n, 2);
+    return level > 0 && std::min(cfg.clients[level - 1], 2) == t ? 0 : t;
+  };
+  basalt::bench::Table table{
+      .title = "served",
+      .columns = {"system", "workload", "clients", "ops_per_s", "p50_us", "p99_us", "p999_us",
+                  "items_per_op", "rounds_min", "rounds_max"},
+      .right_aligned = {false, false, true, true, true, true, true, true, true, true},
+      .rows = {}};
+  for (Op op : kOps) {
+    if (cfg.warmup > 0) {
       for (auto& e : entries) {
+        if (!e.system->Serves(op)) continue;
         Figures ignored;
-        Measure(*e.system, op, e.levels.back(), cfg.warmup, 1, args, &ignored);
+        Measure(*e.system, op, e.in_process ? 2 : cfg.clients.back(), cfg.warmup, 1, args,
+                &ignored);
+      }
+    }
+    for (size_t level = 0; level < cfg.clients.size(); ++level) {
+      std::vector<std::pair<System*, int>> sides;  // system, threads
+      for (auto& e : entries) {
+        const int threads = threads_for(e, level);
+        if (e.system->Serves(op) && threads > 0) sides.emplace_back(e.system.get(), threads);
+      }
+      std::vector<Figures> figs(sides.size());
+      const auto rates = basalt::bench::AlternateTurns(
+          static_cast<int>(sides.size()), cfg.rounds, [&](int side, int round) {
+            const auto [system, threads] = sides[side];
+            const double rate = Measure(*system, op, threads, cfg.seconds,
+                                        100 + static_cast<uint64_t>(round), args, &figs[side]);
+            std::fprintf(stderr, "round %d %-6s %-18s %3d clients: %9.0f ops/s\n", round + 1,
+                         OpName(op), system->name().c_str(), threads, rate);
+            return rate;
+          });
+      for (size_t s = 0; s < sides.size(); ++s) {
+        const Figures& fig = figs[s];
+        const basalt::bench::Spread spread = basalt::bench::Summarise(rates[s]);
+        table.AddRow({sides[s].first->name(), OpName(op), std::to_string(sides[s].second),
+                      Fixed(basalt::bench::Median(rates[s]), 1),
+                      Fixed(basalt::bench::Percentile(fig.latencies_us, 0.50), 1),
+                      Fixed(basalt::bench::Percentile(fig.latencies_us, 0.99), 1),
+                      Fixed(basalt::bench::Percentile(fig.latencies_us, 0.999), 1),
+                      Fixed(static_cast<double>(fig.items) /
+                                static_cast<double>(std::max<int64_t>(1, fig.ops)),
+                            2),
+                      Fixed(spread.min, 1), Fixed(spread.max, 1)});
       }
     }
   }
-  for (int r = 0; r < cfg.rounds; ++r) {
-    for (Op op : ops) {
-      for (int level = 0; level < 2; ++level) {
-        // Which system goes first turns with the rounds.
-        for (size_t k = 0; k < entries.size(); ++k) {
-          const size_t s = (k + static_cast<size_t>(r)) % entries.size();
-          Figures& fig = figures[{s, static_cast<int>(op), level}];
-          Measure(*entries[s].system, op, entries[s].levels[level], cfg.seconds,
-                  100 + static_cast<uint64_t>(r), args, &fig);
-          std::fprintf(stderr, "round %d %-6s %-18s %2d clients: %9.0f ops/s\n", r + 1, OpName(op),
-                       entries[s].system->name().c_str(), entries[s].levels[level],
-                       fig.rates.back());
-        }
-      }
-    }
-  }
-
-  std::string json = "[\n";
-  bool first = true;
-  for (auto& [key, fig] : figures) {
-    const auto [s, op, level] = key;
-    char buf[512];
-    std::snprintf(
-        buf, sizeof(buf),
-        "%s  {\"system\": \"%s\", \"op\": \"%s\", \"clients\": %d, \"ops_per_s\": %.1f, "
-        "\"p50_us\": %.1f, \"p99_us\": %.1f, \"items_per_op\": %.2f, \"rounds\": [",
-        first ? "" : ",\n", JsonEscape(entries[s].system->name()).c_str(),
-        OpName(static_cast<Op>(op)), entries[s].levels[level], basalt::bench::Median(fig.rates),
-        basalt::bench::Percentile(fig.latencies_us, 0.50),
-        basalt::bench::Percentile(fig.latencies_us, 0.99),
-        static_cast<double>(fig.items) / static_cast<double>(std::max<int64_t>(1, fig.ops)));
-    json += buf;
-    for (size_t i = 0; i < fig.rates.size(); ++i) {
-      std::snprintf(buf, sizeof(buf), "%s%.1f", i ? ", " : "", fig.rates[i]);
-      json += buf;
-    }
-    json += "]}";
-    first = false;
-  }
-  json += "\n]\n";
-  std::ofstream(cfg.json) << json;
-  return 0;
+  return table;
 }
 
 // Makes `cfg.ops` operations of `cfg.op` through one Thrift2 client, one at a time. The driver
 // runs it through a proxy that counts the calls (bench/served_bench.py, CountCalls); with
 // --ops 0 it counts what opening the connection and the recipes costs.
-int Calls(const Config& cfg) {
+void Calls(const Config& cfg) {
   Op op = Op::kGet;
-  if (cfg.op == "latest") {
-    op = Op::kLatest;
-  } else if (cfg.op == "home") {
-    op = Op::kHome;
-  } else if (cfg.op != "get") {
-    Die("--op: get, latest or home");
+  for (Op o : kOps) {
+    if (cfg.op == OpName(o)) op = o;
   }
-  const int users = std::max(1, static_cast<int>(std::lround(100000 * cfg.scale)));
-  const basalt::bench::Zipf zipf(users);
-  const Args args{.point_rows = PointRows(cfg.scale),
-                  .action_users = users,
-                  .feed_users = basalt::bench::MakeFeedWorkload(cfg.scale, kFollows).users,
-                  .zipf = &zipf};
+  const basalt::bench::Zipf zipf(ActionUsers(cfg.scale));
+  const Args args = MakeArgs(cfg.scale, zipf, ActionUsers(cfg.scale));
   BasaltSystem thrift("basalt Thrift2", "thrift://" + cfg.thrift);
   Client& client = thrift.client(0);
   std::mt19937_64 rng(9);
   for (int i = 0; i < cfg.ops; ++i) client.Call(op, args.Pick(op, rng));
-  return 0;
 }
 
-int Load(const Config& cfg) {
+basalt::bench::Table Load(const Config& cfg) {
   const auto t0 = Clock::now();
   const basalt::bench::ActionLogWorkload actions = basalt::bench::MakeActionLogWorkload(cfg.scale);
   const basalt::bench::FeedWorkload feed_w = basalt::bench::MakeFeedWorkload(cfg.scale, kFollows);
@@ -933,84 +1022,75 @@ int Load(const Config& cfg) {
     fn();
     std::fprintf(stderr, "%s loaded in %.1f s\n", name.c_str(), Seconds(Clock::now() - s));
   }
-  std::string json = "{\n";
-  char buf[256];
-  std::snprintf(buf, sizeof(buf),
-                "  \"point_rows\": %d, \"users\": %d, \"actions\": %zu, \"feed_users\": %d, "
-                "\"follows\": %zu, \"posts\": %zu, \"inbox_entries\": %zu",
-                PointRows(cfg.scale), actions.users, actions.action_users.size(), feed_w.users,
-                feed_w.edges.size(), feed_w.authors.size(), inbox_entries);
-  json += buf;
+  basalt::bench::Table table{.title = "load",
+                             .columns = {"point_rows", "users", "actions", "feed_users", "follows",
+                                         "posts", "inbox_entries"},
+                             .right_aligned = {},
+                             .rows = {}};
+  std::vector<std::string> row = {std::to_string(PointRows(cfg.scale)),
+                                  std::to_string(actions.users),
+                                  std::to_string(actions.action_users.size()),
+                                  std::to_string(feed_w.users),
+                                  std::to_string(feed_w.edges.size()),
+                                  std::to_string(feed_w.authors.size()),
+                                  std::to_string(inbox_entries)};
   for (const auto& [part, seconds] : times.seconds) {
-    std::snprintf(buf, sizeof(buf), ",\n  \"%s\": %.2f", part.c_str(), seconds);
-    json += buf;
+    table.columns.push_back(part);
+    row.push_back(Fixed(seconds, 2));
   }
-  json += "\n}\n";
-  std::ofstream(cfg.json) << json;
-  return 0;
-}
-
-Config ParseArgs(int argc, char** argv) {
-  Config c;
-  if (argc < 2) Die("usage: basalt_served_bench load|run [flags] (see served_bench.cc)");
-  c.mode = argv[1];
-  for (int i = 2; i < argc; ++i) {
-    std::string a = argv[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= argc) Die("missing value for " + a);
-      return argv[++i];
-    };
-    if (a == "--basalt") {
-      c.basalt_dir = value();
-    } else if (a == "--embedded") {
-      c.embedded_dir = value();
-    } else if (a == "--thrift") {
-      c.thrift = value();
-    } else if (a == "--second-thrift") {
-      c.second_thrift = value();
-    } else if (a == "--second-name") {
-      c.second_name = value();
-    } else if (a == "--redis") {
-      c.redis = value();
-    } else if (a == "--pg") {
-      c.pg = value();
-    } else if (a == "--json") {
-      c.json = value();
-    } else if (a == "--scale") {
-      c.scale = std::atof(value().c_str());
-    } else if (a == "--seconds") {
-      c.seconds = std::atof(value().c_str());
-    } else if (a == "--warmup") {
-      c.warmup = std::atof(value().c_str());
-    } else if (a == "--rounds") {
-      c.rounds = std::atoi(value().c_str());
-    } else if (a == "--clients") {
-      c.clients = std::atoi(value().c_str());
-    } else if (a == "--op") {
-      c.op = value();
-    } else if (a == "--ops") {
-      c.ops = std::atoi(value().c_str());
-    } else {
-      Die("unknown argument " + a);
-    }
-  }
-  if (c.scale <= 0 || c.seconds <= 0 || c.rounds < 1 || c.clients < 1) Die("bad arguments");
-  if (!c.second_thrift.empty() && c.second_name.empty()) Die("--second-thrift needs --second-name");
-  if (c.mode == "calls") {
-    if (c.thrift.empty() || c.op.empty()) Die("calls needs --thrift and --op");
-  } else if (c.json.empty() || c.redis.empty() || c.pg.empty()) {
-    Die("load and run need --json, --redis and --pg");
-  } else if (c.mode == "load" ? c.basalt_dir.empty()
-                              : c.mode != "run" || c.embedded_dir.empty() || c.thrift.empty()) {
-    Die("load needs --basalt; run needs --embedded and --thrift");
-  }
-  return c;
+  table.right_aligned.assign(table.columns.size(), true);
+  table.AddRow(std::move(row));
+  return table;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  const Config cfg = ParseArgs(argc, argv);
-  if (cfg.mode == "calls") return Calls(cfg);
-  return cfg.mode == "load" ? Load(cfg) : Run(cfg);
+  Config cfg;
+  basalt::bench::Harness h("basalt_served_bench",
+                           "basalt served over Thrift2 and Thrift1 against Redis and PostgreSQL "
+                           "(driven by bench/served_bench.py)");
+  CLI::App& app = h.app();
+  app.add_option("mode", cfg.mode, "load, run or calls")
+      ->required()
+      ->check(CLI::IsMember({"load", "run", "calls"}));
+  app.add_option("--basalt", cfg.basalt_dir, "load: the embedded store to create");
+  app.add_option("--embedded", cfg.embedded_dir, "run: a copy of the loaded store, in process");
+  app.add_option("--thrift", cfg.thrift, "run, calls: basalt serve's Thrift2 HOST:PORT");
+  app.add_option("--thrift1", cfg.thrift1, "run: basalt serve's Thrift1 HOST:PORT (point gets)");
+  auto* second = app.add_option("--second-thrift", cfg.second_thrift,
+                                "run: a second server's Thrift2 HOST:PORT, one more system");
+  second->needs(app.add_option("--second-name", cfg.second_name, "run: its name in the table"));
+  app.add_option("--redis", cfg.redis, "Redis HOST:PORT");
+  app.add_option("--pg", cfg.pg, "PostgreSQL conninfo");
+  app.add_option("--scale", cfg.scale, "data set scale")->check(CLI::PositiveNumber);
+  app.add_option("--clients", cfg.clients, "run: client counts, each measured (e.g. 1,16,64,256)")
+      ->delimiter(',')
+      ->check(CLI::Range(1, 100000))
+      ->capture_default_str();
+  app.add_option("--warmup", cfg.warmup, "run: seconds of warm-up per workload and system")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--op", cfg.op, "calls: the workload")
+      ->check(CLI::IsMember({"get", "latest", "home", "write"}));
+  app.add_option("--ops", cfg.ops, "calls: operations to make")->check(CLI::NonNegativeNumber);
+  h.AddRounds(&cfg.rounds, 3);
+  h.AddSeconds(&cfg.seconds, 2.0);
+  if (int rc = h.Parse(argc, argv); rc >= 0) return rc;
+  std::sort(cfg.clients.begin(), cfg.clients.end());
+  cfg.clients.erase(std::unique(cfg.clients.begin(), cfg.clients.end()), cfg.clients.end());
+
+  if (cfg.mode == "calls") {
+    if (cfg.thrift.empty() || cfg.op.empty()) Die("calls needs --thrift and --op");
+    Calls(cfg);
+    return 0;
+  }
+  if (cfg.redis.empty() || cfg.pg.empty()) Die(cfg.mode + " needs --redis and --pg");
+  if (cfg.mode == "load") {
+    if (cfg.basalt_dir.empty()) Die("load needs --basalt");
+    h.Emit(Load(cfg));
+  } else {
+    if (cfg.embedded_dir.empty() || cfg.thrift.empty()) Die("run needs --embedded and --thrift");
+    h.Emit(Run(cfg));
+  }
+  return h.Finish();
 }
