@@ -123,9 +123,8 @@ std::vector<std::string> RunAndKill(const std::string& dir, int32_t in_post_max_
                                     int round, int run_ms) {
   int fds[2];
   EXPECT_EQ(pipe(fds), 0);
-  const pid_t pid =
-      SpawnChild("feed-poster", {dir, std::to_string(in_post_max_followers),
-                                 std::to_string(round), std::to_string(fds[1])});
+  const pid_t pid = SpawnChild("feed-poster", {dir, std::to_string(in_post_max_followers),
+                                               std::to_string(round), std::to_string(fds[1])});
   close(fds[1]);
   std::vector<std::string> acked;
   std::string pending;  // bytes read and not yet a whole message
