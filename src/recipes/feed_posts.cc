@@ -1,6 +1,7 @@
 #include "recipes/feed_posts.h"
 
 #include <algorithm>
+#include <limits>
 #include <optional>
 #include <random>
 #include <set>
@@ -87,10 +88,12 @@ Status FeedPosts::WriteUnfannedOut(const NewPost& post) {
 
 Result<bool> FeedPosts::WriteWithDeliveries(const NewPost& post) {
   // Never past fanout_threshold: an author above it is a high-follower author, whose posts are
-  // not delivered, once the follower count Post goes by catches up.
-  const int32_t max_followers = static_cast<int32_t>(
-      std::clamp<int64_t>(feed_.options.fanout_threshold, 0,
-                          static_cast<int64_t>(feed_.options.deliver_in_post_max_followers)));
+  // not delivered, once the follower count Post goes by catches up. One below the int32 range,
+  // for the page of one more.
+  const int64_t limit = std::min<int64_t>(feed_.options.deliver_in_post_max_followers,
+                                          std::numeric_limits<int32_t>::max() - 1);
+  const int32_t max_followers =
+      static_cast<int32_t>(std::clamp<int64_t>(feed_.options.fanout_threshold, 0, limit));
   if (max_followers == 0 || !atomic_.supported()) return false;
   // One more than the most it delivers to, so that the page says whether there are more.
   BASALT_ASSIGN_OR_RETURN(UserPage followers,

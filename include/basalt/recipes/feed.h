@@ -140,7 +140,8 @@ class Feed {
 
   // Writes a post and (unless the author is a high-follower author) its deliveries or its
   // fan-out job, in the crash-safe order above, and returns the post id. An error may leave the
-  // post written (and then delivered too, after post_lease_ms) or not written at all. The id is
+  // post written (and then delivered too: by its own write, to the followers it read, or by its
+  // job, after post_lease_ms) or not written at all. The id is
   // KeyBuilder bytes(author) + ReverseTimestamp(now) + uint32 sequence, unique within a millisecond
   // for this Feed. InvalidArgument for an empty author or a text longer than max_text_bytes.
   virtual Result<std::string> Post(std::string_view author, std::string_view text) = 0;
