@@ -106,6 +106,9 @@ Result<std::unique_ptr<Feed>> Feed::Open(Connection& conn, FollowGraph& graph,
     return Status::InvalidArgument("feed: inbox_trim_every must be >= 1");
   }
   if (options.backfill_posts < 0) return Status::InvalidArgument("feed: backfill_posts < 0");
+  if (options.deliver_in_post_max_followers < 0) {
+    return Status::InvalidArgument("feed: deliver_in_post_max_followers < 0");
+  }
   if (options.post_lease_ms < 0) return Status::InvalidArgument("feed: post_lease_ms < 0");
   if (options.follower_count_refresh_ms < 0) {
     return Status::InvalidArgument("feed: follower_count_refresh_ms < 0");

@@ -2,9 +2,14 @@
 // recipe; every key is built with KeyBuilder and read with KeyParser.
 //
 // <prefix>_posts, families "p" (posts, marks) and "j" (jobs); the first key byte says the kind:
-//   post row       uint8 1 + post id            p:t text, p:o when fanned out: BE64 time (ms) its
-//                                               fan-out job was queued at, which names the job
-//                                               row. The author and time are the post id's.
+//   post row       uint8 1 + post id            p:t text, p:o when the post is (or may be) in
+//                                               inboxes other than its author's: BE64 time (ms)
+//                                               its fan-out job was queued at, which names the
+//                                               job row, or "d" (since version 2) when the post
+//                                               was delivered in its own write (no job row).
+//                                               No p:o: a high-follower author's post, in no
+//                                               other inbox. The author and time are the post
+//                                               id's.
 //   job row        uint8 5 + uint64 queued at (ms) + post id + uint8 kind ('F' fan-out,
 //                  'R' retract): the job queue, oldest first
 //                  j:a author, j:p post id, j:c follower cursor, j:l lease "<expiry ms>|<worker>"
@@ -44,8 +49,10 @@ inline constexpr uint8_t kMarkRow = 3;
 inline constexpr uint8_t kMetaRow = 4;
 inline constexpr uint8_t kJobRow = 5;
 // The version of the layout above, in the meta row; bump it with any change of the layout
-// (recipe_format.h). Never reuse a number.
-inline constexpr int kFormatVersion = 1;
+// (recipe_format.h). Never reuse a number. 2 added p:o "d": a basalt that reads only version 1
+// would take such a post for one in no other inbox and delete it without retracting it, so it
+// must refuse the store; version 1 stores read as version 2 (they hold no "d").
+inline constexpr int kFormatVersion = 2;
 inline constexpr int kOldestReadableFormatVersion = 1;
 inline constexpr char kFanoutJob = 'F';
 inline constexpr char kRetractJob = 'R';
@@ -98,6 +105,8 @@ Result<int64_t> DecodeJobQueuedAt(std::string_view row);
 // delete the job row. nullopt when `mark` is not one.
 std::string FanoutQueuedMark(int64_t queued_ms);
 std::optional<int64_t> DecodeFanoutQueuedMark(std::string_view mark);
+// p:o of a post delivered in its own write: in other inboxes, with no job row.
+inline constexpr std::string_view kDeliveredInPostMark = "d";
 std::string MarkRow(std::string_view author);
 // The prefix of every mark row, and the author of one (Corruption when it is not one).
 std::string MarkRowsPrefix();

@@ -1,7 +1,10 @@
 #include "recipes/feed_posts.h"
 
+#include <algorithm>
+#include <limits>
 #include <optional>
 #include <random>
+#include <set>
 #include <utility>
 #include <vector>
 
@@ -56,7 +59,12 @@ Result<std::string> FeedPosts::PostAt(std::string_view author, std::string_view 
   row.Add(std::string(fl::kPostFamily), "t", std::string(text));
   NewPost post{std::string(author), std::move(post_id), std::move(own_key), std::move(row),
                std::move(own_entry)};
-  BASALT_RETURN_IF_ERROR(merged ? WriteUnfannedOut(post) : WriteWithFanoutJob(post));
+  if (merged) {
+    BASALT_RETURN_IF_ERROR(WriteUnfannedOut(post));
+  } else {
+    BASALT_ASSIGN_OR_RETURN(bool delivered, WriteWithDeliveries(post));
+    if (!delivered) BASALT_RETURN_IF_ERROR(WriteWithFanoutJob(post));
+  }
   return std::move(post.id);
 }
 
@@ -76,6 +84,71 @@ Status FeedPosts::WriteUnfannedOut(const NewPost& post) {
   BASALT_RETURN_IF_ERROR(feed_.inbox.Put(post.own_entry));
   BASALT_RETURN_IF_ERROR(feed_.posts.Put(post.row));
   return TrimOwnInbox(post);
+}
+
+Result<bool> FeedPosts::WriteWithDeliveries(const NewPost& post) {
+  // Never past fanout_threshold: an author above it is a high-follower author, whose posts are
+  // not delivered, once the follower count Post goes by catches up. One below the int32 range,
+  // for the page of one more.
+  const int64_t limit = std::min<int64_t>(feed_.options.deliver_in_post_max_followers,
+                                          std::numeric_limits<int32_t>::max() - 1);
+  const int32_t max_followers =
+      static_cast<int32_t>(std::clamp<int64_t>(feed_.options.fanout_threshold, 0, limit));
+  if (max_followers == 0 || !atomic_.supported()) return false;
+  // One more than the most it delivers to, so that the page says whether there are more.
+  BASALT_ASSIGN_OR_RETURN(UserPage followers,
+                          feed_.graph.Followers(post.author, max_followers + 1));
+  if (followers.users.size() > static_cast<size_t>(max_followers) || !followers.cursor.empty()) {
+    return false;
+  }
+  // Inactive readers are skipped, as fan-out skips them: their next read rebuilds their inbox.
+  int64_t skipped = 0;
+  BASALT_ASSIGN_OR_RETURN(std::vector<std::string> readers,
+                          jobs_.ActiveReaders(followers.users, &skipped));
+  // The mark says that the post is in other inboxes, so that DeletePost retracts it; it names no
+  // job row, there being none.
+  basalt::Put row = post.row;
+  row.Add(std::string(fl::kPostFamily), "o", std::string(fl::kDeliveredInPostMark));
+  MultiRowMutation m;
+  m.Add(feed_.posts.name(), std::move(row)).Add(feed_.inbox.name(), post.own_entry);
+  delivery_.AddTo(m, readers, {post.own_key});
+  Result<bool> written = atomic_.Apply(m);
+  if (written.status().IsNotSupported()) return false;
+  if (!written.ok()) return written.status();
+  // No conditions: true once written. From here on the post is delivered to the followers
+  // read above; an error below leaves it so (and unacknowledged).
+  BASALT_RETURN_IF_ERROR(DeliverToLateFollowers(post, followers.users, max_followers));
+  readers.push_back(post.author);
+  BASALT_RETURN_IF_ERROR(delivery_.Delivered(readers, {post.own_key}));
+  return true;
+}
+
+Status FeedPosts::DeliverToLateFollowers(const NewPost& post,
+                                         const std::vector<std::string>& delivered,
+                                         int32_t max_followers) {
+  // A follow whose edge was written after the first read and whose backfill scanned the
+  // author's posts before the write above would miss the post: a fan-out job reads followers
+  // after its post is written, and so does this. A follow written after this read backfills
+  // the post, which was written before it.
+  BASALT_ASSIGN_OR_RETURN(UserPage now, feed_.graph.Followers(post.author, max_followers + 1));
+  if (now.users.size() > static_cast<size_t>(max_followers) || !now.cursor.empty()) {
+    // More followers came meanwhile than one write delivers to: a fan-out job delivers to all
+    // of them (a delivery repeated is one entry). Written after its post, under the lease of a
+    // job not written with it, so its worker reads the post before each page and stops once
+    // DeletePost has deleted it.
+    const std::string job_row = fl::JobRow(SystemWallMillis(), post.id, fl::kFanoutJob);
+    return feed_.posts.Put(
+        FanoutJobQueue::JobPut(job_row, post.author, post.id, fl::kUnclaimedLease));
+  }
+  const std::set<std::string> before(delivered.begin(), delivered.end());
+  std::vector<std::string> late;
+  for (std::string& user : now.users) {
+    if (!before.contains(user)) late.push_back(std::move(user));
+  }
+  if (late.empty()) return Status::OK();
+  int64_t skipped = 0;
+  BASALT_ASSIGN_OR_RETURN(std::vector<std::string> readers, jobs_.ActiveReaders(late, &skipped));
+  return delivery_.Deliver(readers, {post.own_key});
 }
 
 Status FeedPosts::WriteWithFanoutJob(NewPost& post) {
@@ -156,8 +229,8 @@ Status FeedPosts::DeletePost(std::string_view requester, std::string_view post_i
   const basalt::Delete own_entry =
       basalt::Delete(fl::InboxRow(post.author))
           .AddColumns(std::string(fl::kInboxFamily), fl::TimelineKey(post_id, post.timestamp_ms));
-  // A post that was never fanned out (its author was a high-follower author) is in no other
-  // inbox.
+  // A post without p:o was never delivered (its author was a high-follower author): it is in no
+  // other inbox. Any p:o, a job's queued time or kDeliveredInPostMark, takes a retract job.
   if (!fanned_out) {
     BASALT_RETURN_IF_ERROR(feed_.posts.Batch(batch).status());
     return feed_.inbox.Delete(own_entry);

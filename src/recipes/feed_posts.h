@@ -1,7 +1,9 @@
 // FeedPosts: a feed's posts: writing one (Feed::Post's crash-safe order), reading one, deleting
 // one, and an author's own timeline. PostAt decides how a post reaches its readers: a
-// high-follower author's is merged at read time (no job); any other's is written with its
-// fan-out job, in one atomic write where the store has one, else in three single-row writes.
+// high-follower author's is merged at read time (no job); that of an author with few followers
+// (FeedOptions::deliver_in_post_max_followers) is written with its inbox entries in one atomic
+// write where the store has one; any other's is written with its fan-out job, in one atomic
+// write where the store has one, else in three single-row writes.
 //
 // Thread safety: all methods may be called concurrently.
 
@@ -12,6 +14,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "basalt/mutation.h"
 #include "basalt/recipes/feed.h"
@@ -55,6 +58,14 @@ class FeedPosts {
   Result<bool> MergedAtReadTime(std::string_view author);
   // The post of a high-follower author: its mark (again), its own entry and its row.
   Status WriteUnfannedOut(const NewPost& post);
+  // The post of an author with at most deliver_in_post_max_followers followers, with its
+  // deliveries, in one atomic write. False, with nothing written, when the author has more or
+  // the store has no atomic multi-row write: the post then takes a fan-out job.
+  Result<bool> WriteWithDeliveries(const NewPost& post);
+  // After WriteWithDeliveries delivered to `delivered` (the followers it read, `max_followers`
+  // at most): delivers to whoever has followed since.
+  Status DeliverToLateFollowers(const NewPost& post, const std::vector<std::string>& delivered,
+                                int32_t max_followers);
   // The post of any other author, with its fan-out job.
   Status WriteWithFanoutJob(NewPost& post);
   // The trim the own entry makes due, as a delivery's does.

@@ -27,7 +27,10 @@ TEST(FanoutConcurrencyTest, CompetingPoolsDeliverEveryPostOnceWhileWritersPost) 
   TestStore store(StoreKind::kMem);
   auto graph = FollowGraph::Open(store.conn());
   ASSERT_OK(graph);
-  auto feed = Feed::Open(store.conn(), **graph);
+  // Every post takes a job (none delivered in its own write), for the pools to compete over.
+  FeedOptions options;
+  options.deliver_in_post_max_followers = 0;
+  auto feed = Feed::Open(store.conn(), **graph, options);
   ASSERT_OK(feed);
   constexpr int kFollowers = 30;
   constexpr int kWriters = 3;

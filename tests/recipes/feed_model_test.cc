@@ -1,5 +1,9 @@
 // Model-based test of the feed: random posts, follows, unfollows and deletes over 50 users,
-// with workers fanning out meanwhile and authors on both sides of the fan-out threshold. After
+// with workers fanning out meanwhile and authors on every side of the thresholds: a post of an
+// author with at most deliver_in_post_max_followers followers is delivered in its own write
+// (where the store has MutateRows), one of an author with more takes a fan-out job, one of an
+// author above fanout_threshold is merged at read time. Each run is made with deliveries in the
+// post's write and without them (every post then takes a job). After
 // the workers drain, every home timeline must equal a reference merge of the followees' posts
 // and the reader's own. A second run uses a tiny inbox cap, partial backfills and readers who go
 // inactive, so that walks go past the inbox and inboxes are rebuilt; walks in progress during the
@@ -55,10 +59,43 @@ std::string OrderKey(int64_t ts, const std::string& id) {
   return KeyBuilder().AddReverseTimestamp(ts).Build() + id;
 }
 
+// How many posts of the posts table went each way, by their p:o mark (feed_layout.h).
+struct DeliveryPaths {
+  int in_post = 0;  // p:o "d": delivered in the post's own write
+  int by_job = 0;   // p:o BE64: delivered by a fan-out job
+};
+
 class FeedModelTest : public RecipeTest {
  protected:
   void RunModel(const ModelRun& run, FanoutStats* stats);
+  // Both ways where deliveries in the post's write are on and the store has MutateRows, else
+  // jobs only.
+  void ExpectDeliveryPaths(const FeedOptions& options);
 };
+
+void FeedModelTest::ExpectDeliveryPaths(const FeedOptions& options) {
+  auto posts = conn().GetTable(TableName(options.name_space, options.table_prefix + "_posts"));
+  ASSERT_OK(posts);
+  auto scanner =
+      (*posts)->GetScanner(Scan().SetRowPrefix(std::string(1, '\x01')).AddColumn("p", "o"));
+  ASSERT_OK(scanner);
+  DeliveryPaths paths;
+  RowResult row;
+  while ((*scanner)->Next(&row)) {
+    const std::string_view mark = row.Value("p", "o").value_or("");
+    if (mark == "d") ++paths.in_post;
+    if (mark.size() == 8) ++paths.by_job;
+  }
+  ASSERT_OK((*scanner)->status());
+  RecordProperty("posts_delivered_in_post", paths.in_post);
+  RecordProperty("posts_delivered_by_job", paths.by_job);
+  EXPECT_GT(paths.by_job, 0) << "no post took a fan-out job";
+  if (options.deliver_in_post_max_followers > 0 && !testing::IsRemote(GetParam())) {
+    EXPECT_GT(paths.in_post, 0) << "no post was delivered in its own write";
+  } else {
+    EXPECT_EQ(paths.in_post, 0) << "a post was delivered in its own write";
+  }
+}
 
 void FeedModelTest::RunModel(const ModelRun& run, FanoutStats* stats) {
   const uint64_t seed = Seed();
@@ -70,6 +107,8 @@ void FeedModelTest::RunModel(const ModelRun& run, FanoutStats* stats) {
 
   FollowGraphOptions graph_options;
   graph_options.presplit_regions = testing::kPresplitRegions;
+  // A run's own graph beside its own feed tables: one test makes several runs.
+  graph_options.table_prefix = run.options.table_prefix + "_follow";
   auto graph = FollowGraph::Open(conn(), graph_options);
   ASSERT_OK(graph);
   const FeedOptions& options = run.options;
@@ -171,36 +210,62 @@ void FeedModelTest::RunModel(const ModelRun& run, FanoutStats* stats) {
   }
   EXPECT_GT(high_authors, 0) << "no author crossed the fan-out threshold";
   RecordProperty("high_follower_authors", high_authors);
+  ExpectDeliveryPaths(options);
 }
 
-TEST_P(FeedModelTest, HomeTimelinesEqualTheReferenceMergeAfterDrain) {
+// Authors of up to 2 followers are delivered in the post's write, of 3 to 6 by a job (the
+// workers' pages are of 4), of more at read time; or, with 0, every post of an author of up to 6
+// takes a job.
+constexpr int32_t kInPostMaxFollowers[] = {2, 0};
+
+ModelRun InboxOnlyRun(int32_t deliver_in_post_max_followers) {
   ModelRun run;
   run.options.fanout_threshold = 6;  // popular users end up above it, the rest below
+  run.options.deliver_in_post_max_followers = deliver_in_post_max_followers;
   run.options.backfill_posts = 1000;
-  // Inboxes stay under the cap here (about 60 posts per timeline): the timelines come from the
-  // inbox alone, with no bound and no pulled pages.
-  FanoutStats stats;
-  RunModel(run, &stats);
+  return run;
+}
+
+// Inboxes stay under the cap here (about 60 posts per timeline): the timelines come from the
+// inbox alone, with no bound and no pulled pages.
+TEST_P(FeedModelTest, HomeTimelinesEqualTheReferenceMergeAfterDrain) {
+  for (int32_t max_followers : kInPostMaxFollowers) {
+    SCOPED_TRACE("deliver_in_post_max_followers " + std::to_string(max_followers));
+    ModelRun run = InboxOnlyRun(max_followers);
+    run.options.table_prefix = "feed" + std::to_string(max_followers);
+    FanoutStats stats;
+    RunModel(run, &stats);
+    if (HasFatalFailure()) return;
+  }
 }
 
 // Inboxes of 4 entries (trimmed on every other delivery), backfills of 2 posts, and readers who
 // go inactive after 300 ms: nearly every walk goes past its inbox, follows leave inboxes
-// partial, late deliveries land past the bound, and inactive readers are skipped and rebuilt.
+// partial, late deliveries land past the bound, and inactive readers are skipped and rebuilt,
+// by jobs and by posts delivered in their own write alike.
 TEST_P(FeedModelTest, PastTheCapAndWithInactiveReadersTimelinesStillEqualTheReference) {
-  ModelRun run;
-  run.options.fanout_threshold = 6;
-  run.options.inbox_cap = 4;
-  run.options.inbox_trim_every = 2;
-  run.options.backfill_posts = 2;
-  run.options.inactive_after_ms = 300;
-  run.read_percent = 10;
-  run.idle_pause_ms = 400;
-  FanoutStats stats;
-  RunModel(run, &stats);
-  if (HasFatalFailure()) return;
-  // After the pause, posts of followed authors are skipped for followers who did not read again.
-  EXPECT_GT(stats.skipped_inactive, 0);
-  RecordProperty("skipped_inactive", static_cast<int>(stats.skipped_inactive));
+  for (int32_t max_followers : kInPostMaxFollowers) {
+    SCOPED_TRACE("deliver_in_post_max_followers " + std::to_string(max_followers));
+    ModelRun run;
+    run.options.fanout_threshold = 6;
+    run.options.deliver_in_post_max_followers = max_followers;
+    run.options.table_prefix = "feed" + std::to_string(max_followers);
+    run.options.inbox_cap = 4;
+    run.options.inbox_trim_every = 2;
+    run.options.backfill_posts = 2;
+    run.options.inactive_after_ms = 300;
+    run.read_percent = 10;
+    run.idle_pause_ms = 400;
+    FanoutStats stats;
+    RunModel(run, &stats);
+    if (HasFatalFailure()) return;
+    // After the pause, posts of followed authors are skipped for followers who did not read
+    // again (by a job's page or by a post's own write).
+    RecordProperty("skipped_inactive", static_cast<int>(stats.skipped_inactive));
+    if (max_followers == 0) {
+      EXPECT_GT(stats.skipped_inactive, 0);
+    }
+  }
 }
 
 BASALT_INSTANTIATE_STORE_TEST(FeedModelTest);

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <climits>
 #include <functional>
+#include <memory>
 #include <set>
 #include <string>
 #include <thread>
@@ -48,6 +49,12 @@ class FeedTest : public RecipeTest {
     feed_.reset();
     graph_.reset();
     RecipeTest::TearDown();
+  }
+  // `options` with every post taking a fan-out job: for the tests of the jobs' workings, which
+  // a post delivered in its own write (deliver_in_post_max_followers) would not take.
+  static FeedOptions WithJobs(FeedOptions options = {}) {
+    options.deliver_in_post_max_followers = 0;
+    return options;
   }
   // Closes and reopens the store (kReopen), then the graph and the feed.
   void Reopen() {
@@ -205,6 +212,7 @@ TEST_P(FeedTest, UserTimelineIsNewestFirstInPagesWithoutRepeats) {
 }
 
 TEST_P(FeedTest, HomeTimelineHoldsFollowedPostsAfterFanOut) {
+  OpenFeed(WithJobs());
   ASSERT_OK(feed_->Follow("bob", "alice"));
   ASSERT_OK(feed_->Follow("bob", "carol"));
   ASSERT_OK(feed_->Follow("dave", "alice"));
@@ -240,6 +248,7 @@ TEST_P(FeedTest, HomeTimelineHoldsFollowedPostsAfterFanOut) {
 
 TEST_P(FeedTest, HomeTimelineHoldsTheReadersOwnPostsAtOnce) {
   FeedOptions options;
+  options.deliver_in_post_max_followers = 0;  // every post takes a fan-out job
   options.fanout_threshold = 1;  // star (two followers) is not fanned out, alice (one) is
   OpenFeed(options);
   ASSERT_OK(feed_->Follow("bob", "alice"));
@@ -560,6 +569,7 @@ TEST_P(FeedTest, AnOldFormatCursorGoesOn) {
 // rebuilds the inbox from the followees' timelines, and they are delivered to again after it.
 TEST_P(FeedTest, InactiveReaderIsSkippedAndRebuiltOnTheirNextRead) {
   FeedOptions options;
+  options.deliver_in_post_max_followers = 0;  // every post takes a fan-out job
   options.inactive_after_ms = 1000;
   options.inbox_cap = 4;
   OpenFeed(options);
@@ -609,6 +619,7 @@ TEST_P(FeedTest, InactiveReaderIsSkippedAndRebuiltOnTheirNextRead) {
 // With inactive_after_ms = 0 every reader is delivered to, however long ago they read.
 TEST_P(FeedTest, InactivityTrackingCanBeTurnedOff) {
   FeedOptions options;
+  options.deliver_in_post_max_followers = 0;  // every post takes a fan-out job
   options.inactive_after_ms = 0;
   OpenFeed(options);
   ASSERT_OK(feed_->Follow("bob", "alice"));
@@ -657,6 +668,7 @@ TEST_P(FeedTest, AMarkWrittenElsewhereIsSeenWithinTheRefreshTime) {
 
 TEST_P(FeedTest, HighFollowerAuthorIsNotFannedOutButMergedAtReadTime) {
   FeedOptions options;
+  options.deliver_in_post_max_followers = 0;  // every post takes a fan-out job
   options.fanout_threshold = 2;
   OpenFeed(options);
   for (std::string f : {"f1", "f2", "f3"}) ASSERT_OK(feed_->Follow(f, "star"));
@@ -786,6 +798,7 @@ TEST_P(FeedTest, DeletedPostDisappearsFromEveryHomeTimeline) {
 // A post deleted before its fan-out ran takes its fan-out job with it: only the retract job is
 // left, and no follower's inbox ever holds the post.
 TEST_P(FeedTest, APostDeletedBeforeItsFanOutTakesTheJobWithIt) {
+  OpenFeed(WithJobs());
   for (std::string f : {"f1", "f2", "f3"}) ASSERT_OK(feed_->Follow(f, "alice"));
   const std::string gone = MustPost("alice", "gone");
   auto pending = feed_->PendingJobs();
@@ -816,6 +829,7 @@ TEST_P(FeedTest, APostDeletedBeforeItsFanOutTakesTheJobWithIt) {
 // as a crash between the single-row writes of a post without cross-row atomicity leaves it, or
 // a lease replaced by a worker that stopped) reads the post first and delivers nothing.
 TEST_P(FeedTest, AJobNotWrittenWithItsPostIsDroppedWhenItsPostIsMissing) {
+  OpenFeed(WithJobs());
   namespace fl = feed_layout;
   for (std::string f : {"f1", "f2"}) ASSERT_OK(feed_->Follow(f, "alice"));
   const std::string id = MustPost("alice", "vanishing");
@@ -843,6 +857,7 @@ TEST_P(FeedTest, AJobNotWrittenWithItsPostIsDroppedWhenItsPostIsMissing) {
 }
 
 TEST_P(FeedTest, AbandonedJobIsTakenOverAfterRestartAndDeliversEachFollowerOnce) {
+  OpenFeed(WithJobs());
   std::vector<std::string> followers;
   for (int i = 0; i < 25; ++i) {
     followers.push_back("fan" + std::to_string(100 + i));
@@ -895,6 +910,7 @@ TEST_P(FeedTest, StoppedPoolLeavesProgressThatAnotherPoolFinishes) {
 }
 
 TEST_P(FeedTest, DrainAnswersAtOnceWhenNothingIsPendingAndBusyWhenNoWorkerRuns) {
+  OpenFeed(WithJobs());
   ASSERT_OK(feed_->Follow("bob", "alice"));
   FanoutWorkerPool idle(*feed_, {.threads = 1});
   EXPECT_OK(idle.Drain(std::chrono::seconds(0)));  // no job: no worker needed
@@ -906,6 +922,120 @@ TEST_P(FeedTest, DrainAnswersAtOnceWhenNothingIsPendingAndBusyWhenNoWorkerRuns) 
   ASSERT_OK(idle.Drain(std::chrono::seconds(20)));
   idle.Stop();
   EXPECT_EQ(HomeIds("bob").size(), 1u);
+}
+
+// A Connection that runs a hook once, before the next MutateRows, to force an interleaving.
+class HookedConnection : public Connection {
+ public:
+  explicit HookedConnection(Connection& inner) : inner_(inner) {}
+
+  using Connection::GetTable;
+  Admin& admin() override { return inner_.admin(); }
+  Result<std::unique_ptr<Table>> GetTable(const TableName& name) override {
+    return inner_.GetTable(name);
+  }
+  Result<bool> MutateRows(const MultiRowMutation& m) override {
+    if (before_mutate_rows) {
+      std::function<void()> once = std::move(before_mutate_rows);
+      before_mutate_rows = nullptr;
+      once();
+    }
+    return inner_.MutateRows(m);
+  }
+  std::string target() const override { return inner_.target(); }
+  Status Close() override { return Status::OK(); }
+
+  std::function<void()> before_mutate_rows;
+
+ private:
+  Connection& inner_;
+};
+
+TEST_P(FeedTest, APostOfAnAuthorWithFewFollowersIsDeliveredInItsOwnWrite) {
+  for (std::string f : {"bob", "carol"}) ASSERT_OK(feed_->Follow(f, "alice"));
+  const std::string id = MustPost("alice", "hello");
+  auto pending = feed_->PendingJobs();
+  ASSERT_OK(pending);
+  if (testing::IsRemote(GetParam())) {
+    // No atomic multi-row write over Thrift2: the post takes a fan-out job.
+    EXPECT_EQ(*pending, 1);
+    DrainJobs();
+  } else {
+    // No job: the followers have it as soon as Post returns, before any worker runs.
+    EXPECT_EQ(*pending, 0);
+  }
+  for (std::string f : {"bob", "carol", "alice"}) {
+    EXPECT_EQ(HomeIds(f), std::vector<std::string>{id}) << f;
+  }
+}
+
+TEST_P(FeedTest, AnAuthorWithMoreFollowersThanTheLimitTakesAFanOutJob) {
+  FeedOptions options;
+  options.deliver_in_post_max_followers = 2;
+  OpenFeed(options);
+  for (std::string f : {"f1", "f2"}) ASSERT_OK(feed_->Follow(f, "few"));
+  for (std::string f : {"f1", "f2", "f3"}) ASSERT_OK(feed_->Follow(f, "more"));
+  const std::string few = MustPost("few", "two followers");
+  auto pending = feed_->PendingJobs();
+  ASSERT_OK(pending);
+  EXPECT_EQ(*pending, testing::IsRemote(GetParam()) ? 1 : 0);
+  const std::string more = MustPost("more", "three followers");
+  auto after = feed_->PendingJobs();
+  ASSERT_OK(after);
+  EXPECT_EQ(*after, *pending + 1);
+  DrainJobs();
+  EXPECT_EQ(HomeIds("f1"), (std::vector<std::string>{more, few}));
+  EXPECT_EQ(HomeIds("f2"), (std::vector<std::string>{more, few}));
+  EXPECT_EQ(HomeIds("f3"), std::vector<std::string>{more});
+}
+
+// A post delivered in its own write is in its followers' inboxes without a job row to say so:
+// its p:o mark makes DeletePost queue the retract job all the same.
+TEST_P(FeedTest, APostDeliveredInItsOwnWriteIsRetractedFromEveryInboxWhenDeleted) {
+  namespace fl = feed_layout;
+  for (std::string f : {"bob", "carol"}) ASSERT_OK(feed_->Follow(f, "alice"));
+  const std::string id = MustPost("alice", "regretted");
+  DrainJobs();
+  ASSERT_OK(feed_->DeletePost("alice", id));
+  auto pending = feed_->PendingJobs();
+  ASSERT_OK(pending);
+  EXPECT_EQ(*pending, 1) << "no retract job";
+  DrainJobs();
+  auto inbox = conn().GetTable(TableName("default", "feed_inbox"));
+  ASSERT_OK(inbox);
+  for (std::string f : {"bob", "carol", "alice"}) {
+    auto row = (*inbox)->Get(basalt::Get(fl::InboxRow(f)).AddFamily(std::string(fl::kInboxFamily)));
+    ASSERT_OK(row);
+    EXPECT_TRUE(row->empty()) << "the deleted post is still in " << f << "'s inbox";
+    EXPECT_TRUE(HomeIds(f).empty()) << f;
+  }
+}
+
+// Post reads the followers, then writes: a follow in between, whose backfill ran before the
+// post was written, is delivered to by Post's second read of the followers (or, over Thrift2,
+// by the job, which reads them after the post is written).
+TEST_P(FeedTest, AFollowBetweenThePostsReadOfFollowersAndItsWriteIsDeliveredTo) {
+  ASSERT_OK(feed_->Follow("bob", "alice"));
+  HookedConnection hooked(conn());
+  auto posting = Feed::Open(hooked, *graph_, options_);
+  ASSERT_OK(posting);
+  bool followed = false;
+  hooked.before_mutate_rows = [&] {
+    EXPECT_OK(feed_->Follow("dave", "alice"));
+    followed = true;
+  };
+  auto id = (*posting)->Post("alice", "just now");
+  ASSERT_OK(id);
+  ASSERT_TRUE(followed) << "Post made no MutateRows";
+  if (!testing::IsRemote(GetParam())) {
+    auto pending = feed_->PendingJobs();
+    ASSERT_OK(pending);
+    EXPECT_EQ(*pending, 0);
+    EXPECT_EQ(HomeIds("dave"), std::vector<std::string>{*id}) << "before any worker ran";
+  }
+  DrainJobs();
+  EXPECT_EQ(HomeIds("dave"), std::vector<std::string>{*id});
+  EXPECT_EQ(HomeIds("bob"), std::vector<std::string>{*id});
 }
 
 BASALT_INSTANTIATE_STORE_TEST(FeedTest);

@@ -13,10 +13,13 @@
 //   auto page = (*feed)->HomeTimeline("bob", 20);          // newest first, hydrated
 //   auto next = (*feed)->HomeTimeline("bob", 20, page->cursor);
 //
-// Consistency: Post writes the post and its fan-out job in one atomic Connection::MutateRows
-// where the store has it; elsewhere (Thrift2) the job row first (under a lease of its own), then
-// the post, then hands the job to the workers. Either way a crash at any point leaves either no
-// post or a job that delivers it. Home timelines are
+// Consistency: where the store writes several rows atomically (the embedded store), a post of an
+// author with few followers (FeedOptions::deliver_in_post_max_followers) is written with all its
+// inbox entries in one Connection::MutateRows: it is in every follower's inbox once Post returns,
+// and a crash leaves it delivered or absent. Any other post is written with its fan-out job: in
+// one atomic write where the store has it; elsewhere (Thrift2) the job row first (under a lease
+// of its own), then the post, then the job handed to the workers. Either way a crash at any
+// point leaves either no post or a job that delivers it. Home timelines are then
 // eventually complete: a post reaches an inbox when a worker delivers it (its author sees it at
 // once: Post writes it into the author's own inbox before, or with, the post). They are always
 // clean: a
@@ -64,6 +67,17 @@ struct FeedOptions {
   // An author whose follower count is above this when they post is not fanned out: followers
   // read their posts at read time. The mark is sticky (see docs/recipes.md). Default: 10000.
   int64_t fanout_threshold = 10000;
+  // A post whose author has at most this many followers (and at most fanout_threshold) is
+  // delivered in its own write where the store writes several rows atomically (the embedded
+  // store; not thrift://): the post row and its inbox entries, the author's own and each
+  // active follower's, in one Connection::MutateRows, with no fan-out job; its followers see it
+  // as soon as Post returns. Post reads up to this many + 1 followers to decide, and once more
+  // after the write, to deliver to whoever followed in between. Any other post goes through a
+  // fan-out job (docs/recipes.md, "Which way a post goes"). Default: 200, one page of the
+  // fan-out workers' (FanoutWorkerOptions::chunk_size): the post's write is then never larger
+  // than the write a worker makes for one page of any job. 0: every post takes a job.
+  // REQUIRES: >= 0.
+  int32_t deliver_in_post_max_followers = 200;
   // Which authors carry the high-follower mark is read (one scan of the mark rows, a handful)
   // at most this often, and at once after this Feed marks one; a home timeline intersects the
   // reader's followees with that copy instead of reading one mark per followee. A mark written
@@ -124,11 +138,12 @@ class Feed {
                                             FeedOptions options = {});
   virtual ~Feed() = default;
 
-  // Writes a post and (unless the author is a high-follower author) its fan-out job, in the
-  // crash-safe order above, and returns the post id. An error may leave the post written (and
-  // then delivered too, after post_lease_ms) or not written at all. The id is KeyBuilder
-  // bytes(author) + ReverseTimestamp(now) + uint32 sequence, unique within a millisecond for this
-  // Feed. InvalidArgument for an empty author or a text longer than max_text_bytes.
+  // Writes a post and (unless the author is a high-follower author) its deliveries or its
+  // fan-out job, in the crash-safe order above, and returns the post id. An error may leave the
+  // post written (and then delivered too: by its own write, to the followers it read, or by its
+  // job, after post_lease_ms) or not written at all. The id is
+  // KeyBuilder bytes(author) + ReverseTimestamp(now) + uint32 sequence, unique within a millisecond
+  // for this Feed. InvalidArgument for an empty author or a text longer than max_text_bytes.
   virtual Result<std::string> Post(std::string_view author, std::string_view text) = 0;
   // Post at a time of the caller's (ms since the epoch, >= 0) instead of now: for imports and
   // demo data whose posts are older than the import. The post sorts into timelines by that
