@@ -124,8 +124,12 @@ template <class RowOf>
 std::vector<uint32_t> KeyOrder(size_t n, const RowOf& row) {
   std::vector<uint32_t> order(n);
   std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(),
-                   [&](uint32_t a, uint32_t b) { return row(a) < row(b); });
+  // std::sort with the index as the tie-break: std::stable_sort takes a temporary buffer from
+  // the heap on every call.
+  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+    const int c = row(a).compare(row(b));
+    return c < 0 || (c == 0 && a < b);
+  });
   return order;
 }
 
