@@ -13,6 +13,9 @@
 //   readrandom     point gets of a cell (row and column named), after a flush and compaction
 //   scanprefix10   the newest 10 rows under a user prefix (row = user + reversed timestamp)
 //   getversions10  a get of the 10 versions of one cell
+//   home20         the feed's home read: an inbox row's first 20 columns, then a multi-get of
+//                  the 20 posts they name (one column each); also its halves, inbox20 and
+//                  multiget20 (20 random posts)
 //
 // Usage: basalt_core_bench [--dir DIR] [--rounds N] [--scale F] [--markdown FILE] [--json FILE]
 //                          [--only WORKLOAD] [--equal-bytes] [--profile-side basalt|raw]
@@ -42,6 +45,7 @@
 #include <memory>
 #include <random>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -489,6 +493,202 @@ Outcome GetVersions10(const Config& cfg) {
   return Compare(cfg, "getversions10", "gets", 1, basalt_op, raw_op);
 }
 
+// The feed's home read (src/recipes/feed_layout.h, home_walk.cc): a reader's inbox is one row of
+// one column per entry, qualifier = ReverseTimestamp(time) + post id (newest first), value empty;
+// a post is a row, its text in p:t. A home read takes the inbox's first 20 columns (a Get with a
+// per-family limit, as the feed reads it) and then the 20 posts' texts in one multi-get. The raw
+// side lays the same data out as a RocksDB user would by hand: inbox entries under
+// 'i' user timeline-key, posts under 'p' post-id; a home read is one iterator's Seek and 20
+// Nexts, then one batched DB::MultiGet.
+class HomeStores {
+ public:
+  static constexpr int kPage = 20;
+
+  explicit HomeStores(const Config& cfg)
+      : users_(static_cast<uint64_t>(2000 * cfg.scale)),
+        posts_(static_cast<uint64_t>(20000 * cfg.scale)),
+        raw_(cfg.dir + "/home-raw") {
+    const std::string path = cfg.dir + "/home-basalt";
+    std::filesystem::remove_all(path);
+    basalt::ConnectionOptions o;
+    o.block_cache_bytes = kBlockCacheBytes;
+    o.write_buffer_bytes = kWriteBufferBytes;
+    o.background_jobs = kBackgroundJobs;
+    o.statistics = g_statistics;
+    conn_ = basalt::bench::Check(basalt::Connection::Open(path, o), "opening basalt");
+    for (const char* t : {"inbox", "posts"}) {
+      basalt::TableDescriptor desc(basalt::TableName("default", t));
+      desc.AddFamily(basalt::FamilyDescriptor(t[0] == 'i' ? "i" : "p"));
+      Check(conn_->admin().CreateTable(desc), "creating the table");
+    }
+    inbox_ = basalt::bench::Check(conn_->GetTable("inbox"), "opening the inbox table");
+    posts_table_ = basalt::bench::Check(conn_->GetTable("posts"), "opening the posts table");
+    Load();
+  }
+
+  uint64_t users() const { return users_; }
+  const std::string& post_id(uint64_t i) const { return post_ids_[i % post_ids_.size()]; }
+  basalt::Table& inbox() { return *inbox_; }
+  basalt::Table& posts() { return *posts_table_; }
+  rocksdb::DB* raw() { return raw_.db(); }
+
+ private:
+  static constexpr int kEntriesPerInbox = 200;
+  static constexpr int64_t kT0 = 1700000000000;
+
+  // ReverseTimestamp(time): newest first.
+  static std::string Reverse(int64_t ts) {
+    std::string out;
+    basalt::util::PutFixed64BE(&out, static_cast<uint64_t>(INT64_MAX - ts));
+    return out;
+  }
+
+  void Load() {
+    std::vector<int64_t> times(posts_);
+    {
+      std::vector<basalt::Put> batch;
+      rocksdb::WriteBatch raw;
+      for (uint64_t i = 0; i < posts_; ++i) {
+        times[i] = kT0 + static_cast<int64_t>(i) * 1000;
+        post_ids_.push_back(UserRow(i % users_) + Reverse(times[i]));
+        batch.emplace_back(post_ids_.back()).Add("p", "t", kValue);
+        raw.Put("p" + post_ids_.back(), kValue);
+        if (batch.size() == 1000 || i + 1 == posts_) {
+          Check(posts_table_->Put(batch), "basalt load");
+          Check(raw_.db()->Write(rocksdb::WriteOptions(), &raw), "raw load");
+          batch.clear();
+          raw.Clear();
+        }
+      }
+    }
+    std::mt19937_64 rng(4);
+    for (uint64_t u = 0; u < users_; ++u) {
+      basalt::Put put(UserRow(u));
+      rocksdb::WriteBatch raw;
+      for (int e = 0; e < kEntriesPerInbox; ++e) {
+        const uint64_t p = rng() % posts_;
+        const std::string timeline_key = Reverse(times[p]) + post_ids_[p];
+        put.Add("i", timeline_key, "");
+        raw.Put("i" + UserRow(u) + timeline_key, "");
+      }
+      Check(inbox_->Put(put), "basalt load");
+      Check(raw_.db()->Write(rocksdb::WriteOptions(), &raw), "raw load");
+    }
+    for (const char* t : {"inbox", "posts"}) {
+      Check(conn_->admin().MajorCompact(basalt::TableName("default", t)), "basalt compaction");
+    }
+    raw_.Compact();
+  }
+
+  uint64_t users_;
+  uint64_t posts_;
+  RawStore raw_;
+  std::unique_ptr<basalt::Connection> conn_;
+  std::unique_ptr<basalt::Table> inbox_;
+  std::unique_ptr<basalt::Table> posts_table_;
+  std::vector<std::string> post_ids_;
+};
+
+// A post id out of an inbox entry's timeline key.
+std::string PostIdOf(std::string_view timeline_key) {
+  return std::string(timeline_key.substr(8));
+}
+
+// basalt's inbox page: the Get the feed makes. Returns the post ids, newest first.
+void BasaltInboxPage(HomeStores& s, uint64_t user, std::vector<std::string>* ids) {
+  basalt::Get get(UserRow(user));
+  get.AddFamily("i");
+  get.SetMaxResultsPerColumnFamily(HomeStores::kPage);
+  basalt::RowResult row = basalt::bench::Check(s.inbox().Get(get), "basalt inbox read");
+  ids->clear();
+  for (const basalt::Cell& c : row.cells()) ids->push_back(PostIdOf(c.qualifier));
+  if (ids->size() != HomeStores::kPage) {
+    Die("basalt inbox read returned " + std::to_string(ids->size()) + " entries");
+  }
+}
+
+// basalt's hydration: one multi-get of the posts' texts (Table::Get(std::vector<Get>)).
+void BasaltPosts(HomeStores& s, const std::vector<std::string>& ids) {
+  std::vector<basalt::Get> gets;
+  gets.reserve(ids.size());
+  for (const std::string& id : ids) gets.emplace_back(id).AddColumn("p", "t");
+  std::vector<basalt::RowResult> rows = basalt::bench::Check(s.posts().Get(gets), "basalt posts");
+  for (const basalt::RowResult& r : rows) {
+    if (r.cells().size() != 1 || r.cells()[0].value.size() != kValue.size()) {
+      Die("basalt multi-get missed a post");
+    }
+  }
+}
+
+void RawInboxPage(HomeStores& s, uint64_t user, std::vector<std::string>* ids) {
+  const std::string prefix = "i" + UserRow(user);
+  std::unique_ptr<rocksdb::Iterator> it(s.raw()->NewIterator(RawReadOptions()));
+  ids->clear();
+  for (it->Seek(prefix);
+       it->Valid() && ids->size() < HomeStores::kPage && it->key().starts_with(prefix);
+       it->Next()) {
+    ids->push_back(
+        PostIdOf(std::string_view(it->key().data(), it->key().size()).substr(prefix.size())));
+  }
+  Check(it->status(), "raw inbox read");
+  if (ids->size() != HomeStores::kPage) {
+    Die("raw inbox read returned " + std::to_string(ids->size()) + " entries");
+  }
+}
+
+void RawPosts(HomeStores& s, const std::vector<std::string>& ids) {
+  std::vector<std::string> keys;
+  keys.reserve(ids.size());
+  for (const std::string& id : ids) keys.push_back("p" + id);
+  std::vector<rocksdb::Slice> slices(keys.begin(), keys.end());
+  std::vector<rocksdb::PinnableSlice> values(keys.size());
+  std::vector<rocksdb::Status> statuses(keys.size());
+  s.raw()->MultiGet(RawReadOptions(), s.raw()->DefaultColumnFamily(), keys.size(), slices.data(),
+                    values.data(), statuses.data());
+  // Copied out, as basalt's multi-get hands each row's cells to the caller.
+  std::vector<std::string> texts(keys.size());
+  for (size_t i = 0; i < keys.size(); ++i) {
+    Check(statuses[i], "raw multi-get");
+    texts[i].assign(values[i].data(), values[i].size());
+    if (texts[i].size() != kValue.size()) Die("raw multi-get missed a post");
+  }
+}
+
+// home20, and its two halves on the same data: inbox20 (the short scan) and multiget20 (20
+// posts picked at random).
+void Home20(const Config& cfg, std::vector<Outcome>* outcomes) {
+  HomeStores s(cfg);
+  std::mt19937_64 rng_b(5), rng_r(5);
+  std::vector<std::string> ids_b, ids_r;
+  outcomes->push_back(Compare(
+      cfg, "home20", "reads", 1,
+      [&] {
+        BasaltInboxPage(s, rng_b() % s.users(), &ids_b);
+        BasaltPosts(s, ids_b);
+      },
+      [&] {
+        RawInboxPage(s, rng_r() % s.users(), &ids_r);
+        RawPosts(s, ids_r);
+      }));
+  outcomes->push_back(Compare(
+      cfg, "inbox20", "reads", 1, [&] { BasaltInboxPage(s, rng_b() % s.users(), &ids_b); },
+      [&] { RawInboxPage(s, rng_r() % s.users(), &ids_r); }));
+  auto random_ids = [&](std::mt19937_64& rng, std::vector<std::string>* ids) {
+    ids->clear();
+    for (int i = 0; i < HomeStores::kPage; ++i) ids->push_back(s.post_id(rng()));
+  };
+  outcomes->push_back(Compare(
+      cfg, "multiget20", "reads", 1,
+      [&] {
+        random_ids(rng_b, &ids_b);
+        BasaltPosts(s, ids_b);
+      },
+      [&] {
+        random_ids(rng_r, &ids_r);
+        RawPosts(s, ids_r);
+      }));
+}
+
 basalt::bench::Table OutcomeTable(const std::vector<Outcome>& outcomes) {
   basalt::bench::Table table;
   table.columns = {"workload", "basalt", "raw RocksDB", "ratio"};
@@ -546,6 +746,7 @@ int main(int argc, char** argv) {
   for (const auto& [name, run] : workloads) {
     if (cfg.only.empty() || cfg.only == name) outcomes.push_back(run(cfg));
   }
+  if (cfg.only.empty() || cfg.only == "home20") Home20(cfg, &outcomes);
   std::printf("\n");
   harness.Emit(OutcomeTable(outcomes));
   std::filesystem::remove_all(cfg.dir);

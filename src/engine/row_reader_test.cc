@@ -2,6 +2,8 @@
 // writes, deletes of every kind, flushes and major compactions; one reads with every fast path
 // (FamilyRowReader's first-key shortcuts, the scanner's simple rows), the other with none
 // (EngineOptions::TEST_no_read_fast_paths), and every read must return the same cells in both.
+// Multi-gets and GetColumnValues too: with fast paths their rows are read in key order, without
+// in the caller's.
 // Reads are what the fast paths are for (one family, one version, the newest) and what they must
 // step aside for (several families, named columns, versions, time ranges, per-family limits,
 // batches, skips, reversed scans), on families with VERSIONS 1 and more, a TTL with and without
@@ -73,6 +75,12 @@ std::string FirstDifference(const std::vector<std::string>& fast,
 struct PlannedRead {
   bool is_scan = false;
   basalt::Get get{"r0"};
+  // A multi-get when not empty (then `get` is unused).
+  std::vector<basalt::Get> gets;
+  // GetColumnValues of this family's column in these rows, when not empty.
+  std::vector<std::string> column_rows;
+  std::string column_family;
+  std::string column_qualifier;
   basalt::Scan scan;
   std::vector<int64_t> steps;  // scans: > 0 skip that many rows, 0 take one with Next
   std::string text;            // what the read asked for, for the failure message
@@ -255,6 +263,39 @@ class ReadFastPathTest : public ::testing::Test {
   PlannedRead RandomRead() {
     PlannedRead r;
     r.is_scan = rng_() % 2 == 0;
+    if (!r.is_scan && rng_() % 6 == 0) {
+      // One column's newest value in several rows (Engine::GetColumnValues), now and then of a
+      // family the table lacks.
+      r.column_family = rng_() % 40 == 0 ? "nope" : RandomFamily();
+      r.column_qualifier = RandomQualifier();
+      r.text = "column values of " + r.column_family + ":" + r.column_qualifier + " in";
+      const int n = 1 + static_cast<int>(rng_() % 6);
+      for (int i = 0; i < n; ++i) {
+        r.column_rows.push_back(RandomRow());
+        r.text += " " + r.column_rows.back();
+      }
+      return r;
+    }
+    if (!r.is_scan && rng_() % 3 == 0) {
+      // A multi-get: rows out of key order, repeated rows, and now and then a read that fails
+      // (an unknown family), whose error must be the first failing read's in the caller's order.
+      r.text = "multi-get";
+      const int n = 1 + static_cast<int>(rng_() % 6);
+      for (int i = 0; i < n; ++i) {
+        basalt::Get get(RandomRow());
+        r.text += " [" + get.row();
+        if (rng_() % 40 == 0) {
+          get.AddFamily("nope" + std::to_string(i));
+          r.text += " family nope" + std::to_string(i);
+        } else {
+          PickColumns(&get, &r.text);
+          PickLimits(&get, &r.text);
+        }
+        r.text += "]";
+        r.gets.push_back(std::move(get));
+      }
+      return r;
+    }
     if (!r.is_scan) {
       r.get = basalt::Get(RandomRow());
       r.text = "get " + r.get.row();
@@ -313,6 +354,20 @@ class ReadFastPathTest : public ::testing::Test {
     std::vector<std::string> out;
     auto table = e->FindTable(kTable);
     if (!table.ok()) return {"FindTable: " + table.status().ToString()};
+    if (!r.column_rows.empty()) {
+      auto values = e->GetColumnValues(**table, r.column_family, r.column_qualifier, r.column_rows);
+      if (!values.ok()) return {values.status().ToString()};
+      for (size_t i = 0; i < values->size(); ++i) {
+        out.push_back(r.column_rows[i] + " = " + ((*values)[i] ? *(*values)[i] : "(none)"));
+      }
+      return out;
+    }
+    if (!r.gets.empty()) {
+      auto rows = e->MultiGet(**table, r.gets);
+      if (!rows.ok()) return {rows.status().ToString()};
+      for (const RowResult& row : *rows) Describe(row, base_, &out);
+      return out;
+    }
     if (!r.is_scan) {
       auto row = e->Get(**table, r.get);
       if (!row.ok()) return {row.status().ToString()};
