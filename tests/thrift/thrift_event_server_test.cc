@@ -283,7 +283,7 @@ TEST_F(ThriftEventServerTest, AFullServerAdmitsANewClientByClosingAnIdleConnecti
 }
 
 // Requests written back to back in one write are answered in order, on every transport, and
-// their answers go out together: the whole batch (about 5 KB) arrives in one read on loopback,
+// their answers go out together: the whole batch (a few KB) arrives in one read on loopback,
 // and its 150 answers in one send (two if the read was split), where a server answering each
 // request on its own would send 150 times.
 TEST_F(ThriftEventServerTest, PipelinedRequestsAreAnsweredInOrderInOneWrite) {
