@@ -260,6 +260,10 @@ Status Serve(const ServeConfig& serve_config) {
     metrics.AddCounter("basalt_" + server->name() + "_calls_total",
                        "Calls the " + server->name() + " server has answered.",
                        [server] { return static_cast<int64_t>(server->calls()); });
+    metrics.AddCounter("basalt_" + server->name() + "_answer_writes_total",
+                       "Sends carrying the " + server->name() +
+                           " server's answers (fewer than the calls when clients pipeline).",
+                       [server] { return static_cast<int64_t>(server->answer_writes()); });
   }
   recipes::Feed& feed = (*app)->feed();
   recipes::FanoutWorkerPool& fanout = (*app)->fanout();

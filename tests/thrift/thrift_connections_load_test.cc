@@ -1,9 +1,11 @@
 // Connections held by a real `basalt serve`: 10,000 idle Thrift2 connections (half of them having
 // made a call, as a pool's idle connections have) and 1,000 busy ones, from many loopback source
 // addresses, with the server's memory measured per connection (VmRSS in /proc/PID/status), its
-// threads counted (/proc/PID/task) before and after, and new clients' calls answered meanwhile.
-// Heavy (11,000 sockets each side, about 20 s): labelled `thrift_load`, so it runs with the
-// release flags, not under the sanitizers. Speed is not asserted; the figures are printed.
+// threads counted (/proc/PID/task) before and after, and new clients' calls answered meanwhile;
+// then the same for idle connections on the Thrift1 and native RPC ports, which run on the same
+// event server. Heavy (11,000 sockets each side, about 30 s in all): labelled `thrift_load`, so
+// it runs with the release flags, not under the sanitizers. Speed is not asserted (the
+// connection's p99 is measured by bench/connections_bench.py); the figures are printed.
 //
 // The test process raises its own RLIMIT_NOFILE to the hard limit (`basalt serve` raises its
 // own), and needs at least 12,000.
@@ -37,7 +39,12 @@
 #include <thread>
 #include <vector>
 
+#include <google/protobuf/io/coded_stream.h>
+
+#include "hbase_proto/proto/Client.pb.h"
+#include "hbase_rpc/rpc_codec.h"
 #include "support/test_store.h"
+#include "thrift1/gen/Hbase.h"
 #include "thrift2/gen/THBaseService.h"
 
 namespace basalt::testing {
@@ -53,11 +60,14 @@ constexpr int kIdleAfterACall = 5000;
 constexpr int kActive = 1000;
 constexpr int kActiveThreads = 8;
 constexpr int kFreshClients = 200;
+// On each of Thrift1's and the native RPC's ports.
+constexpr int kIdleOtherPorts = 4000;
 
-// `basalt serve` on a fresh data directory, Thrift2 on a free port, Thrift1 off.
+// `basalt serve` on a fresh data directory: Thrift2 on a free port, and, with `every_port`,
+// Thrift1 and HBase's native RPC too (otherwise off).
 class Server {
  public:
-  explicit Server(const std::string& dir) {
+  explicit Server(const std::string& dir, bool every_port = false) {
     int out[2];
     EXPECT_EQ(::pipe(out), 0);
     const std::string log = dir + "/serve.log";
@@ -69,14 +79,17 @@ class Server {
                                      "0",
                                      "--thrift-port",
                                      "0",
-                                     "--no-thrift1",
-                                     "--no-hbase-rpc",
                                      "--access-log",
                                      "/dev/null",
                                      "--thrift-max-connections",
                                      "20000",
                                      "--thrift-max-connections-per-client",
                                      "1000"};
+    if (every_port) {
+      args.insert(args.end(), {"--thrift1-port", "0", "--hbase-rpc-port", "0"});
+    } else {
+      args.insert(args.end(), {"--no-thrift1", "--no-hbase-rpc"});
+    }
     pid_ = ::fork();
     if (pid_ == 0) {
       ::dup2(out[1], 1);
@@ -91,7 +104,9 @@ class Server {
     }
     ::close(out[1]);
     std::string line;
-    const std::regex thrift("thrift2 on [0-9.]+:(\\d+)");
+    const std::regex thrift2("thrift2 on [0-9.]+:(\\d+)");
+    const std::regex thrift1("thrift1 on [0-9.]+:(\\d+)");
+    const std::regex hbase_rpc("hbase-rpc on [0-9.]+:(\\d+)");
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
     while (std::chrono::steady_clock::now() < deadline) {
       pollfd p{out[0], POLLIN, 0};
@@ -103,7 +118,9 @@ class Server {
         continue;
       }
       std::smatch m;
-      if (std::regex_search(line, m, thrift)) port_ = std::stoi(m[1].str());
+      if (std::regex_search(line, m, thrift2)) port_ = std::stoi(m[1].str());
+      if (std::regex_search(line, m, thrift1)) thrift1_port_ = std::stoi(m[1].str());
+      if (std::regex_search(line, m, hbase_rpc)) hbase_rpc_port_ = std::stoi(m[1].str());
       if (line.find("listening on http") != std::string::npos) break;
       line.clear();
     }
@@ -120,6 +137,8 @@ class Server {
   }
 
   int port() const { return port_; }
+  int thrift1_port() const { return thrift1_port_; }
+  int hbase_rpc_port() const { return hbase_rpc_port_; }
 
   int64_t RssKb() const {
     std::ifstream status("/proc/" + std::to_string(pid_) + "/status");
@@ -142,6 +161,8 @@ class Server {
  private:
   pid_t pid_ = -1;
   int port_ = 0;
+  int thrift1_port_ = 0;
+  int hbase_rpc_port_ = 0;
   int stdout_ = -1;
 };
 
@@ -187,6 +208,104 @@ TGet GetOf(const std::string& row) {
   return get;
 }
 
+// A Thrift1 client on a connection from `source`.
+struct Thrift1Client {
+  Thrift1Client(const std::string& source, int port) {
+    const int fd = ConnectFrom(source, port);
+    EXPECT_GE(fd, 0) << "connect from " << source << ": " << std::strerror(errno);
+    socket = std::make_shared<TSocket>(fd);
+    socket->setRecvTimeout(30000);
+    transport = std::make_shared<TBufferedTransport>(socket);
+    client = std::make_unique<::basalt::thrift1::HbaseClient>(
+        std::make_shared<TBinaryProtocol>(transport));
+  }
+  // Whether the server lists table `t`.
+  bool ListsTheTable() {
+    std::vector<std::string> names;
+    client->getTableNames(names);
+    return std::find(names.begin(), names.end(), "t") != names.end();
+  }
+  std::shared_ptr<TSocket> socket;
+  std::shared_ptr<TBufferedTransport> transport;
+  std::unique_ptr<::basalt::thrift1::HbaseClient> client;
+};
+
+// A connection to HBase's native RPC port, set up as HBase's client sets one up (the preamble and
+// the connection header, ClientService), from `source`.
+class RpcConnection {
+ public:
+  RpcConnection(const std::string& source, int port) : fd_(ConnectFrom(source, port)) {
+    EXPECT_GE(fd_, 0) << "connect from " << source << ": " << std::strerror(errno);
+    const timeval timeout{30, 0};
+    ::setsockopt(fd_, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof(timeout));
+    ::hbase::pb::ConnectionHeader header;
+    header.set_service_name("ClientService");
+    header.set_cell_block_codec_class(std::string(::basalt::hbase_rpc::kKeyValueCodec));
+    EXPECT_TRUE(
+        Send(std::string("HBas\x00\x50", 6) + ::basalt::hbase_rpc::EncodeConnectionHeader(header)));
+  }
+  ~RpcConnection() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  RpcConnection(const RpcConnection&) = delete;
+  RpcConnection& operator=(const RpcConnection&) = delete;
+
+  // A scan of hbase:meta, as a client locating table `t` makes: whether it was answered with
+  // the table's region.
+  bool LocatesTheTable(uint32_t call_id) {
+    ::hbase::pb::ScanRequest scan;
+    scan.mutable_region()->set_type(::hbase::pb::RegionSpecifier::REGION_NAME);
+    scan.mutable_region()->set_value("hbase:meta,,1");
+    scan.mutable_scan()->add_column()->set_family("info");
+    scan.set_number_of_rows(10);
+    ::hbase::pb::RequestHeader header;
+    header.set_call_id(call_id);
+    header.set_method_name("Scan");
+    if (!Send(::basalt::hbase_rpc::EncodeCall(header, &scan))) return false;
+    uint8_t length_bytes[4];
+    if (!ReadExactly(length_bytes, 4)) return false;
+    const uint32_t length = uint32_t{length_bytes[0]} << 24 | uint32_t{length_bytes[1]} << 16 |
+                            uint32_t{length_bytes[2]} << 8 | length_bytes[3];
+    std::string body(length, '\0');
+    if (!ReadExactly(reinterpret_cast<uint8_t*>(body.data()), length)) return false;
+    google::protobuf::io::CodedInputStream in(reinterpret_cast<const uint8_t*>(body.data()),
+                                              static_cast<int>(body.size()));
+    uint32_t size = 0;
+    std::string bytes;
+    ::hbase::pb::ResponseHeader answer_header;
+    if (!in.ReadVarint32(&size) || !in.ReadString(&bytes, static_cast<int>(size)) ||
+        !answer_header.ParseFromString(bytes) || answer_header.has_exception() ||
+        answer_header.call_id() != call_id) {
+      return false;
+    }
+    ::hbase::pb::ScanResponse answer;
+    return in.ReadVarint32(&size) && in.ReadString(&bytes, static_cast<int>(size)) &&
+           answer.ParseFromString(bytes) && answer.results_size() > 0;
+  }
+
+ private:
+  bool Send(const std::string& bytes) {
+    size_t sent = 0;
+    while (sent < bytes.size()) {
+      const ssize_t n = ::send(fd_, bytes.data() + sent, bytes.size() - sent, MSG_NOSIGNAL);
+      if (n <= 0) return false;
+      sent += static_cast<size_t>(n);
+    }
+    return true;
+  }
+  bool ReadExactly(uint8_t* out, size_t n) {
+    size_t got = 0;
+    while (got < n) {
+      const ssize_t r = ::recv(fd_, out + got, n - got, 0);
+      if (r <= 0) return false;
+      got += static_cast<size_t>(r);
+    }
+    return true;
+  }
+
+  const int fd_;
+};
+
 // The address of the `i`-th connection of a group: 250 a source address, in 127.0.<block>.x.
 std::string Source(int block, int i) {
   return "127.0." + std::to_string(block + i / 250 / 250) + "." + std::to_string(1 + i / 250 % 250);
@@ -197,20 +316,10 @@ double Percentile(std::vector<double> v, double p) {
   return v[std::min(v.size() - 1, static_cast<size_t>(p * static_cast<double>(v.size())))];
 }
 
-TEST(ThriftConnectionsLoadTest, TenThousandIdleAndAThousandBusyConnectionsOnAFixedPool) {
-  rlimit limit{};
-  ASSERT_EQ(::getrlimit(RLIMIT_NOFILE, &limit), 0);
-  limit.rlim_cur = limit.rlim_max;
-  ASSERT_EQ(::setrlimit(RLIMIT_NOFILE, &limit), 0);
-  const int needed = kIdleNeverCalled + kIdleAfterACall + kActive + 1000;
-  ASSERT_GE(limit.rlim_cur, static_cast<rlim_t>(needed))
-      << "this test holds " << needed << " sockets: raise the hard RLIMIT_NOFILE (ulimit -Hn)";
-
-  TempDir dir;
-  Server server(dir.path());
-  ASSERT_GT(server.port(), 0) << "basalt serve did not start";
+// Table `t` (family `f`) with row `r`, through Thrift2.
+void CreateTableWithARow(int port) {
   {
-    Client admin("127.0.0.1", server.port());
+    Client admin("127.0.0.1", port);
     TTableDescriptor desc;
     desc.tableName.__set_ns("default");
     desc.tableName.qualifier = "t";
@@ -227,6 +336,21 @@ TEST(ThriftConnectionsLoadTest, TenThousandIdleAndAThousandBusyConnectionsOnAFix
     put.columnValues = {cv};
     admin.client->put("t", put);
   }
+}
+
+TEST(ThriftConnectionsLoadTest, TenThousandIdleAndAThousandBusyConnectionsOnAFixedPool) {
+  rlimit limit{};
+  ASSERT_EQ(::getrlimit(RLIMIT_NOFILE, &limit), 0);
+  limit.rlim_cur = limit.rlim_max;
+  ASSERT_EQ(::setrlimit(RLIMIT_NOFILE, &limit), 0);
+  const int needed = kIdleNeverCalled + kIdleAfterACall + kActive + 1000;
+  ASSERT_GE(limit.rlim_cur, static_cast<rlim_t>(needed))
+      << "this test holds " << needed << " sockets: raise the hard RLIMIT_NOFILE (ulimit -Hn)";
+
+  TempDir dir;
+  Server server(dir.path());
+  ASSERT_GT(server.port(), 0) << "basalt serve did not start";
+  CreateTableWithARow(server.port());
   std::this_thread::sleep_for(std::chrono::milliseconds(500));
   const int64_t rss_start = server.RssKb();
   const int threads_start = server.Threads();
@@ -320,6 +444,93 @@ TEST(ThriftConnectionsLoadTest, TenThousandIdleAndAThousandBusyConnectionsOnAFix
             << ". A new client's connect and first call, " << kFreshClients << " of them: p50 "
             << Percentile(fresh_ms, 0.5) << " ms, p99 " << Percentile(fresh_ms, 0.99) << " ms, max "
             << Percentile(fresh_ms, 1.0) << " ms\n";
+  for (int fd : never_called) ::close(fd);
+}
+
+// Thrift1 and HBase's native RPC serve on the same event server: 4,000 idle connections on each
+// port (half never called, half having called once: a Thrift1 call, or a native connection set
+// up and its first call made), from many source addresses, take no thread, and new clients of
+// both are answered meanwhile.
+TEST(ThriftConnectionsLoadTest, IdleConnectionsOnTheThrift1AndNativeRpcPortsTakeNoThreads) {
+  rlimit limit{};
+  ASSERT_EQ(::getrlimit(RLIMIT_NOFILE, &limit), 0);
+  limit.rlim_cur = limit.rlim_max;
+  ASSERT_EQ(::setrlimit(RLIMIT_NOFILE, &limit), 0);
+  const int needed = 2 * kIdleOtherPorts + 1000;
+  ASSERT_GE(limit.rlim_cur, static_cast<rlim_t>(needed))
+      << "this test holds " << needed << " sockets: raise the hard RLIMIT_NOFILE (ulimit -Hn)";
+
+  TempDir dir;
+  Server server(dir.path(), /*every_port=*/true);
+  ASSERT_GT(server.port(), 0) << "basalt serve did not start";
+  ASSERT_GT(server.thrift1_port(), 0) << "basalt serve did not say its Thrift1 port";
+  ASSERT_GT(server.hbase_rpc_port(), 0) << "basalt serve did not say its native RPC port";
+  CreateTableWithARow(server.port());
+  {
+    RpcConnection first("127.0.0.1", server.hbase_rpc_port());
+    ASSERT_TRUE(first.LocatesTheTable(1));
+    Thrift1Client thrift1("127.0.0.1", server.thrift1_port());
+    ASSERT_TRUE(thrift1.ListsTheTable());
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  const int64_t rss_start = server.RssKb();
+  const int threads_start = server.Threads();
+  const int half = kIdleOtherPorts / 2;
+
+  std::vector<int> never_called;
+  for (int i = 0; i < half; ++i) {
+    const int fd = ConnectFrom(Source(120, i), server.thrift1_port());
+    ASSERT_GE(fd, 0) << "Thrift1 connection " << i << ": " << std::strerror(errno);
+    never_called.push_back(fd);
+  }
+  std::vector<std::unique_ptr<Thrift1Client>> thrift1;
+  for (int i = 0; i < half; ++i) {
+    thrift1.push_back(std::make_unique<Thrift1Client>(Source(150, i), server.thrift1_port()));
+    ASSERT_TRUE(thrift1.back()->ListsTheTable()) << "Thrift1 connection " << half + i;
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  const int64_t rss_thrift1 = server.RssKb();
+
+  for (int i = 0; i < half; ++i) {
+    const int fd = ConnectFrom(Source(180, i), server.hbase_rpc_port());
+    ASSERT_GE(fd, 0) << "native RPC connection " << i << ": " << std::strerror(errno);
+    never_called.push_back(fd);
+  }
+  std::vector<std::unique_ptr<RpcConnection>> rpc;
+  for (int i = 0; i < half; ++i) {
+    rpc.push_back(std::make_unique<RpcConnection>(Source(210, i), server.hbase_rpc_port()));
+    ASSERT_TRUE(rpc.back()->LocatesTheTable(1)) << "native RPC connection " << half + i;
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  const int64_t rss_rpc = server.RssKb();
+  const int threads_idle = server.Threads();
+
+  // New clients of both, while everything is held.
+  for (int i = 0; i < kFreshClients / 2; ++i) {
+    Thrift1Client fresh1(Source(240, i), server.thrift1_port());
+    EXPECT_TRUE(fresh1.ListsTheTable()) << "fresh Thrift1 client " << i;
+    RpcConnection fresh_rpc(Source(240, i), server.hbase_rpc_port());
+    EXPECT_TRUE(fresh_rpc.LocatesTheTable(1)) << "fresh native RPC client " << i;
+  }
+  // Those held are still served.
+  EXPECT_TRUE(thrift1.front()->ListsTheTable());
+  EXPECT_TRUE(thrift1.back()->ListsTheTable());
+  EXPECT_TRUE(rpc.front()->LocatesTheTable(2));
+  EXPECT_TRUE(rpc.back()->LocatesTheTable(2));
+
+  EXPECT_LE(threads_idle, threads_start + 2);
+  const double thrift1_kib = static_cast<double>(rss_thrift1 - rss_start) / kIdleOtherPorts;
+  const double rpc_kib = static_cast<double>(rss_rpc - rss_thrift1) / kIdleOtherPorts;
+  // Generous bounds: a thread per connection alone would take its stack's touched pages.
+  EXPECT_LT(thrift1_kib, 64.0);
+  EXPECT_LT(rpc_kib, 64.0);
+  std::cout << "basalt serve: RSS " << rss_start / 1024 << " MiB at the start; " << kIdleOtherPorts
+            << " idle Thrift1 connections (half having called): +"
+            << (rss_thrift1 - rss_start) / 1024 << " MiB (" << thrift1_kib << " KiB each); "
+            << kIdleOtherPorts << " idle native RPC connections (half set up and called): +"
+            << (rss_rpc - rss_thrift1) / 1024 << " MiB (" << rpc_kib
+            << " KiB each). Threads: " << threads_start << " at the start, " << threads_idle
+            << " with them all held\n";
   for (int fd : never_called) ::close(fd);
 }
 

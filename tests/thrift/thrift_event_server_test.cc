@@ -1,8 +1,9 @@
 // The event-driven Thrift server (server/thrift/thrift_server.h) seen by clients on loopback:
 // connections hold no thread, so idle ones from a few addresses cannot keep anyone out; a full
 // server makes room by closing an idle connection of the client holding the most; pipelined
-// requests are answered in order; a slow reader, slow senders (one byte at a time) and a flood of
-// connections leave the server answering; the bytes held for connections are capped. Clients
+// requests are answered in order and in one write; a slow reader, slow senders (one byte at a
+// time, or a byte a second on a full server) and floods of connections (held, or opened and
+// closed) leave the server answering; the bytes held for connections are capped. Clients
 // connect from chosen source addresses of 127.0.0.0/8, each one a "client" to the caps.
 
 #include <arpa/inet.h>
@@ -19,6 +20,7 @@
 #include <thrift/transport/TSocket.h>
 #include <thrift/transport/TTransportException.h>
 
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -199,6 +201,15 @@ class ThriftEventServerTest : public ::testing::Test {
     return fds;
   }
 
+  // The server's answer writes since `from`, once they reach `at_least` (the client may read an
+  // answer before the server's thread counts its send) or after 5 s.
+  uint64_t AnswerWritesSince(uint64_t from, uint64_t at_least) {
+    for (int i = 0; i < 500 && server_->answer_writes() - from < at_least; ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    return server_->answer_writes() - from;
+  }
+
   // Until the server holds `n` connections (it accepts in its own time).
   void AwaitConnections(size_t n) {
     for (int i = 0; i < 500 && server_->connections() != n; ++i) {
@@ -271,8 +282,11 @@ TEST_F(ThriftEventServerTest, AFullServerAdmitsANewClientByClosingAnIdleConnecti
   for (auto& c : newcomers) EXPECT_FALSE(c->client->exists("t", GetOf("r")));
 }
 
-// Requests written back to back in one write are answered in order, on every transport.
-TEST_F(ThriftEventServerTest, PipelinedRequestsAreAnsweredInOrder) {
+// Requests written back to back in one write are answered in order, on every transport, and
+// their answers go out together: the whole batch (a few KB) arrives in one read on loopback,
+// and its 150 answers in one send (two if the read was split), where a server answering each
+// request on its own would send 150 times.
+TEST_F(ThriftEventServerTest, PipelinedRequestsAreAnsweredInOrderInOneWrite) {
   for (bool framed : {false, true}) {
     for (bool compact : {false, true}) {
       SCOPED_TRACE(std::string(framed ? "framed" : "buffered") +
@@ -292,6 +306,8 @@ TEST_F(ThriftEventServerTest, PipelinedRequestsAreAnsweredInOrder) {
           client.send_exists("t", GetOf(row + "-missing"));
         });
       }
+      const uint64_t calls = server_->calls();
+      const uint64_t writes = server_->answer_writes();
       SendAll(c.fd(), batch);
       for (int i = 0; i < 50; ++i) {
         ASSERT_NO_THROW(c.client->recv_put()) << i;
@@ -301,8 +317,25 @@ TEST_F(ThriftEventServerTest, PipelinedRequestsAreAnsweredInOrder) {
         EXPECT_EQ(result.columnValues[0].value, "v" + std::to_string(i));
         EXPECT_FALSE(c.client->recv_exists());
       }
+      EXPECT_EQ(server_->calls() - calls, 150u);
+      const uint64_t sends = AnswerWritesSince(writes, 1);
+      EXPECT_GE(sends, 1u);
+      EXPECT_LE(sends, 2u);
     }
   }
+}
+
+// A client that waits for each answer before it sends the next request gets each in its own
+// send, as before pipelined answers were batched: nothing waits for a batch to fill.
+TEST_F(ThriftEventServerTest, AClientWaitingForEachAnswerGetsOneWriteACall) {
+  StartServer({});
+  Client c("127.0.0.2", server_->port());
+  const uint64_t writes = server_->answer_writes();
+  for (int i = 0; i < 20; ++i) {
+    c.client->put("t", PutOf("r" + std::to_string(i), "v"));
+    EXPECT_TRUE(c.client->exists("t", GetOf("r" + std::to_string(i))));
+  }
+  EXPECT_EQ(AnswerWritesSince(writes, 40), 40u);
 }
 
 // A client that does not read a large answer holds no thread: with one thread, another client
@@ -385,6 +418,100 @@ TEST_F(ThriftEventServerTest, AConnectionFloodLeavesTheServerAnswering) {
   Client fresh("127.0.0.3", server_->port());
   EXPECT_FALSE(fresh.client->exists("t", GetOf("r")));
   EXPECT_FALSE(steady.client->exists("t", GetOf("r")));
+}
+
+// A slow loris: a full server's every connection sends one byte of a request about once a
+// second and never completes one. The bytes keep each connection from the idle timeout, but not
+// from being shed: "idle" counts from the last complete request, so each new client takes the
+// place of a loris, is answered, and a client that kept calling throughout is never the one
+// closed. Bounded: three rounds, a second apart.
+TEST_F(ThriftEventServerTest, ASlowLorisFillingTheServerLeavesNewClientsAnswered) {
+  server::Thrift2ServerOptions options;
+  options.max_connections = 61;
+  options.max_connections_per_client = 10;
+  StartServer(options);
+  Client steady("127.0.0.2", server_->port());
+  ASSERT_FALSE(steady.client->exists("t", GetOf("r")));
+  const std::string request =
+      RequestBytes(false, false, [](THBaseServiceClient& c) { c.send_put("t", PutOf("r", "v")); });
+  std::vector<int> lorises;
+  for (int i = 0; i < 60; ++i) {
+    const int fd = ConnectFrom("127.0.2." + std::to_string(1 + i / 10), server_->port());
+    ASSERT_GE(fd, 0);
+    raw_.push_back(fd);
+    lorises.push_back(fd);
+  }
+  AwaitConnections(61);
+  std::vector<std::unique_ptr<Client>> newcomers;
+  for (int round = 0; round < 3; ++round) {
+    SCOPED_TRACE("round " + std::to_string(round));
+    // MSG_NOSIGNAL, unchecked: a loris the server has shed fails its send, as it should.
+    for (int fd : lorises) ::send(fd, request.data() + round, 1, MSG_NOSIGNAL | MSG_DONTWAIT);
+    for (int i = 0; i < 3; ++i) {
+      newcomers.push_back(std::make_unique<Client>("127.0.3." + std::to_string(1 + round * 3 + i),
+                                                   server_->port(), false, false, 10000));
+      EXPECT_FALSE(newcomers.back()->client->exists("t", GetOf("r")));
+    }
+    EXPECT_FALSE(steady.client->exists("t", GetOf("r")));
+    std::this_thread::sleep_for(std::chrono::seconds(1));
+  }
+  EXPECT_LE(server_->connections(), 61u);
+  EXPECT_GE(server_->connections_shed(), 9u);
+  for (auto& c : newcomers) EXPECT_FALSE(c->client->exists("t", GetOf("r")));
+  // Closes are seen in their own time: wait for the ones expected.
+  int closed = 0;
+  for (int tries = 0; closed < 9 && tries < 200; ++tries) {
+    if (tries > 0) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    closed = 0;
+    for (int fd : lorises) closed += ClosedWithin(fd, 0) ? 1 : 0;
+  }
+  EXPECT_GE(closed, 9) << "each newcomer took a loris's place";
+}
+
+// A flood of connections opened and closed as fast as four threads can for two seconds (some
+// closed with a reset, some after half a request) leaves a client calling throughout answered,
+// a new client answered after it, and the server holding none of the flood's connections.
+TEST_F(ThriftEventServerTest, AnOpenAndCloseFloodLeavesTheServerAnswering) {
+  StartServer({});
+  Client steady("127.0.0.2", server_->port());
+  ASSERT_FALSE(steady.client->exists("t", GetOf("r")));
+  const std::string request =
+      RequestBytes(false, false, [](THBaseServiceClient& c) { c.send_exists("t", GetOf("r")); });
+  std::atomic<bool> stop{false};
+  std::atomic<int64_t> opened{0};
+  std::vector<std::thread> flood;
+  for (int t = 0; t < 4; ++t) {
+    flood.emplace_back([&, t] {
+      for (int64_t i = 0; !stop.load(); ++i) {
+        const int fd =
+            ConnectFrom("127.0.4." + std::to_string(1 + t * 50 + i % 50), server_->port());
+        if (fd < 0) continue;
+        opened.fetch_add(1);
+        if (i % 3 == 1) {
+          const linger reset{1, 0};
+          ::setsockopt(fd, SOL_SOCKET, SO_LINGER, &reset, sizeof(reset));
+        } else if (i % 3 == 2) {
+          ::send(fd, request.data(), request.size() / 2, MSG_NOSIGNAL);
+        }
+        ::close(fd);
+      }
+    });
+  }
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+  int calls = 0;
+  while (std::chrono::steady_clock::now() < until) {
+    EXPECT_FALSE(steady.client->exists("t", GetOf("r"))) << "call " << calls;
+    ++calls;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  stop.store(true);
+  for (auto& t : flood) t.join();
+  EXPECT_GT(opened.load(), 200) << "the flood opened too few connections to test anything";
+  EXPECT_GT(calls, 10);
+  Client fresh("127.0.0.3", server_->port());
+  EXPECT_FALSE(fresh.client->exists("t", GetOf("r")));
+  EXPECT_FALSE(steady.client->exists("t", GetOf("r")));
+  AwaitConnections(2);
 }
 
 // Requests not yet complete (and answers not yet read) are held in memory: past the cap on those

@@ -249,6 +249,7 @@ bool ThriftConnection::SendAnswers(ServingThread& thread) {
       const ssize_t n = ::send(fd(), answers.data() + sent, total - sent, MSG_NOSIGNAL);
       if (n > 0) {
         sent += static_cast<size_t>(n);
+        setup_.answer_writes->fetch_add(1, std::memory_order_relaxed);
       } else if (n < 0 && errno == EINTR) {
         continue;
       } else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
@@ -271,6 +272,7 @@ bool ThriftConnection::SendUnsent(bool* failed) {
     const ssize_t n = ::send(fd(), unsent_.data(), unsent_.size(), MSG_NOSIGNAL);
     if (n > 0) {
       unsent_.Consume(static_cast<size_t>(n));
+      setup_.answer_writes->fetch_add(1, std::memory_order_relaxed);
       last_io_ns.store(SteadyNowNs(), std::memory_order_relaxed);
     } else if (n < 0 && errno == EINTR) {
       continue;

@@ -20,6 +20,7 @@
 #include <thrift/TProcessor.h>
 #include <thrift/protocol/TProtocol.h>
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -50,6 +51,8 @@ struct ConnectionSetup {
   std::shared_ptr<apache::thrift::TConfiguration> config;
   // Makes a protocol on a transport (growing_protocol.h).
   std::shared_ptr<apache::thrift::protocol::TProtocolFactory> protocols;
+  // Counts the sends that carry answers (ThriftServer::answer_writes). Never null.
+  std::atomic<uint64_t>* answer_writes = nullptr;
 };
 
 // What one serving thread lends the connection it serves: the bytes read, the transports and

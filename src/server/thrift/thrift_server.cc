@@ -74,7 +74,8 @@ class ThriftServer::Impl : public ConnectionProtocol {
         server_(EventOptions(name, options), *this) {}
 
   Status Start(const ProcessorFactoryMaker& make_processor_factory,
-               std::shared_ptr<std::atomic<uint64_t>> calls) {
+               std::shared_ptr<std::atomic<uint64_t>> calls,
+               std::shared_ptr<std::atomic<uint64_t>> answer_writes) {
     // Region locations report the bound port: known before the first call.
     BASALT_RETURN_IF_ERROR(server_.Listen());
     port_ = server_.port();
@@ -90,6 +91,8 @@ class ThriftServer::Impl : public ConnectionProtocol {
     setup_.processors = processors_.get();
     setup_.spin = options_.arrival_spin.count() > 0 ? &spin_ : nullptr;
     setup_.config = config_;
+    answer_writes_ = std::move(answer_writes);
+    setup_.answer_writes = answer_writes_.get();
     // A string may declare at most the message size (and is read from memory, the whole request
     // having arrived), a list max_list_elements.
     setup_.protocols = GrowingProtocolFactory(options_.compact, options_.max_message_bytes,
@@ -153,6 +156,7 @@ class ThriftServer::Impl : public ConnectionProtocol {
   const ThriftServiceContext context_;
   std::shared_ptr<apache::thrift::TProcessorFactory> processors_;
   std::shared_ptr<TConfiguration> config_;
+  std::shared_ptr<std::atomic<uint64_t>> answer_writes_;
   ConnectionSetup setup_;
   // Last: its threads serve with everything above, and are gone when it is.
   EventServer server_;
@@ -172,7 +176,7 @@ ThriftServer::~ThriftServer() {
 Status ThriftServer::Start() {
   if (impl_) return Status::FailedPrecondition("the " + name_ + " server is already started");
   auto impl = std::make_unique<Impl>(name_, conn_, options_);
-  BASALT_RETURN_IF_ERROR(impl->Start(make_processor_factory_, calls_));
+  BASALT_RETURN_IF_ERROR(impl->Start(make_processor_factory_, calls_, answer_writes_));
   port_ = impl->port();
   impl_ = std::move(impl);
   return Status::OK();

@@ -196,6 +196,10 @@ class ThriftServer {
   // Calls this server has answered or is answering, since it was made (across Stop and Start):
   // what one logical operation costs in round trips, for /metrics and for the tests that pin it.
   uint64_t calls() const { return calls_->load(std::memory_order_relaxed); }
+  // Sends of answers since it was made: one per call for a client that waits for each answer,
+  // fewer than the calls when a client pipelines (the answers to the requests of one read go
+  // out in one send), more when a socket takes a large answer piecemeal.
+  uint64_t answer_writes() const { return answer_writes_->load(std::memory_order_relaxed); }
   // "thrift2", "thrift1".
   const std::string& name() const { return name_; }
   // Connections open now (0 when stopped), and those closed to make room or for the bytes cap
@@ -212,6 +216,8 @@ class ThriftServer {
   std::atomic<int> port_{0};
   // Shared with the processors, which may outlive a Stop by a moment.
   std::shared_ptr<std::atomic<uint64_t>> calls_ = std::make_shared<std::atomic<uint64_t>>(0);
+  std::shared_ptr<std::atomic<uint64_t>> answer_writes_ =
+      std::make_shared<std::atomic<uint64_t>>(0);
   std::unique_ptr<Impl> impl_;  // while started
 };
 
