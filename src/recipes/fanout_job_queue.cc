@@ -70,7 +70,7 @@ Result<bool> FanoutJobQueue::DeliverJobPage(const std::vector<std::string>& user
   MultiRowMutation m;
   m.IfEquals(feed_.posts.name(), job_row, std::string(fl::kJobFamily), "l", lease);
   delivery_.AddTo(m, users, entries);
-  std::visit([&](auto&& action) { m.Add(feed_.posts.name(), std::move(action)); },
+  std::visit([&](auto&& action) { m.Add(feed_.posts.name(), std::forward<decltype(action)>(action)); },
              JobAdvanceAction(job_row, next));
   Result<bool> applied = atomic_.Apply(m);
   if (applied.status().IsNotSupported()) {
