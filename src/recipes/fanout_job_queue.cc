@@ -70,8 +70,9 @@ Result<bool> FanoutJobQueue::DeliverJobPage(const std::vector<std::string>& user
   MultiRowMutation m;
   m.IfEquals(feed_.posts.name(), job_row, std::string(fl::kJobFamily), "l", lease);
   delivery_.AddTo(m, users, entries);
-  std::visit([&](auto&& action) { m.Add(feed_.posts.name(), std::forward<decltype(action)>(action)); },
-             JobAdvanceAction(job_row, next));
+  std::visit(
+      [&](auto&& action) { m.Add(feed_.posts.name(), std::forward<decltype(action)>(action)); },
+      JobAdvanceAction(job_row, next));
   Result<bool> applied = atomic_.Apply(m);
   if (applied.status().IsNotSupported()) {
     BASALT_RETURN_IF_ERROR(delivery_.Deliver(users, entries));
