@@ -167,11 +167,16 @@ void ConnectionTable::NoteBuffered(TrackedConnection* conn, size_t bytes) {
 }
 
 void ConnectionTable::CloseIdle(std::chrono::nanoseconds idle) {
-  const int64_t before = SteadyNowNs() - idle.count();
+  const int64_t now = SteadyNowNs();
+  const int64_t no_io_before = now - idle.count();
+  const int64_t no_request_before = now - 2 * idle.count();
   util::MutexLock lock(mu_);
   for (TrackedConnection* c = head_; c != nullptr; c = c->next_) {
     if (c->closing() || c->busy.load(std::memory_order_acquire)) continue;
-    if (c->last_io_ns.load(std::memory_order_relaxed) < before) CloseLocked(c);
+    if (c->last_io_ns.load(std::memory_order_relaxed) < no_io_before ||
+        c->last_request_ns.load(std::memory_order_relaxed) < no_request_before) {
+      CloseLocked(c);
+    }
   }
 }
 

@@ -99,7 +99,10 @@ class ConnectionTable {
   // connection's bytes add up past the cap, closes the connection holding the most.
   void NoteBuffered(TrackedConnection* conn, size_t bytes);
 
-  // Closes the connections with no byte in or out for `idle` that are not being served.
+  // Closes the connections not being served that had no byte in or out for `idle`, or no
+  // complete request for twice `idle`: a client trickling bytes of a request it never completes
+  // (a slow loris) holds its connection that long at most, while a pooled connection that calls
+  // now and then, or one receiving a long answer, is not cut.
   void CloseIdle(std::chrono::nanoseconds idle);
   // Refuses new connections from now on and closes every connection not being served; with
   // `even_busy`, those being served too (their thread closes them once their call returns).

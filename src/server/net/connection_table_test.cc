@@ -132,6 +132,22 @@ TEST(ConnectionTableTest, IdleConnectionsNotInACallAreClosed) {
   EXPECT_TRUE(table.WaitEmpty(std::chrono::steady_clock::now()));
 }
 
+TEST(ConnectionTableTest, AConnectionTricklingBytesOfARequestItNeverCompletesIsClosed) {
+  ConnectionTable table("test", 0, 0, 0);
+  Pair loris("10.0.0.1"), caller("10.0.0.1");
+  for (Pair* p : {&loris, &caller}) ASSERT_TRUE(table.Admit(p->conn.get()).ok());
+  // Both sent a byte just now; the loris's last complete request is past twice the timeout, the
+  // caller's within it.
+  loris.IdleFor(500);
+  loris.conn->last_io_ns.store(SteadyNowNs());
+  caller.IdleFor(300);
+  caller.conn->last_io_ns.store(SteadyNowNs());
+  table.CloseIdle(std::chrono::milliseconds(200));
+  EXPECT_TRUE(loris.conn->closing());
+  EXPECT_FALSE(caller.conn->closing());
+  for (Pair* p : {&loris, &caller}) table.Remove(p->conn.get());
+}
+
 TEST(ConnectionTableTest, BytesHeldPastTheCapCloseTheConnectionHoldingTheMost) {
   ConnectionTable table("test", 0, 0, 1000);
   Pair small("10.0.0.1"), large("10.0.0.2"), reader("10.0.0.3");
