@@ -146,7 +146,7 @@ TEST(KeyFormatTest, EscapeAndUnescapeRoundTripWithAndWithoutZeroBytes) {
                                            std::string("\0\0", 2),
                                            std::string("a\0", 2),
                                            std::string("\0a", 2),
-                                           std::string("a\0b\0\0c", 7),
+                                           std::string("a\0b\0\0c\0", 7),
                                            std::string("\xff\x01\0\x01", 4)};
   std::string reused = "left over from an earlier, longer row";
   for (const auto& in : inputs) {

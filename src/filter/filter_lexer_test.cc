@@ -80,8 +80,8 @@ TEST(FilterLexerTest, UnclosedStringIsAnErrorAtItsOpeningQuote) {
 }
 
 TEST(FilterLexerTest, AppendQuotedIsReadBackByTheLexer) {
-  for (std::string bytes : {std::string(""), std::string("'"), std::string("a''b"),
-                            std::string("\0)\xff,'", 5), std::string(" AND ")}) {
+  for (const std::string& bytes : {std::string(""), std::string("'"), std::string("a''b"),
+                                   std::string("\0)\xff,'", 5), std::string(" AND ")}) {
     std::string quoted;
     AppendQuoted(bytes, &quoted);
     auto tokens = Tokens(quoted);

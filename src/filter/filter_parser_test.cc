@@ -35,7 +35,7 @@ std::string Error(std::string_view text) {
 #define EXPECT_PARSES_TO(text, expected)                           \
   do {                                                             \
     FilterPtr parsed_ = Parse(text);                               \
-    FilterPtr expected_ = (expected);                              \
+    const FilterPtr& expected_ = (expected);                       \
     ASSERT_NE(parsed_, nullptr);                                   \
     EXPECT_TRUE(*parsed_ == *expected_) << "'" << (text) << "'\n"; \
   } while (0)

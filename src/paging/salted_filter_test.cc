@@ -49,15 +49,15 @@ TEST(SaltedFilterTest, CellFiltersAreSharedUnchanged) {
 }
 
 TEST(SaltedFilterTest, RowFiltersThatLookInsideTheKeyAreRejected) {
-  for (auto c : {ByteComparator::RegexString("^a"), ByteComparator::Substring("a"),
-                 ByteComparator::Long(1)}) {
+  for (const auto& c : {ByteComparator::RegexString("^a"), ByteComparator::Substring("a"),
+                        ByteComparator::Long(1)}) {
     auto r = SaltFilter(std::make_shared<RowFilter>(CompareOp::kEqual, c), 'x', SaltedRead::kGet);
     EXPECT_TRUE(r.status().IsInvalidArgument()) << r.status().ToString();
   }
 }
 
 TEST(SaltedFilterTest, ScanEndingFiltersAreRejectedInScansOnly) {
-  for (FilterPtr f :
+  for (const FilterPtr& f :
        {FilterPtr(std::make_shared<PageFilter>(3)),
         FilterPtr(std::make_shared<ColumnCountGetFilter>(3)),
         FilterPtr(std::make_shared<WhileMatchFilter>(std::make_shared<PrefixFilter>("a"))),

@@ -105,8 +105,9 @@ TEST_P(ScanTest, OneRowResultReusedAcrossNextCallsHoldsExactlyEachRow) {
     cells.push_back("result=" + r.row());
     return cells;
   };
-  for (FilterPtr filter : {FilterPtr(), FilterPtr(std::make_shared<ValueFilter>(
-                                            CompareOp::kNotEqual, ByteComparator::Binary("yy")))}) {
+  for (const FilterPtr& filter :
+       {FilterPtr(), FilterPtr(std::make_shared<ValueFilter>(CompareOp::kNotEqual,
+                                                             ByteComparator::Binary("yy")))}) {
     SCOPED_TRACE(filter == nullptr ? "no filter" : "a filter dropping r4's b");
     std::vector<Strings> expected;
     for (const char* row : {"r1", "r2", "r3", "r4", "row-with-a-long-key-0001", "s1"}) {

@@ -339,7 +339,8 @@ std::string Apply(Table& table, const Clock& clock, const std::string& line) {
   if (kind == "mutate") {
     RowMutations rm(row);
     for (const auto& sub : SplitSubs(rest)) {
-      std::visit([&](auto&& m) { rm.Add(std::move(m)); }, BuildSub(clock, row, sub));
+      std::visit([&](auto&& m) { rm.Add(std::forward<decltype(m)>(m)); },
+                 BuildSub(clock, row, sub));
     }
     Status s = table.MutateRow(rm);
     return s.ok() ? "ok" : Error(s);
@@ -355,7 +356,8 @@ std::string Apply(Table& table, const Clock& clock, const std::string& line) {
     if (then == std::string::npos) throw BadOp{"cam without then"};
     std::vector<std::string> subs = SplitSubs(rest.substr(then + 6));
     if (subs.size() == 1) {
-      std::visit([&](auto&& m) { cam.Then(std::move(m)); }, BuildSub(clock, row, subs[0]));
+      std::visit([&](auto&& m) { cam.Then(std::forward<decltype(m)>(m)); },
+                 BuildSub(clock, row, subs[0]));
     } else {
       RowMutations rm(row);
       for (const auto& sub : subs) {

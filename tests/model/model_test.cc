@@ -24,7 +24,6 @@
 namespace basalt {
 namespace {
 
-using testing::StoreKind;
 using testing::StoreTest;
 
 struct FamilySpec {

@@ -30,7 +30,6 @@
 namespace basalt {
 namespace {
 
-using testing::StoreKind;
 using testing::StoreTest;
 
 constexpr int kKeySpace = 400;

@@ -96,8 +96,8 @@ TEST_P(PresplitTest, SaltedCounterTablesSplitAtBucketBoundaries) {
   ClickCountersOptions options;
   options.salt_buckets = 8;
   options.presplit_regions = 4;
-  const int64_t now = 1'800'000'000'000;
-  options.clock = [now] { return now; };
+  constexpr int64_t kNow = 1'800'000'000'000;
+  options.clock = [] { return kNow; };
   auto counters = ClickCounters::Open(store().conn(), options);
   ASSERT_OK(counters);
   for (const char* table : {"clicks_by_item", "clicks_by_minute"}) {
@@ -105,7 +105,7 @@ TEST_P(PresplitTest, SaltedCounterTablesSplitAtBucketBoundaries) {
   }
   EXPECT_EQ(SplitKeysOf(store().conn(), "clicks_totals"), Keys{});  // keyed by item
   for (int i = 0; i < 20; ++i) ASSERT_OK((*counters)->Click("item" + std::to_string(i % 5)));
-  auto clicks = (*counters)->Count("item3", now - 60'000, now + 60'000);
+  auto clicks = (*counters)->Count("item3", kNow - 60'000, kNow + 60'000);
   ASSERT_OK(clicks);
   EXPECT_EQ(*clicks, 4);
 }
