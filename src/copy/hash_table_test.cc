@@ -10,7 +10,6 @@
 namespace basalt::copy {
 namespace {
 
-using test::AllCells;
 using test::MakeStore;
 
 void FillOneVersionEach(Connection& c, int rows) {
@@ -152,8 +151,8 @@ TEST(HashTableTest, CorruptOutputIsRefused) {
 }
 
 TEST(HashTableTest, EscapedRowsRoundTrip) {
-  for (std::string row : {std::string(), std::string("plain"), std::string("a b\\c\"d"),
-                          std::string("\x00\x01\x7f\x80\xff", 5)}) {
+  for (const std::string& row : {std::string(), std::string("plain"), std::string("a b\\c\"d"),
+                                 std::string("\x00\x01\x7f\x80\xff", 5)}) {
     auto back = UnescapeRow(EscapeRow(row));
     ASSERT_TRUE(back.ok());
     EXPECT_EQ(*back, row);

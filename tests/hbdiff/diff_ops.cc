@@ -361,7 +361,8 @@ std::string Apply(Table& table, const Clock& clock, const std::string& line) {
     } else {
       RowMutations rm(row);
       for (const auto& sub : subs) {
-        std::visit([&](auto&& m) { rm.Add(std::move(m)); }, BuildSub(clock, row, sub));
+        std::visit([&](auto&& m) { rm.Add(std::forward<decltype(m)>(m)); },
+                   BuildSub(clock, row, sub));
       }
       cam.Then(std::move(rm));
     }

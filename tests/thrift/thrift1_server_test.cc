@@ -38,7 +38,6 @@ using apache::thrift::transport::TBufferedTransport;
 using apache::thrift::transport::TFramedTransport;
 using apache::thrift::transport::TSocket;
 using apache::thrift::transport::TTransport;
-using apache::thrift::transport::TTransportException;
 using ::basalt::thrift1::Mutation;  // not basalt::Mutation
 using Attrs = std::map<std::string, std::string>;
 

@@ -81,7 +81,7 @@ std::vector<std::string> StructuralProblems(const nlohmann::json& doc) {
   std::set<std::string> operation_ids;
   for (const auto& entry : doc["paths"].items()) {
     // Not a structured binding: clang 14 (the sanitizer build) cannot capture one in a lambda.
-    const std::string path = entry.key();
+    const std::string& path = entry.key();
     const nlohmann::json& item = entry.value();
     std::set<std::string> in_path;
     for (size_t open = path.find('{'); open != std::string::npos; open = path.find('{', open + 1)) {

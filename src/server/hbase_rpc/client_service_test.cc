@@ -260,7 +260,7 @@ TEST_F(ClientServiceTest, LocateScanOfMetaFindsTheRegionWhateverTheRowKey) {
   *request.mutable_region() = RegionOf("hbase:meta");
   pb::Scan* scan = request.mutable_scan();
   scan->set_reversed(true);
-  scan->set_start_row(std::string("t,\x01row,99999999999999", 22));
+  scan->set_start_row(std::string("t,\x01row,99999999999999\0", 22));
   scan->set_stop_row("t,,");
   scan->set_include_stop_row(true);
   scan->add_column()->set_family("info");

@@ -12,7 +12,6 @@ namespace {
 using test::wire::Double;
 using test::wire::Int;
 using test::wire::Len;
-using test::wire::Varint;
 
 TEST(ProtobufCodecTest, CellSetIsRowsOfKeyAndCells) {
   std::vector<RowResult> rows;
