@@ -184,7 +184,7 @@ Status BulkLoad::Add(std::string_view row, std::string_view family, std::string_
 
 Status BulkLoad::OpenFile(FamilyFiles* f) {
   // The writer reads the column family's id and options: the handle must still be open.
-  std::shared_lock<std::shared_mutex> life(engine_->lifecycle_mu_);
+  util::ReaderMutexLock life(engine_->lifecycle_mu_);
   BASALT_RETURN_IF_ERROR(engine_->CheckOpen());
   if (!dir_created_) {
     BASALT_RETURN_IF_ERROR(
@@ -271,7 +271,7 @@ Result<std::unique_ptr<BulkLoader>> Engine::NewBulkLoader(const TableName& name,
   if (options.target_file_bytes == 0) {
     return Status::InvalidArgument("bulk load target_file_bytes must be positive");
   }
-  std::shared_lock<std::shared_mutex> life(lifecycle_mu_);
+  util::ReaderMutexLock life(lifecycle_mu_);
   BASALT_RETURN_IF_ERROR(CheckOpen());
   BASALT_ASSIGN_OR_RETURN(auto table, FindTableLocked(name));
   if (!table->record.enabled) {
@@ -288,6 +288,7 @@ Result<std::unique_ptr<BulkLoader>> Engine::NewBulkLoader(const TableName& name,
 Status Engine::IngestBulkLoad(const TableState& loaded, const std::vector<BulkLoadFiles>& files) {
   // Schema changes are held off, so the column families cannot be dropped under the ingest.
   BASALT_ASSIGN_OR_RETURN(SchemaChangeLocks locks, LockForSchemaChange());
+  AssertSchemaChangeLocksHeld();
   const std::string table = loaded.name().ToString();
   auto current = FindTableLocked(loaded.name());
   if (!current.ok() || (*current)->record.id != loaded.record.id) {

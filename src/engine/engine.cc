@@ -322,7 +322,8 @@ Status Engine::OpenImpl() {
         db_->Put(wo, default_cf_, MetaFormatVersionKey(), std::to_string(kFormatVersion))));
   }
 
-  // Catalog.
+  // Catalog. No other thread has the engine yet; the lock states what guards the maps.
+  util::WriterMutexLock catalog_lock(tables_mu_);
   std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(rocksdb::ReadOptions(), default_cf_));
   std::string ns_prefix = CatalogNamespacePrefix();
   for (it->Seek(ns_prefix); it->Valid() && it->key().starts_with(ns_prefix); it->Next()) {
@@ -440,7 +441,7 @@ Status Engine::PersistSequenceLimit(uint64_t limit) {
 }
 
 Status Engine::Close() {
-  std::unique_lock<std::shared_mutex> l(lifecycle_mu_);
+  util::WriterMutexLock l(lifecycle_mu_);
   if (closed_ || db_ == nullptr) {
     closed_ = true;
     return Status::OK();
@@ -458,7 +459,7 @@ Status Engine::Close() {
   // Writes made with SKIP_WAL live only in memtables: flush so that a clean close keeps them.
   Status result;
   {
-    std::shared_lock<std::shared_mutex> tl(tables_mu_);
+    util::ReaderMutexLock tl(tables_mu_);
     std::vector<rocksdb::ColumnFamilyHandle*> live;
     for (const auto& [name, t] : tables_) {
       for (const auto& f : t->families) live.push_back(f.cf);
@@ -469,7 +470,7 @@ Status Engine::Close() {
     }
   }
   {
-    std::unique_lock<std::shared_mutex> tl(tables_mu_);
+    util::WriterMutexLock tl(tables_mu_);
     tables_.clear();
   }
   for (auto* h : all_handles_) db_->DestroyColumnFamilyHandle(h);
@@ -486,9 +487,9 @@ Status Engine::CheckOpen() const {
 }
 
 Result<Engine::SchemaChangeLocks> Engine::LockForSchemaChange() {
-  std::shared_lock<std::shared_mutex> life(lifecycle_mu_);
+  std::shared_lock<util::SharedMutex> life(lifecycle_mu_);
   BASALT_RETURN_IF_ERROR(CheckOpen());
-  return SchemaChangeLocks{std::move(life), std::unique_lock<std::mutex>(schema_mu_)};
+  return SchemaChangeLocks{std::move(life), std::unique_lock<util::Mutex>(schema_mu_)};
 }
 
 Status Engine::ReplaceTableRecord(const TableState& current, const TableRecord& record) {
@@ -515,7 +516,6 @@ Result<uint64_t> Engine::NextId() {
 }
 
 Result<uint64_t> Engine::NextIds(uint64_t count) {
-  // REQUIRES: schema_mu_ held.
   std::string v;
   uint64_t next = 1;
   rocksdb::Status s = db_->Get(rocksdb::ReadOptions(), default_cf_, MetaNextIdKey(), &v);
@@ -547,7 +547,6 @@ Status Engine::PutTableRecord(const TableRecord& record) {
 }
 
 Result<std::vector<FamilyHandle>> Engine::CreateFamilies(std::vector<FamilyRecord>* records) {
-  // REQUIRES: schema_mu_ held.
   for (auto& rec : *records) {
     BASALT_RETURN_IF_ERROR(CheckCompressionSupported(rec.descriptor.compression));
   }
@@ -610,7 +609,7 @@ Result<std::shared_ptr<TableState>> Engine::BuildState(const TableRecord& record
 }
 
 void Engine::InstallTable(std::shared_ptr<TableState> state) {
-  std::unique_lock<std::shared_mutex> l(tables_mu_);
+  util::WriterMutexLock l(tables_mu_);
   auto& slot = tables_[state->name()];
   if (slot && slot->record.id == state->record.id) state->write_gate = slot->write_gate;
   if (slot) slot->stale.store(true, std::memory_order_release);
@@ -618,7 +617,7 @@ void Engine::InstallTable(std::shared_ptr<TableState> state) {
 }
 
 Result<std::shared_ptr<const TableState>> Engine::FindTableLocked(const TableName& name) {
-  std::shared_lock<std::shared_mutex> l(tables_mu_);
+  util::ReaderMutexLock l(tables_mu_);
   auto it = tables_.find(name);
   if (it == tables_.end()) {
     return Status::NotFound("table '" + name.ToString() + "' does not exist");
@@ -627,7 +626,7 @@ Result<std::shared_ptr<const TableState>> Engine::FindTableLocked(const TableNam
 }
 
 Result<std::shared_ptr<const TableState>> Engine::FindTable(const TableName& name) {
-  std::shared_lock<std::shared_mutex> l(lifecycle_mu_);
+  util::ReaderMutexLock l(lifecycle_mu_);
   BASALT_RETURN_IF_ERROR(CheckOpen());
   return FindTableLocked(name);
 }
@@ -637,28 +636,29 @@ Result<std::shared_ptr<const TableState>> Engine::FindTable(const TableName& nam
 Status Engine::CreateNamespace(const NamespaceDescriptor& ns) {
   BASALT_RETURN_IF_ERROR(ValidateNamespaceName(ns.name));
   BASALT_ASSIGN_OR_RETURN(SchemaChangeLocks locks, LockForSchemaChange());
+  AssertSchemaChangeLocksHeld();
   {
-    std::shared_lock<std::shared_mutex> tl(tables_mu_);
+    util::ReaderMutexLock tl(tables_mu_);
     if (namespaces_.count(ns.name)) {
       return Status::AlreadyExists("namespace '" + ns.name + "' already exists");
     }
   }
   std::string value = EncodeNamespace(ns);
   BASALT_RETURN_IF_ERROR(WriteCatalog(CatalogNamespaceKey(ns.name), &value));
-  std::unique_lock<std::shared_mutex> tl(tables_mu_);
+  util::WriterMutexLock tl(tables_mu_);
   namespaces_[ns.name] = ns;
   return Status::OK();
 }
 
 Status Engine::DeleteNamespace(const std::string& name) {
-  std::shared_lock<std::shared_mutex> life(lifecycle_mu_);
+  util::ReaderMutexLock life(lifecycle_mu_);
   BASALT_RETURN_IF_ERROR(CheckOpen());
   if (IsReservedNamespace(name)) {
     return Status::FailedPrecondition("namespace '" + name + "' is reserved and cannot be dropped");
   }
-  std::lock_guard<std::mutex> l(schema_mu_);
+  util::MutexLock l(schema_mu_);
   {
-    std::shared_lock<std::shared_mutex> tl(tables_mu_);
+    util::ReaderMutexLock tl(tables_mu_);
     if (!namespaces_.count(name)) {
       return Status::NotFound("namespace '" + name + "' does not exist");
     }
@@ -670,24 +670,24 @@ Status Engine::DeleteNamespace(const std::string& name) {
     }
   }
   BASALT_RETURN_IF_ERROR(WriteCatalog(CatalogNamespaceKey(name), nullptr));
-  std::unique_lock<std::shared_mutex> tl(tables_mu_);
+  util::WriterMutexLock tl(tables_mu_);
   namespaces_.erase(name);
   return Status::OK();
 }
 
 Result<NamespaceDescriptor> Engine::GetNamespace(const std::string& name) {
-  std::shared_lock<std::shared_mutex> life(lifecycle_mu_);
+  util::ReaderMutexLock life(lifecycle_mu_);
   BASALT_RETURN_IF_ERROR(CheckOpen());
-  std::shared_lock<std::shared_mutex> tl(tables_mu_);
+  util::ReaderMutexLock tl(tables_mu_);
   auto it = namespaces_.find(name);
   if (it == namespaces_.end()) return Status::NotFound("namespace '" + name + "' does not exist");
   return it->second;
 }
 
 Result<std::vector<NamespaceDescriptor>> Engine::ListNamespaces() {
-  std::shared_lock<std::shared_mutex> life(lifecycle_mu_);
+  util::ReaderMutexLock life(lifecycle_mu_);
   BASALT_RETURN_IF_ERROR(CheckOpen());
-  std::shared_lock<std::shared_mutex> tl(tables_mu_);
+  util::ReaderMutexLock tl(tables_mu_);
   std::vector<NamespaceDescriptor> out;
   for (const auto& [name, ns] : namespaces_) out.push_back(ns);
   return out;
@@ -699,7 +699,7 @@ Status Engine::CheckFamilyCaps(const TableName& table, size_t existing, size_t a
   BASALT_RETURN_IF_ERROR(CheckTableFamilyCap(table, existing + added));
   size_t in_store = 0;
   {
-    std::shared_lock<std::shared_mutex> tl(tables_mu_);
+    util::ReaderMutexLock tl(tables_mu_);
     for (const auto& [name, t] : tables_) in_store += t->families.size();
   }
   if (in_store + added > options_.max_store_families) {
@@ -728,8 +728,9 @@ Status Engine::CreateTable(const TableDescriptor& desc,
     }
   }
   BASALT_ASSIGN_OR_RETURN(SchemaChangeLocks locks, LockForSchemaChange());
+  AssertSchemaChangeLocksHeld();
   {
-    std::shared_lock<std::shared_mutex> tl(tables_mu_);
+    util::ReaderMutexLock tl(tables_mu_);
     if (!namespaces_.count(desc.name.ns)) {
       return Status::NotFound("namespace '" + desc.name.ns + "' does not exist");
     }
@@ -749,9 +750,9 @@ Status Engine::CreateTable(const TableDescriptor& desc,
 }
 
 Result<std::vector<TableName>> Engine::ListTables(const std::string& ns) {
-  std::shared_lock<std::shared_mutex> life(lifecycle_mu_);
+  util::ReaderMutexLock life(lifecycle_mu_);
   BASALT_RETURN_IF_ERROR(CheckOpen());
-  std::shared_lock<std::shared_mutex> tl(tables_mu_);
+  util::ReaderMutexLock tl(tables_mu_);
   if (!ns.empty() && !namespaces_.count(ns)) {
     return Status::NotFound("namespace '" + ns + "' does not exist");
   }
@@ -774,6 +775,7 @@ Result<TableInfo> Engine::DescribeTable(const TableName& name) {
 Status Engine::AddFamily(const TableName& table, const FamilyDescriptor& family) {
   BASALT_RETURN_IF_ERROR(family.Validate());
   BASALT_ASSIGN_OR_RETURN(SchemaChangeLocks locks, LockForSchemaChange());
+  AssertSchemaChangeLocksHeld();
   BASALT_ASSIGN_OR_RETURN(auto current, FindTableLocked(table));
   if (current->FindFamily(family.name) != nullptr) {
     return Status::AlreadyExists("family '" + family.name + "' already exists in table '" +
@@ -800,6 +802,7 @@ Status Engine::ModifyFamily(const TableName& table, const FamilyDescriptor& fami
   BASALT_RETURN_IF_ERROR(family.Validate());
   BASALT_RETURN_IF_ERROR(CheckCompressionSupported(family.compression));
   BASALT_ASSIGN_OR_RETURN(SchemaChangeLocks locks, LockForSchemaChange());
+  AssertSchemaChangeLocksHeld();
   BASALT_ASSIGN_OR_RETURN(auto current, FindTableLocked(table));
   const FamilyHandle* old = current->FindFamily(family.name);
   if (old == nullptr) {
@@ -846,6 +849,7 @@ Status Engine::ModifyFamily(const TableName& table, const FamilyDescriptor& fami
 
 Status Engine::DeleteFamily(const TableName& table, const std::string& family) {
   BASALT_ASSIGN_OR_RETURN(SchemaChangeLocks locks, LockForSchemaChange());
+  AssertSchemaChangeLocksHeld();
   BASALT_ASSIGN_OR_RETURN(auto current, FindTableLocked(table));
   const FamilyHandle* old = current->FindFamily(family);
   if (old == nullptr) {
@@ -872,6 +876,7 @@ Status Engine::DeleteFamily(const TableName& table, const std::string& family) {
 
 Status Engine::SetDurability(const TableName& table, Durability durability) {
   BASALT_ASSIGN_OR_RETURN(SchemaChangeLocks locks, LockForSchemaChange());
+  AssertSchemaChangeLocksHeld();
   BASALT_ASSIGN_OR_RETURN(auto current, FindTableLocked(table));
   TableRecord record = current->record;
   record.durability = durability;
@@ -880,6 +885,7 @@ Status Engine::SetDurability(const TableName& table, Durability durability) {
 
 Status Engine::SetEnabled(const TableName& name, bool enabled) {
   BASALT_ASSIGN_OR_RETURN(SchemaChangeLocks locks, LockForSchemaChange());
+  AssertSchemaChangeLocksHeld();
   BASALT_ASSIGN_OR_RETURN(auto current, FindTableLocked(name));
   if (current->record.enabled == enabled) {
     return Status::FailedPrecondition("table '" + name.ToString() + "' is already " +
@@ -892,6 +898,7 @@ Status Engine::SetEnabled(const TableName& name, bool enabled) {
 
 Status Engine::TruncateTable(const TableName& name, bool preserve_splits) {
   BASALT_ASSIGN_OR_RETURN(SchemaChangeLocks locks, LockForSchemaChange());
+  AssertSchemaChangeLocksHeld();
   BASALT_ASSIGN_OR_RETURN(auto current, FindTableLocked(name));
   if (current->record.enabled) {
     return Status::FailedPrecondition("table '" + name.ToString() +
@@ -912,6 +919,7 @@ Status Engine::TruncateTable(const TableName& name, bool preserve_splits) {
 
 Status Engine::DeleteTable(const TableName& name) {
   BASALT_ASSIGN_OR_RETURN(SchemaChangeLocks locks, LockForSchemaChange());
+  AssertSchemaChangeLocksHeld();
   BASALT_ASSIGN_OR_RETURN(auto current, FindTableLocked(name));
   if (current->record.enabled) {
     return Status::FailedPrecondition("table '" + name.ToString() +
@@ -919,7 +927,7 @@ Status Engine::DeleteTable(const TableName& name) {
   }
   BASALT_RETURN_IF_ERROR(WriteCatalog(CatalogTableKey(name.ns, name.qualifier), nullptr));
   {
-    std::unique_lock<std::shared_mutex> tl(tables_mu_);
+    util::WriterMutexLock tl(tables_mu_);
     auto it = tables_.find(name);
     if (it != tables_.end()) {
       it->second->stale.store(true, std::memory_order_release);
@@ -932,7 +940,7 @@ Status Engine::DeleteTable(const TableName& name) {
 
 Status Engine::Flush(const TableName& name) {
   BASALT_ASSIGN_OR_RETURN(auto state, FindTable(name));
-  std::shared_lock<std::shared_mutex> life(lifecycle_mu_);
+  util::ReaderMutexLock life(lifecycle_mu_);
   BASALT_RETURN_IF_ERROR(CheckOpen());
   std::vector<rocksdb::ColumnFamilyHandle*> cfs;
   for (const auto& f : state->families) cfs.push_back(f.cf);
@@ -942,7 +950,7 @@ Status Engine::Flush(const TableName& name) {
 
 Status Engine::MajorCompact(const TableName& name) {
   BASALT_ASSIGN_OR_RETURN(auto state, FindTable(name));
-  std::shared_lock<std::shared_mutex> life(lifecycle_mu_);
+  util::ReaderMutexLock life(lifecycle_mu_);
   BASALT_RETURN_IF_ERROR(CheckOpen());
   for (const auto& f : state->families) {
     BASALT_RETURN_IF_ERROR(NoteIoError(db_->Flush(rocksdb::FlushOptions(), f.cf)));

@@ -228,12 +228,13 @@ class Engine : public std::enable_shared_from_this<Engine> {
   // The manifest of snapshot `name`; NotFound when there is none.
   Result<SnapshotManifest> FindSnapshot(const std::string& name);
   // Creates new column families (new ids) holding the snapshot's files, and sets `*record` to
-  // the snapshot's table record naming them; on failure drops those it made. REQUIRES:
-  // schema_mu_ held.
+  // the snapshot's table record naming them; on failure drops those it made.
   Result<std::vector<FamilyHandle>> ImportSnapshotFamilies(const SnapshotManifest& manifest,
-                                                           TableRecord* record);
-  // CloneSnapshot once its name is resolved. REQUIRES: schema_mu_ held.
-  Status CloneSnapshotLocked(const SnapshotManifest& manifest, const TableName& new_table);
+                                                           TableRecord* record)
+      BASALT_REQUIRES(schema_mu_);
+  // CloneSnapshot once its name is resolved.
+  Status CloneSnapshotLocked(const SnapshotManifest& manifest, const TableName& new_table)
+      BASALT_REQUIRES(schema_mu_);
 
   Engine(std::string path, const ConnectionOptions& options, const EngineOptions& engine_options);
 
@@ -266,48 +267,55 @@ class Engine : public std::enable_shared_from_this<Engine> {
   Status DiskFullError(const std::string& detail) const;
   rocksdb::ColumnFamilyOptions FamilyCfOptions(const FamilyRecord& family);
   Status PersistSequenceLimit(uint64_t limit);
-  Result<uint64_t> NextId();
-  // `count` consecutive ids, the first returned, in one catalog write. REQUIRES: schema_mu_ held.
-  Result<uint64_t> NextIds(uint64_t count);
+  Result<uint64_t> NextId() BASALT_REQUIRES(schema_mu_);
+  // `count` consecutive ids, the first returned, in one catalog write.
+  Result<uint64_t> NextIds(uint64_t count) BASALT_REQUIRES(schema_mu_);
   // Whether `table` (`existing` families now, none when it is being created) may take `added`
   // more: kMaxFamiliesPerTable (InvalidArgument) and the store's max_store_families
-  // (FailedPrecondition). REQUIRES: schema_mu_ held.
-  Status CheckFamilyCaps(const TableName& table, size_t existing, size_t added);
+  // (FailedPrecondition).
+  Status CheckFamilyCaps(const TableName& table, size_t existing, size_t added)
+      BASALT_REQUIRES(schema_mu_);
   Status WriteCatalog(const std::string& key, const std::string* value);
   Status PutTableRecord(const TableRecord& record);
   // Creates the column families of `records` (setting their ids and names) in one RocksDB
-  // call; on failure, drops those it made. REQUIRES: schema_mu_ held.
-  Result<std::vector<FamilyHandle>> CreateFamilies(std::vector<FamilyRecord>* records);
-  void InstallTable(std::shared_ptr<TableState> state) /* REQUIRES: schema_mu_ held */;
+  // call; on failure, drops those it made.
+  Result<std::vector<FamilyHandle>> CreateFamilies(std::vector<FamilyRecord>* records)
+      BASALT_REQUIRES(schema_mu_);
+  void InstallTable(std::shared_ptr<TableState> state) BASALT_REQUIRES(schema_mu_);
   Result<std::shared_ptr<TableState>> BuildState(const TableRecord& record,
                                                  const std::vector<FamilyHandle>& reuse);
   // Drops them in one RocksDB call.
   Status DropColumnFamilies(const std::vector<FamilyHandle>& families);
   Result<std::shared_ptr<const TableState>> FindTableLocked(const TableName& name);
-  Status CheckOpen() const;
+  Status CheckOpen() const BASALT_REQUIRES_SHARED(lifecycle_mu_);
 
   // What every schema change holds: the store kept open (lifecycle_mu_ shared) and the other
   // schema changes kept out (schema_mu_).
   struct SchemaChangeLocks {
-    std::shared_lock<std::shared_mutex> life;
-    std::unique_lock<std::mutex> schema;
+    std::shared_lock<util::SharedMutex> life;
+    std::unique_lock<util::Mutex> schema;
   };
-  // Takes them, failing (before taking schema_mu_) when the store is closed.
-  Result<SchemaChangeLocks> LockForSchemaChange();
+  // Takes them, failing (before taking schema_mu_) when the store is closed. The analysis cannot
+  // follow locks handed back in an object: the caller says it holds them with
+  // AssertSchemaChangeLocksHeld once this has returned them.
+  Result<SchemaChangeLocks> LockForSchemaChange() BASALT_NO_THREAD_SAFETY_ANALYSIS;
+  void AssertSchemaChangeLocksHeld() const BASALT_ASSERT_CAPABILITY(schema_mu_)
+      BASALT_ASSERT_SHARED_CAPABILITY(lifecycle_mu_) {}
   // Writes `record`, the new catalog record of `current`, and installs the table state built from
-  // it on `current`'s column families. REQUIRES: schema_mu_ held.
-  Status ReplaceTableRecord(const TableState& current, const TableRecord& record);
+  // it on `current`'s column families.
+  Status ReplaceTableRecord(const TableState& current, const TableRecord& record)
+      BASALT_REQUIRES(schema_mu_);
   // Writes `record`, whose column families were just created as `families`, and installs its
   // state; when the record cannot be written the new families are dropped again.
-  // REQUIRES: schema_mu_ held.
   Status InstallWithNewFamilies(const TableRecord& record,
-                                const std::vector<FamilyHandle>& families);
+                                const std::vector<FamilyHandle>& families)
+      BASALT_REQUIRES(schema_mu_);
   Status ReadRowInto(const TableState& table, const basalt::Get& get, RowResult* out);
   // ReadRowInto's read, the lifecycle lock held by the caller. With `held`, a read of one family
   // takes that family's iterator from `held` (acquiring it there the first time) instead of from
-  // the pool and back: a multi-get's reads share one. REQUIRES: lifecycle_mu_ held (shared).
+  // the pool and back: a multi-get's reads share one.
   Status ReadRowLocked(const TableState& table, const basalt::Get& get, RowResult* out,
-                       HeldIterators* held);
+                       HeldIterators* held) BASALT_REQUIRES_SHARED(lifecycle_mu_);
   std::shared_ptr<FamilySettingsCell> SettingsCell(uint64_t family_id);
 
   // Scanner registration, so that Close() can release their iterators.
@@ -337,14 +345,14 @@ class Engine : public std::enable_shared_from_this<Engine> {
   rocksdb::ColumnFamilyHandle* default_cf_ = nullptr;
 
   // Held shared by every call, exclusively by Close().
-  mutable std::shared_mutex lifecycle_mu_;
-  bool closed_ = false;
+  mutable util::SharedMutex lifecycle_mu_;
+  bool closed_ BASALT_GUARDED_BY(lifecycle_mu_) = false;
 
   // Serialises schema changes. Lock order: schema_mu_, then tables_mu_.
-  std::mutex schema_mu_;
-  mutable std::shared_mutex tables_mu_;
-  std::map<TableName, std::shared_ptr<TableState>> tables_;
-  std::map<std::string, NamespaceDescriptor> namespaces_;
+  util::Mutex schema_mu_;
+  mutable util::SharedMutex tables_mu_;
+  std::map<TableName, std::shared_ptr<TableState>> tables_ BASALT_GUARDED_BY(tables_mu_);
+  std::map<std::string, NamespaceDescriptor> namespaces_ BASALT_GUARDED_BY(tables_mu_);
   // Every column family handle ever opened; dropped ones stay valid until Close().
   std::vector<rocksdb::ColumnFamilyHandle*> all_handles_;
   util::Mutex settings_mu_;

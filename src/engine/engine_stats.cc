@@ -20,7 +20,7 @@ uint64_t IntProperty(rocksdb::DB* db, rocksdb::ColumnFamilyHandle* cf, const std
 }  // namespace
 
 Result<std::string> Engine::StoreId() {
-  std::shared_lock<std::shared_mutex> life(lifecycle_mu_);
+  util::ReaderMutexLock life(lifecycle_mu_);
   BASALT_RETURN_IF_ERROR(CheckOpen());
   std::string id;
   BASALT_RETURN_IF_ERROR(FromRocks(db_->GetDbIdentity(id)));
@@ -28,7 +28,7 @@ Result<std::string> Engine::StoreId() {
 }
 
 Result<StoreStats> Engine::GetStoreStats() {
-  std::shared_lock<std::shared_mutex> life(lifecycle_mu_);
+  util::ReaderMutexLock life(lifecycle_mu_);
   BASALT_RETURN_IF_ERROR(CheckOpen());
   struct Source {
     TableName table;
@@ -40,7 +40,7 @@ Result<StoreStats> Engine::GetStoreStats() {
   // table's families by name, which is the order StoreStats promises.
   std::vector<Source> sources;
   {
-    std::shared_lock<std::shared_mutex> tl(tables_mu_);
+    util::ReaderMutexLock tl(tables_mu_);
     for (const auto& [name, state] : tables_) {
       for (const auto& f : state->families) sources.push_back({name, f.name(), f.cf});
     }

@@ -167,7 +167,7 @@ std::shared_ptr<const rocksdb::Snapshot> Engine::TakeSnapshot() const {
 }
 
 Status Engine::ReadRowInto(const TableState& table, const basalt::Get& get, RowResult* out) {
-  std::shared_lock<std::shared_mutex> life(lifecycle_mu_);
+  util::ReaderMutexLock life(lifecycle_mu_);
   BASALT_RETURN_IF_ERROR(CheckOpen());
   return ReadRowLocked(table, get, out, nullptr);
 }
@@ -257,7 +257,7 @@ Status Engine::ReadRowLocked(const TableState& table, const basalt::Get& get, Ro
 
 Result<std::vector<RowResult>> Engine::MultiGet(const TableState& table,
                                                 const std::vector<basalt::Get>& gets) {
-  std::shared_lock<std::shared_mutex> life(lifecycle_mu_);
+  util::ReaderMutexLock life(lifecycle_mu_);
   BASALT_RETURN_IF_ERROR(CheckOpen());
   // One iterator per family serves every read of the call (`held` goes before the lock does):
   // a home timeline's 20 posts took 40 trips to the pool and back. Each read still sees every
@@ -300,7 +300,7 @@ Result<std::vector<RowResult>> Engine::MultiGet(const TableState& table,
 Result<std::vector<std::optional<std::string>>> Engine::GetColumnValues(
     const TableState& table, std::string_view family, std::string_view qualifier,
     const std::vector<std::string>& rows) {
-  std::shared_lock<std::shared_mutex> life(lifecycle_mu_);
+  util::ReaderMutexLock life(lifecycle_mu_);
   BASALT_RETURN_IF_ERROR(CheckOpen());
   BASALT_RETURN_IF_ERROR(CheckReadable(table));
   BASALT_ASSIGN_OR_RETURN(const FamilyHandle* handle, FindReadFamily(table, family));
@@ -348,7 +348,7 @@ Result<std::vector<std::optional<std::string>>> Engine::GetColumnValues(
 
 Result<std::unique_ptr<ResultScanner>> Engine::NewScanner(std::shared_ptr<const TableState> table,
                                                           const basalt::Scan& scan) {
-  std::shared_lock<std::shared_mutex> life(lifecycle_mu_);
+  util::ReaderMutexLock life(lifecycle_mu_);
   BASALT_RETURN_IF_ERROR(CheckOpen());
   BASALT_RETURN_IF_ERROR(CheckReadable(*table));
   BASALT_RETURN_IF_ERROR(CheckReadVersions(scan.max_versions()));

@@ -236,6 +236,7 @@ Status Engine::CreateSnapshot(const TableName& table, const std::string& name) {
   BASALT_RETURN_IF_ERROR(CheckSnapshotsSupported());
   BASALT_RETURN_IF_ERROR(ValidateSnapshotName(name));
   BASALT_ASSIGN_OR_RETURN(SchemaChangeLocks locks, LockForSchemaChange());
+  AssertSchemaChangeLocksHeld();
   BASALT_ASSIGN_OR_RETURN(auto state, FindTableLocked(table));
   const std::string root = SnapshotsDir();
   const std::string final_dir = root + "/" + name;
@@ -309,6 +310,7 @@ Status Engine::CreateSnapshot(const TableName& table, const std::string& name) {
 Result<std::vector<SnapshotInfo>> Engine::ListSnapshots() {
   BASALT_RETURN_IF_ERROR(CheckSnapshotsSupported());
   BASALT_ASSIGN_OR_RETURN(SchemaChangeLocks locks, LockForSchemaChange());
+  AssertSchemaChangeLocksHeld();
   std::vector<SnapshotInfo> out;
   const std::string root = SnapshotsDir();
   std::error_code ec;
@@ -359,7 +361,6 @@ Result<SnapshotManifest> Engine::FindSnapshot(const std::string& name) {
 
 Result<std::vector<FamilyHandle>> Engine::ImportSnapshotFamilies(const SnapshotManifest& manifest,
                                                                  TableRecord* record) {
-  // REQUIRES: schema_mu_ held.
   *record = manifest.record;
   std::vector<FamilyRecord>& records = record->families;
   BASALT_ASSIGN_OR_RETURN(uint64_t first_id, NextIds(records.size()));
@@ -428,7 +429,7 @@ Result<std::vector<FamilyHandle>> Engine::ImportSnapshotFamilies(const SnapshotM
 
 Status Engine::CloneSnapshotLocked(const SnapshotManifest& manifest, const TableName& new_table) {
   {
-    std::shared_lock<std::shared_mutex> tl(tables_mu_);
+    util::ReaderMutexLock tl(tables_mu_);
     if (!namespaces_.count(new_table.ns)) {
       return Status::NotFound("namespace '" + new_table.ns + "' does not exist");
     }
@@ -452,6 +453,7 @@ Status Engine::CloneSnapshot(const std::string& name, const TableName& new_table
   BASALT_RETURN_IF_ERROR(ValidateNamespaceName(new_table.ns));
   BASALT_RETURN_IF_ERROR(ValidateTableQualifier(new_table.qualifier));
   BASALT_ASSIGN_OR_RETURN(SchemaChangeLocks locks, LockForSchemaChange());
+  AssertSchemaChangeLocksHeld();
   BASALT_ASSIGN_OR_RETURN(SnapshotManifest manifest, FindSnapshot(name));
   return CloneSnapshotLocked(manifest, new_table)
       .WithContext("cloning snapshot '" + name + "' into '" + new_table.ToString() + "'");
@@ -461,6 +463,7 @@ Status Engine::RestoreSnapshot(const std::string& name) {
   BASALT_RETURN_IF_ERROR(CheckSnapshotsSupported());
   BASALT_RETURN_IF_ERROR(ValidateSnapshotName(name));
   BASALT_ASSIGN_OR_RETURN(SchemaChangeLocks locks, LockForSchemaChange());
+  AssertSchemaChangeLocksHeld();
   BASALT_ASSIGN_OR_RETURN(SnapshotManifest manifest, FindSnapshot(name));
   const TableName& table = manifest.record.name;
   auto current = FindTableLocked(table);
@@ -481,6 +484,7 @@ Status Engine::RestoreSnapshot(const std::string& name) {
   if (after > before) BASALT_RETURN_IF_ERROR(CheckFamilyCaps(table, before, after - before));
   const std::vector<FamilyHandle> old_families = (*current)->families;
   return [&]() -> Status {
+    AssertSchemaChangeLocksHeld();  // the caller's, which the analysis does not carry into a lambda
     TableRecord record;
     BASALT_ASSIGN_OR_RETURN(auto families, ImportSnapshotFamilies(manifest, &record));
     record.id = (*current)->record.id;
@@ -499,6 +503,7 @@ Status Engine::DeleteSnapshot(const std::string& name) {
   BASALT_RETURN_IF_ERROR(CheckSnapshotsSupported());
   BASALT_RETURN_IF_ERROR(ValidateSnapshotName(name));
   BASALT_ASSIGN_OR_RETURN(SchemaChangeLocks locks, LockForSchemaChange());
+  AssertSchemaChangeLocksHeld();
   const std::string root = SnapshotsDir();
   const std::string dir = root + "/" + name;
   std::error_code ec;

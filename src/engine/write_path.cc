@@ -503,7 +503,7 @@ Durability ResolveDurability(Durability d, const TableState& table) {
 
 Status Engine::Write(const TableState& table, std::span<const MutationRef> mutations,
                      std::vector<RowResult>* results) {
-  std::shared_lock<std::shared_mutex> life(lifecycle_mu_);
+  util::ReaderMutexLock life(lifecycle_mu_);
   BASALT_RETURN_IF_ERROR(CheckOpen());
   if (!table.record.enabled) {
     return Status::FailedPrecondition("table '" + table.name().ToString() + "' is disabled");
@@ -546,7 +546,7 @@ Status Engine::Write(const TableState& table, std::span<const MutationRef> mutat
 }
 
 Status Engine::WritePuts(const TableState& table, std::span<const Put> puts) {
-  std::shared_lock<std::shared_mutex> life(lifecycle_mu_);
+  util::ReaderMutexLock life(lifecycle_mu_);
   BASALT_RETURN_IF_ERROR(CheckOpen());
   if (!table.record.enabled) {
     return Status::FailedPrecondition("table '" + table.name().ToString() + "' is disabled");
@@ -582,7 +582,7 @@ Status Engine::WritePuts(const TableState& table, std::span<const Put> puts) {
 }
 
 Result<bool> Engine::CheckAndMutate(const TableState& table, const basalt::CheckAndMutate& cam) {
-  std::shared_lock<std::shared_mutex> life(lifecycle_mu_);
+  util::ReaderMutexLock life(lifecycle_mu_);
   BASALT_RETURN_IF_ERROR(CheckOpen());
   if (!table.record.enabled) {
     return Status::FailedPrecondition("table '" + table.name().ToString() + "' is disabled");
@@ -654,7 +654,7 @@ Result<bool> Engine::CheckAndMutate(const TableState& table, const basalt::Check
 
 Result<bool> Engine::MutateRows(std::span<const RowCondition> conditions,
                                 std::span<const TableMutationRef> mutations) {
-  std::shared_lock<std::shared_mutex> life(lifecycle_mu_);
+  util::ReaderMutexLock life(lifecycle_mu_);
   BASALT_RETURN_IF_ERROR(CheckOpen());
   if (mutations.empty()) return Status::InvalidArgument("MultiRowMutation has no mutations");
 

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
+#include <shared_mutex>
 
 #include "util/thread_annotations.h"
 
@@ -25,6 +26,48 @@ class BASALT_CAPABILITY("mutex") Mutex {
  private:
   friend class CondVar;
   std::mutex mu_;
+};
+
+// std::shared_mutex with the attributes: held shared by readers, exclusively by a writer.
+class BASALT_CAPABILITY("shared mutex") SharedMutex {
+ public:
+  SharedMutex() = default;
+  SharedMutex(const SharedMutex&) = delete;
+  SharedMutex& operator=(const SharedMutex&) = delete;
+
+  void lock() BASALT_ACQUIRE() { mu_.lock(); }
+  void unlock() BASALT_RELEASE() { mu_.unlock(); }
+  void lock_shared() BASALT_ACQUIRE_SHARED() { mu_.lock_shared(); }
+  void unlock_shared() BASALT_RELEASE_SHARED() { mu_.unlock_shared(); }
+
+ private:
+  std::shared_mutex mu_;
+};
+
+// Holds `mu` shared for its scope.
+class BASALT_SCOPED_CAPABILITY ReaderMutexLock {
+ public:
+  explicit ReaderMutexLock(SharedMutex& mu) BASALT_ACQUIRE_SHARED(mu) : mu_(mu) {
+    mu_.lock_shared();
+  }
+  ~ReaderMutexLock() BASALT_RELEASE() { mu_.unlock_shared(); }
+  ReaderMutexLock(const ReaderMutexLock&) = delete;
+  ReaderMutexLock& operator=(const ReaderMutexLock&) = delete;
+
+ private:
+  SharedMutex& mu_;
+};
+
+// Holds `mu` exclusively for its scope.
+class BASALT_SCOPED_CAPABILITY WriterMutexLock {
+ public:
+  explicit WriterMutexLock(SharedMutex& mu) BASALT_ACQUIRE(mu) : mu_(mu) { mu_.lock(); }
+  ~WriterMutexLock() BASALT_RELEASE() { mu_.unlock(); }
+  WriterMutexLock(const WriterMutexLock&) = delete;
+  WriterMutexLock& operator=(const WriterMutexLock&) = delete;
+
+ private:
+  SharedMutex& mu_;
 };
 
 // Holds `mu` for its scope.

@@ -20,12 +20,21 @@
 // A member read and written only with `mu` held.
 #define BASALT_GUARDED_BY(mu) BASALT_THREAD_ANNOTATION(guarded_by(mu))
 
-// A function called with the locks held.
+// A function called with the locks held (shared: at least shared).
 #define BASALT_REQUIRES(...) BASALT_THREAD_ANNOTATION(requires_capability(__VA_ARGS__))
+#define BASALT_REQUIRES_SHARED(...) \
+  BASALT_THREAD_ANNOTATION(requires_shared_capability(__VA_ARGS__))
 
 // A function that takes or gives back a lock (none named: the object's own).
 #define BASALT_ACQUIRE(...) BASALT_THREAD_ANNOTATION(acquire_capability(__VA_ARGS__))
 #define BASALT_RELEASE(...) BASALT_THREAD_ANNOTATION(release_capability(__VA_ARGS__))
+#define BASALT_ACQUIRE_SHARED(...) BASALT_THREAD_ANNOTATION(acquire_shared_capability(__VA_ARGS__))
+#define BASALT_RELEASE_SHARED(...) BASALT_THREAD_ANNOTATION(release_shared_capability(__VA_ARGS__))
+
+// A function that tells the analysis a lock is held, where it was taken in a way the analysis
+// cannot follow (a lock object returned by another function).
+#define BASALT_ASSERT_CAPABILITY(x) BASALT_THREAD_ANNOTATION(assert_capability(x))
+#define BASALT_ASSERT_SHARED_CAPABILITY(x) BASALT_THREAD_ANNOTATION(assert_shared_capability(x))
 
 // A function the analysis skips: its locking is beyond what it can follow; say why beside it.
 #define BASALT_NO_THREAD_SAFETY_ANALYSIS BASALT_THREAD_ANNOTATION(no_thread_safety_analysis)
