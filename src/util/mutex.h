@@ -1,6 +1,6 @@
-// Mutex and CondVar: std::mutex and std::condition_variable with the thread-safety attributes
-// of util/thread_annotations.h, so that clang checks every access to what a Mutex guards. Lock it
-// through MutexLock.
+// Mutex, SharedMutex and CondVar: std::mutex, std::shared_mutex and std::condition_variable with
+// the thread-safety attributes of util/thread_annotations.h, so that clang checks every access to
+// what they guard. Lock them through MutexLock, ReaderMutexLock and WriterMutexLock.
 
 #ifndef BASALT_UTIL_MUTEX_H_
 #define BASALT_UTIL_MUTEX_H_
