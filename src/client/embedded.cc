@@ -220,7 +220,7 @@ class EmbeddedTable : public Table {
 
   // The same, owned: for a scanner, which may outlive the handle.
   Result<std::shared_ptr<const TableState>> SharedState() {
-    std::lock_guard<util::FutexMutex> l(states_mu_);
+    util::FutexMutexLock l(states_mu_);
     if (!states_.back()->stale.load(std::memory_order_acquire)) return states_.back();
     BASALT_ASSIGN_OR_RETURN(auto s, engine_->FindTable(name_));
     states_.push_back(s);
@@ -234,7 +234,7 @@ class EmbeddedTable : public Table {
   // schema changes are rare. Never shrinks, so that current_ (the last) and every pointer State
   // returned stay valid.
   util::FutexMutex states_mu_;
-  std::vector<std::shared_ptr<const TableState>> states_;
+  std::vector<std::shared_ptr<const TableState>> states_ BASALT_GUARDED_BY(states_mu_);
   std::atomic<const TableState*> current_;
 };
 

@@ -71,6 +71,8 @@ Result<uint32_t> ResolveBackupId(rocksdb::BackupEngineReadOnly& reader,
 }  // namespace
 
 Result<BackupInfo> Engine::CreateBackup(const std::string& backup_dir) {
+  // The store stays open while the backup reads it: Close waits for it to finish.
+  util::ReaderMutexLock life(lifecycle_mu_);
   BASALT_RETURN_IF_ERROR(CheckOpen());
   if (options_.in_memory) return Status::NotSupported("an in-memory store cannot be backed up");
   BASALT_ASSIGN_OR_RETURN(auto backups, OpenBackupEngine(backup_dir, db_->GetEnv()));

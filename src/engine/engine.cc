@@ -448,7 +448,7 @@ Status Engine::Close() {
   }
   closed_ = true;
   {
-    std::lock_guard<util::FutexMutex> sl(scanners_mu_);
+    util::FutexMutexLock sl(scanners_mu_);
     while (scanners_ != nullptr) {
       Scanner* s = scanners_;
       s->ReleaseIterators();
@@ -962,7 +962,7 @@ Status Engine::MajorCompact(const TableName& name) {
 }
 
 void Engine::RegisterScanner(Scanner* s) {
-  std::lock_guard<util::FutexMutex> l(scanners_mu_);
+  util::FutexMutexLock l(scanners_mu_);
   s->registry_prev_ = nullptr;
   s->registry_next_ = scanners_;
   if (scanners_ != nullptr) scanners_->registry_prev_ = s;
@@ -970,7 +970,7 @@ void Engine::RegisterScanner(Scanner* s) {
 }
 
 void Engine::UnregisterScanner(Scanner* s) {
-  std::lock_guard<util::FutexMutex> l(scanners_mu_);
+  util::FutexMutexLock l(scanners_mu_);
   UnregisterScannerLocked(s);
 }
 

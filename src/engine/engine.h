@@ -321,7 +321,7 @@ class Engine : public std::enable_shared_from_this<Engine> {
   // Scanner registration, so that Close() can release their iterators.
   void RegisterScanner(Scanner* s);
   void UnregisterScanner(Scanner* s);
-  void UnregisterScannerLocked(Scanner* s) /* REQUIRES: scanners_mu_ held */;
+  void UnregisterScannerLocked(Scanner* s) BASALT_REQUIRES(scanners_mu_);
 
   const std::string path_;
   const ConnectionOptions options_;
@@ -362,7 +362,7 @@ class Engine : public std::enable_shared_from_this<Engine> {
   // The open scanners, linked through their registry_prev_/registry_next_ (no allocation per
   // scan).
   util::FutexMutex scanners_mu_;
-  Scanner* scanners_ = nullptr;
+  Scanner* scanners_ BASALT_GUARDED_BY(scanners_mu_) = nullptr;
 
   std::unique_ptr<SequenceAllocator> sequence_;
   RowLocks row_locks_;

@@ -29,7 +29,7 @@ Result<PooledIterator> IteratorPool::Acquire(rocksdb::ColumnFamilyHandle* cf, It
   uint64_t it_seq = 0;
   std::vector<std::unique_ptr<rocksdb::Iterator>> garbage;
   {
-    std::lock_guard<util::FutexMutex> l(mu_);
+    util::FutexMutexLock l(mu_);
     TrimLocked(&garbage);
     auto found = idle_.find({cf, kind});
     if (found != idle_.end() && !found->second.empty()) {
@@ -69,7 +69,7 @@ void IteratorPool::Release(rocksdb::ColumnFamilyHandle* cf, IteratorKind kind, u
   const bool failed = !it->Valid() && !it->status().ok();
   std::vector<std::unique_ptr<rocksdb::Iterator>> garbage;
   {
-    std::lock_guard<util::FutexMutex> l(mu_);
+    util::FutexMutexLock l(mu_);
     TrimLocked(&garbage);
     if (closed_ || failed || epoch != trimmed_epoch_ || dropped_.count(cf) != 0) {
       garbage.push_back(std::move(it));
@@ -99,7 +99,7 @@ void IteratorPool::TrimLocked(std::vector<std::unique_ptr<rocksdb::Iterator>>* g
 
 void IteratorPool::Drop(rocksdb::ColumnFamilyHandle* cf) {
   std::vector<std::unique_ptr<rocksdb::Iterator>> garbage;
-  std::lock_guard<util::FutexMutex> l(mu_);
+  util::FutexMutexLock l(mu_);
   dropped_.insert(cf);
   for (IteratorKind kind : {IteratorKind::kRow, IteratorKind::kScan}) {
     auto found = idle_.find({cf, kind});
@@ -110,14 +110,14 @@ void IteratorPool::Drop(rocksdb::ColumnFamilyHandle* cf) {
 }
 
 size_t IteratorPool::IdleCount() {
-  std::lock_guard<util::FutexMutex> l(mu_);
+  util::FutexMutexLock l(mu_);
   size_t n = 0;
   for (const auto& [key, idle] : idle_) n += idle.size();
   return n;
 }
 
 void IteratorPool::Clear() {
-  std::lock_guard<util::FutexMutex> l(mu_);
+  util::FutexMutexLock l(mu_);
   closed_ = true;
   idle_.clear();
 }

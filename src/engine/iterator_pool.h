@@ -105,8 +105,8 @@ class IteratorPool {
   void Release(rocksdb::ColumnFamilyHandle* cf, IteratorKind kind, uint64_t epoch, uint64_t seq,
                rocksdb::Iterator* it);
   // Moves idle iterators older than the current epoch into `*garbage` (deleted by the caller
-  // outside the lock). REQUIRES: mu_ held.
-  void TrimLocked(std::vector<std::unique_ptr<rocksdb::Iterator>>* garbage);
+  // outside the lock).
+  void TrimLocked(std::vector<std::unique_ptr<rocksdb::Iterator>>* garbage) BASALT_REQUIRES(mu_);
 
   // Enough for the threads of a busy server; more idle iterators would only pin memory.
   static constexpr size_t kMaxIdlePerKey = 16;
@@ -114,12 +114,12 @@ class IteratorPool {
   rocksdb::DB* const db_;
   const std::shared_ptr<const std::atomic<uint64_t>> epoch_;
   util::FutexMutex mu_;
-  bool closed_ = false;
-  uint64_t trimmed_epoch_ = 0;
-  std::map<Key, std::vector<Idle>> idle_;
+  bool closed_ BASALT_GUARDED_BY(mu_) = false;
+  uint64_t trimmed_epoch_ BASALT_GUARDED_BY(mu_) = 0;
+  std::map<Key, std::vector<Idle>> idle_ BASALT_GUARDED_BY(mu_);
   // Families dropped while the pool lived. Their handles live until the store closes, so an
   // address here is never reused for a new family.
-  std::set<rocksdb::ColumnFamilyHandle*> dropped_;
+  std::set<rocksdb::ColumnFamilyHandle*> dropped_ BASALT_GUARDED_BY(mu_);
 };
 
 // Pooled iterators kept from one read to the next by a caller making several (a multi-get), at

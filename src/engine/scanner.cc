@@ -161,7 +161,7 @@ bool Scanner::Fail(Status s) {
 }
 
 void Scanner::ReleaseIterators() {
-  std::lock_guard<util::FutexMutex> l(mu_);
+  util::FutexMutexLock l(mu_);
   DropCursors();
   if (!done_) Fail(Status::Aborted("the store was closed while the scanner was open"));
 }
@@ -174,7 +174,7 @@ void Scanner::DropCursors() {
 
 ScanMetrics Scanner::metrics() const {
   // Engine::Close may drop the cursors meanwhile; it does so under mu_.
-  std::lock_guard<util::FutexMutex> l(mu_);
+  util::FutexMutexLock l(mu_);
   ScanMetrics m;
   m.rows_scanned = rows_scanned_;
   m.rows_filtered = rows_scanned_ - rows_returned_;
@@ -184,7 +184,7 @@ ScanMetrics Scanner::metrics() const {
 }
 
 void Scanner::Close() {
-  std::lock_guard<util::FutexMutex> l(mu_);
+  util::FutexMutexLock l(mu_);
   done_ = true;
   DropCursors();
 }
@@ -412,7 +412,7 @@ bool Scanner::Next(RowResult* out) {
   // marks the scanner done before it closes the store; so mu_, uncontended but for that, is all
   // a step needs. The engine's lifecycle lock (a pthread rwlock: two library calls and two
   // atomic operations) was 3% of a short prefix scan, taken once per row.
-  std::lock_guard<util::FutexMutex> l(mu_);
+  util::FutexMutexLock l(mu_);
   if (done_) return false;
   if (simple_rows_) return NextSimpleRow(out);
   const size_t budget = scan_.batch() > 0 ? static_cast<size_t>(scan_.batch()) : 0;
@@ -469,7 +469,7 @@ bool Scanner::Next(RowResult* out) {
 }
 
 int64_t Scanner::SkipRows(int64_t n) {
-  std::lock_guard<util::FutexMutex> l(mu_);  // as in Next
+  util::FutexMutexLock l(mu_);  // as in Next
   if (n <= 0 || done_) return 0;
   int64_t skipped = 0;
   if (in_row_) {
