@@ -1,5 +1,5 @@
 // Bytes on disk per stored entry: basalt against raw RocksDB storing the same entries with the
-// same compression, after a flush and a full compaction on both sides (issues 19 and 21).
+// same compression, after a flush and a full compaction on both sides.
 //
 // Workloads (at --scale 1):
 //   cells    2,000,000 rows of one 100-byte cell (half of each value repeats its other half, as
