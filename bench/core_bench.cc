@@ -169,16 +169,7 @@ class RawStore {
 
   // Flushes the memtable and waits until no flush or compaction runs or is owed (a compaction
   // the flush made due would otherwise start in the next round).
-  void Quiesce() {
-    Check(db_->Flush(rocksdb::FlushOptions()), "raw flush");
-    WaitUntil([&] {
-      uint64_t flushes = 0, compactions = 0, pending = 0;
-      db_->GetIntProperty("rocksdb.num-running-flushes", &flushes);
-      db_->GetIntProperty("rocksdb.num-running-compactions", &compactions);
-      db_->GetIntProperty("rocksdb.estimate-pending-compaction-bytes", &pending);
-      return flushes == 0 && compactions == 0 && pending == 0;
-    });
-  }
+  void Quiesce() { basalt::bench::QuiesceRocksDb(*db_); }
 
   void Compact() {
     Check(db_->Flush(rocksdb::FlushOptions()), "raw flush");

@@ -228,14 +228,7 @@ void Quiesce(basalt::Connection& conn) {
 
 // The same for a raw store.
 void Quiesce(rocksdb::DB* db) {
-  Check(db->Flush(rocksdb::FlushOptions()), "raw flush");
-  WaitUntil([&] {
-    uint64_t flushes = 0, compactions = 0, pending = 0;
-    db->GetIntProperty("rocksdb.num-running-flushes", &flushes);
-    db->GetIntProperty("rocksdb.num-running-compactions", &compactions);
-    db->GetIntProperty("rocksdb.estimate-pending-compaction-bytes", &pending);
-    return flushes == 0 && compactions == 0 && pending == 0;
-  });
+  basalt::bench::QuiesceRocksDb(*db);
 }
 
 // A fresh store at `c.dir`/`name` (or the server at `c.url` when `remote`) with a follow graph

@@ -395,13 +395,7 @@ SteadySizes RawSteady(const std::string& dir, Compression c,
   auto db = basalt::bench::OpenRawRocksDb(dir, 256 << 20, RocksCompression(c));
   fill(*db);
   Check(db->Flush(rocksdb::FlushOptions()), "raw flush");
-  WaitQuiet([&] {
-    uint64_t running = 0, pending = 0, flushes = 0;
-    db->GetIntProperty("rocksdb.num-running-compactions", &running);
-    db->GetIntProperty("rocksdb.num-running-flushes", &flushes);
-    db->GetIntProperty("rocksdb.estimate-pending-compaction-bytes", &pending);
-    return running > 0 || flushes > 0 || pending > 0;
-  });
+  WaitQuiet([&] { return basalt::bench::RocksDbBusy(*db); });
   SteadySizes out;
   AddLevels(*db, db->DefaultColumnFamily(), &out.steady);
   AddFileBytes(dir, &out.steady);

@@ -13,11 +13,14 @@
 #include <rocksdb/options.h>
 #include <rocksdb/table.h>
 
+#include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <thread>
 
 #include "basalt/schema.h"
 
@@ -86,6 +89,26 @@ inline std::unique_ptr<rocksdb::DB> OpenRawRocksDb(
     std::exit(1);
   }
   return std::unique_ptr<rocksdb::DB>(db);
+}
+
+// Whether `db` has a flush or a compaction running or owed.
+inline bool RocksDbBusy(rocksdb::DB& db) {
+  uint64_t flushes = 0, compactions = 0, pending = 0;
+  db.GetIntProperty("rocksdb.num-running-flushes", &flushes);
+  db.GetIntProperty("rocksdb.num-running-compactions", &compactions);
+  db.GetIntProperty("rocksdb.estimate-pending-compaction-bytes", &pending);
+  return flushes > 0 || compactions > 0 || pending > 0;
+}
+
+// Flushes `db`'s memtables and waits until no flush or compaction runs or is owed, so that work
+// the writes made due does not run into what is measured next.
+inline void QuiesceRocksDb(rocksdb::DB& db) {
+  const rocksdb::Status s = db.Flush(rocksdb::FlushOptions());
+  if (!s.ok()) {
+    std::fprintf(stderr, "flushing raw RocksDB: %s\n", s.ToString().c_str());
+    std::exit(1);
+  }
+  while (RocksDbBusy(db)) std::this_thread::sleep_for(std::chrono::milliseconds(10));
 }
 
 }  // namespace basalt::bench

@@ -427,14 +427,7 @@ class RawBase : public Store {
   }
 
   bool Settle() override {
-    Check(db_->Flush(rocksdb::FlushOptions()), "raw flush");
-    WaitUntil([&] {
-      uint64_t flushes = 0, compactions = 0, pending = 0;
-      db_->GetIntProperty("rocksdb.num-running-flushes", &flushes);
-      db_->GetIntProperty("rocksdb.num-running-compactions", &compactions);
-      db_->GetIntProperty("rocksdb.estimate-pending-compaction-bytes", &pending);
-      return flushes == 0 && compactions == 0 && pending == 0;
-    });
+    basalt::bench::QuiesceRocksDb(*db_);
     return true;
   }
 
