@@ -79,6 +79,7 @@ Scanner::~Scanner() {
 }
 
 Status Scanner::Init() {
+  util::FutexMutexLock l(mu_);
   if (scan_.filter() != nullptr) {
     BASALT_ASSIGN_OR_RETURN(filter_, filter::Compile(*scan_.filter(), scan_.reversed()));
     if (scan_.batch() > 0 && filter_->HasFilterRow()) {
@@ -152,6 +153,11 @@ Status Scanner::Init() {
   simple_rows_ = cursors_.size() == 1 && filter_ == nullptr && !scan_.reversed() &&
                  scan_.batch() <= 0 && cursors_[0].reader->TakesFirstPuts();
   return Status::OK();
+}
+
+Status Scanner::status() const {
+  util::FutexMutexLock l(mu_);
+  return status_;
 }
 
 bool Scanner::Fail(Status s) {

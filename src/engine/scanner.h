@@ -6,7 +6,6 @@
 #define BASALT_ENGINE_SCANNER_H_
 
 #include <memory>
-#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,6 +15,7 @@
 #include "engine/engine.h"
 #include "engine/row_reader.h"
 #include "util/futex_mutex.h"
+#include "util/thread_annotations.h"
 
 namespace rocksdb {
 class Iterator;
@@ -47,12 +47,13 @@ class Scanner : public ResultScanner {
           std::vector<const FamilyHandle*> families, int64_t now_ms);
   ~Scanner() override;
 
-  Status Init();
+  // Reads the filter and positions the cursors; an error is the scan's status.
+  Status Init() BASALT_EXCLUDES(mu_);
   bool Next(RowResult* out) override;
   // Without a filter, asks each family's reader whether the row has a visible cell and steps
   // past it; with one, reads the row's cells as Next would, without handing them out.
   int64_t SkipRows(int64_t n) override;
-  Status status() const override { return status_; }
+  Status status() const override;
   void Close() override;
   ScanMetrics metrics() const override;
 
@@ -73,57 +74,58 @@ class Scanner : public ResultScanner {
   // Positions on the next row the filter does not reject; false at the end of the scan.
   // Without `need_row` and without a filter, row_ is left stale: the caller only steps past the
   // row, and un-escaping its key would be wasted.
-  bool StartNextRow(bool need_row = true);
+  bool StartNextRow(bool need_row = true) BASALT_REQUIRES(mu_);
   // StartNextRow for a scan of simple rows (simple_rows_): the one cursor's next row.
-  bool StartSimpleRow(bool need_row);
+  bool StartSimpleRow(bool need_row) BASALT_REQUIRES(mu_);
   // Next and SkipRows for a scan of simple rows: each row's first key is taken by
   // FamilyRowReader::TakeFirstPut, which reads a row of one key in one step.
-  bool NextSimpleRow(RowResult* out);
-  int64_t SkipSimpleRows(int64_t n);
+  bool NextSimpleRow(RowResult* out) BASALT_REQUIRES(mu_);
+  int64_t SkipSimpleRows(int64_t n) BASALT_REQUIRES(mu_);
   // Moves the cursors that are on the current row past it (every key of it, in the scan's
   // direction).
-  void FinishRow();
+  void FinishRow() BASALT_REQUIRES(mu_);
   // Moves every cursor to the filter's hint; false when the hint is not past the current row.
-  bool SeekToHint(const filter::RowHint& hint);
+  bool SeekToHint(const filter::RowHint& hint) BASALT_REQUIRES(mu_);
   // Applies the filter's whole-row decisions to a finished row's cells.
-  void FilterWholeRow(std::vector<Cell>* cells);
-  bool Fail(Status s);
+  void FilterWholeRow(std::vector<Cell>* cells) BASALT_REQUIRES(mu_);
+  bool Fail(Status s) BASALT_REQUIRES(mu_);
   // Releases the cursors, keeping the count of their readers' steps.
-  void DropCursors();
+  void DropCursors() BASALT_REQUIRES(mu_);
 
   std::shared_ptr<Engine> engine_;
   std::shared_ptr<const TableState> table_;
-  // Held by every call that touches the cursors (Next, SkipRows, metrics, Close) and by
-  // Engine::Close's ReleaseIterators(), which marks the scanner done: a scanner never steps an
-  // iterator of a closed store.
+  const Scan scan_;
+  const ScanBounds bounds_;
+  const std::vector<const FamilyHandle*> families_;
+  // Guards the scan's state below: held by every call of the scanner's (its registration in the
+  // constructor makes it reachable before Init) and by Engine::Close's ReleaseIterators(), which
+  // marks the scanner done: a scanner never steps an iterator of a closed store.
   mutable util::FutexMutex mu_;
-  Scan scan_;
-  std::unique_ptr<filter::FilterState> filter_;  // nullptr: no filter
-  ReadSpec spec_;
-  ScanBounds bounds_;
+  std::unique_ptr<filter::FilterState> filter_ BASALT_GUARDED_BY(mu_);  // nullptr: no filter
+  ReadSpec spec_ BASALT_GUARDED_BY(mu_);
   // Holds the view of a scan of several families (Init); dropped with the cursors.
-  std::shared_ptr<const rocksdb::Snapshot> snapshot_;
-  std::unique_ptr<rocksdb::Slice> lower_slice_;
-  std::unique_ptr<rocksdb::Slice> upper_slice_;
-  std::vector<const FamilyHandle*> families_;
-  std::vector<Cursor> cursors_;
+  std::shared_ptr<const rocksdb::Snapshot> snapshot_ BASALT_GUARDED_BY(mu_);
+  std::unique_ptr<rocksdb::Slice> lower_slice_ BASALT_GUARDED_BY(mu_);
+  std::unique_ptr<rocksdb::Slice> upper_slice_ BASALT_GUARDED_BY(mu_);
+  std::vector<Cursor> cursors_ BASALT_GUARDED_BY(mu_);
 
   // One family read forward in whole rows, every column's newest version, no filter: the read
   // of a tall table (a log, a timeline), whose rows are mostly a single key.
-  bool simple_rows_ = false;
-  bool done_ = false;
-  bool in_row_ = false;
-  bool row_returned_ = false;
-  size_t next_cursor_ = 0;
-  std::string row_prefix_;
-  std::string row_;
+  bool simple_rows_ BASALT_GUARDED_BY(mu_) = false;
+  bool done_ BASALT_GUARDED_BY(mu_) = false;
+  bool in_row_ BASALT_GUARDED_BY(mu_) = false;
+  bool row_returned_ BASALT_GUARDED_BY(mu_) = false;
+  size_t next_cursor_ BASALT_GUARDED_BY(mu_) = 0;
+  std::string row_prefix_ BASALT_GUARDED_BY(mu_);
+  std::string row_ BASALT_GUARDED_BY(mu_);
   // The row being read. Its spares are the cells of the row handed out before the last one,
   // which the caller gave back by asking for the next row.
-  CellBuffer cells_;
-  int64_t rows_returned_ = 0;
-  int64_t rows_scanned_ = 0;
-  int64_t steps_ = 0;  // the scanner's own iterator steps; the readers count theirs
-  Status status_;
+  CellBuffer cells_ BASALT_GUARDED_BY(mu_);
+  int64_t rows_returned_ BASALT_GUARDED_BY(mu_) = 0;
+  int64_t rows_scanned_ BASALT_GUARDED_BY(mu_) = 0;
+  // The scanner's own iterator steps; the readers count theirs.
+  int64_t steps_ BASALT_GUARDED_BY(mu_) = 0;
+  Status status_ BASALT_GUARDED_BY(mu_);
 
   // The engine's list of open scanners; guarded by Engine::scanners_mu_.
   friend class Engine;

@@ -1,13 +1,21 @@
 #include "basalt/recipes/fanout_worker.h"
 
 #include <algorithm>
+#include <atomic>
+#include <deque>
 #include <random>
+#include <set>
+#include <string>
+#include <thread>
 #include <utility>
+#include <vector>
 
 #include "basalt/check_and_mutate.h"
 #include "basalt/filter.h"
 #include "recipes/fanout_jobs.h"
 #include "recipes/feed_layout.h"
+#include "util/mutex.h"
+#include "util/thread_annotations.h"
 
 namespace basalt::recipes {
 namespace {
@@ -94,110 +102,41 @@ std::string RandomId() {
   return std::to_string(rd()) + std::to_string(rd());
 }
 
-}  // namespace
+// A full look from the queue's start at most this often, and the low-water mark this far behind a
+// look that read to the queue's end.
+constexpr int64_t kFullLookEveryMs = 5000;
+constexpr int64_t kLateJobMarginMs = 1000;
 
-FanoutWorkerPool::FanoutWorkerPool(Feed& feed, FanoutWorkerOptions options)
-    : feed_(feed), jobs_(FanoutJobsOf(feed)), options_(std::move(options)) {
-  view_.pool_id = "w" + RandomId() + "-";
-}
+// The pool's view of the job queue, shared by its workers (the file comment).
+struct QueueView {
+  explicit QueueView(std::string id) : pool_id(std::move(id)) {}
 
-FanoutWorkerPool::~FanoutWorkerPool() {
-  Stop();
-}
+  const std::string pool_id;  // the pool's workers' ids start with it
+  util::Mutex mu;
+  // Jobs with a free lease that a look read, not yet taken by a worker.
+  std::deque<RowResult> seen BASALT_GUARDED_BY(mu);
+  // The job rows workers took from `seen` and run.
+  std::set<std::string> running BASALT_GUARDED_BY(mu);
+  // The last job row a look read.
+  std::string after BASALT_GUARDED_BY(mu);
+  // Every job queued before this time (ms) is finished or the pool's (in `seen`, running, or held
+  // by a worker's lease), unless it became visible more than kLateJobMarginMs after it was queued.
+  int64_t low_water_ms BASALT_GUARDED_BY(mu) = 0;
+  int64_t last_full_look_ms BASALT_GUARDED_BY(mu) = 0;
+};
 
-void FanoutWorkerPool::Start() {
-  std::lock_guard<std::mutex> lock(mu_);
-  if (!threads_.empty()) return;
-  stop_ = false;
-  for (int i = 0; i < std::max(1, options_.threads); ++i) {
-    threads_.emplace_back([this, i] { Loop(i); });
-  }
-}
-
-void FanoutWorkerPool::Stop() {
-  std::vector<std::thread> threads;
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    stop_ = true;
-    threads.swap(threads_);
-  }
-  cv_.notify_all();
-  for (auto& t : threads) t.join();
-}
-
-Status FanoutWorkerPool::Drain(std::chrono::milliseconds timeout) {
-  const auto deadline = std::chrono::steady_clock::now() + timeout;
-  uint64_t looks_seen;
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    looks_seen = empty_looks_;
-  }
-  while (true) {
-    BASALT_ASSIGN_OR_RETURN(int64_t pending, feed_.PendingJobs());
-    if (pending == 0) return Status::OK();
-    const auto now = std::chrono::steady_clock::now();
-    if (now >= deadline) {
-      return Status::Busy("fan-out: " + std::to_string(pending) + " jobs left after the timeout");
+// Moves the jobs of `jobs` with a free lease that no worker of the pool runs to `view->seen`.
+void TakeFree(std::vector<RowResult>& jobs, QueueView* view) BASALT_REQUIRES(view->mu) {
+  for (RowResult& job : jobs) {
+    if (LeaseFree(LeaseOf(job)) && !view->running.contains(job.row())) {
+      view->seen.push_back(std::move(job));
     }
-    // The jobs can only have run out once a worker has looked and found none to claim. Counting
-    // them scans every job row (and the deleted ones until compaction drops them): polled every
-    // poll_interval_ms, that took a quarter of a busy pool's CPU.
-    std::unique_lock<std::mutex> lock(mu_);
-    looked_.wait_until(lock, std::min(deadline, now + std::chrono::seconds(1)),
-                       [&] { return empty_looks_ != looks_seen; });
-    looks_seen = empty_looks_;
   }
 }
 
-FanoutStats FanoutWorkerPool::stats() const {
-  std::lock_guard<std::mutex> lock(mu_);
-  return stats_;
-}
-
-Status FanoutWorkerPool::last_error() const {
-  std::lock_guard<std::mutex> lock(mu_);
-  return last_error_;
-}
-
-void FanoutWorkerPool::Loop(int index) {
-  const std::string worker_id = view_.pool_id + std::to_string(index);
-  while (!stop_) {
-    FanoutStats step;
-    Result<bool> ran = RunJob(jobs_, options_, worker_id, INT_MAX, &step, &stop_, &view_);
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      stats_.jobs_finished += step.jobs_finished;
-      stats_.inbox_writes += step.inbox_writes;
-      stats_.skipped_inactive += step.skipped_inactive;
-      if (!ran.ok()) last_error_ = ran.status();
-    }
-    if (ran.ok() && *ran) continue;
-    std::unique_lock<std::mutex> lock(mu_);
-    if (ran.ok()) {
-      ++empty_looks_;
-      looked_.notify_all();
-    }
-    cv_.wait_for(lock, std::chrono::milliseconds(options_.poll_interval_ms),
-                 [this] { return stop_.load(); });
-  }
-}
-
-Result<bool> FanoutWorkerPool::RunOnce(Feed& feed, const FanoutWorkerOptions& options,
-                                       std::string_view worker_id, int max_steps,
-                                       FanoutStats* stats) {
-  return RunJob(FanoutJobsOf(feed), options, worker_id, max_steps, stats, nullptr, nullptr);
-}
-
-Status FanoutWorkerPool::Look(Table& posts, QueueView* view) {
+// Reads jobs into `view->seen` (the file comment).
+Status Look(Table& posts, QueueView* view) BASALT_REQUIRES(view->mu) {
   const int64_t look_ms = SystemWallMillis();
-  // Takes the jobs of `jobs` with a free lease that no worker of the pool runs.
-  auto take_free = [view](std::vector<RowResult>& jobs) {
-    for (RowResult& job : jobs) {
-      if (LeaseFree(LeaseOf(job)) && !view->running.contains(job.row())) {
-        view->seen.push_back(std::move(job));
-      }
-    }
-  };
   const bool full = look_ms - view->last_full_look_ms >= kFullLookEveryMs;
   // On from the last job row a look read, unless the low-water mark has passed it.
   if (!full && !view->after.empty() &&
@@ -206,7 +145,7 @@ Status FanoutWorkerPool::Look(Table& posts, QueueView* view) {
         auto jobs,
         ReadJobs(posts, Scan().SetRowPrefix(fl::JobRowsPrefix()).WithStartRow(view->after, false)));
     if (!jobs.empty()) view->after = jobs.back().row();
-    take_free(jobs);
+    TakeFree(jobs, view);
     if (!view->seen.empty()) return Status::OK();
   }
   // From the low-water mark (or the queue's head), moving the mark up to the first job neither
@@ -231,12 +170,14 @@ Status FanoutWorkerPool::Look(Table& posts, QueueView* view) {
   }
   view->low_water_ms = full ? mark : std::max(view->low_water_ms, mark);
   if (!jobs.empty()) view->after = jobs.back().row();
-  take_free(jobs);
+  TakeFree(jobs, view);
   return Status::OK();
 }
 
-Result<bool> FanoutWorkerPool::TakeJob(Table& posts, QueueView* view, RowResult* job) {
-  std::lock_guard<std::mutex> lock(view->mu);
+// Moves the next job of `view->seen` to `view->running` and into `*job`, looking at the queue
+// first when `seen` is empty. False when there is none.
+Result<bool> TakeJob(Table& posts, QueueView* view, RowResult* job) BASALT_EXCLUDES(view->mu) {
+  util::MutexLock lock(view->mu);
   if (view->seen.empty()) BASALT_RETURN_IF_ERROR(Look(posts, view));
   if (view->seen.empty()) return false;
   *job = std::move(view->seen.front());
@@ -245,9 +186,12 @@ Result<bool> FanoutWorkerPool::TakeJob(Table& posts, QueueView* view, RowResult*
   return true;
 }
 
-Result<bool> FanoutWorkerPool::RunJob(FanoutJobs* jobs, const FanoutWorkerOptions& options,
-                                      std::string_view worker_id, int max_steps, FanoutStats* stats,
-                                      const std::atomic<bool>* stop, QueueView* view) {
+// RunOnce, stopping between steps once `*stop` is set. With `view`, takes a job the pool's looks
+// read (claimed only when it has more than one follower page), else claims the first free job of
+// the whole queue.
+Result<bool> RunJob(FanoutJobs* jobs, const FanoutWorkerOptions& options,
+                    std::string_view worker_id, int max_steps, FanoutStats* stats,
+                    const std::atomic<bool>* stop, QueueView* view) {
   if (jobs == nullptr) {
     return Status::InvalidArgument("fan-out: the feed was not made by Feed::Open");
   }
@@ -275,7 +219,7 @@ Result<bool> FanoutWorkerPool::RunJob(FanoutJobs* jobs, const FanoutWorkerOption
     std::string row;
     ~Release() {
       if (view == nullptr) return;
-      std::lock_guard<std::mutex> lock(view->mu);
+      util::MutexLock lock(view->mu);
       view->running.erase(row);
     }
   } release{view, job.row()};
@@ -365,6 +309,126 @@ Result<bool> FanoutWorkerPool::RunJob(FanoutJobs* jobs, const FanoutWorkerOption
     lease = std::move(next.lease);
   }
   return true;
+}
+
+}  // namespace
+
+struct FanoutWorkerPool::State {
+  State(Feed& f, FanoutWorkerOptions o)
+      : feed(f), jobs(FanoutJobsOf(f)), options(std::move(o)), view("w" + RandomId() + "-") {}
+
+  // Runs jobs as worker `index` until `stop` is set.
+  void Loop(int index) BASALT_EXCLUDES(mu);
+
+  Feed& feed;
+  FanoutJobs* const jobs;  // feed's; null when feed was not made by Feed::Open
+  const FanoutWorkerOptions options;
+  QueueView view;
+  std::atomic<bool> stop{false};
+  util::Mutex mu;
+  // Wakes a worker waiting out its poll interval (Stop).
+  util::CondVar wake;
+  // Wakes Drain after a worker looked for a job and found none it could claim.
+  util::CondVar looked;
+  std::vector<std::thread> threads BASALT_GUARDED_BY(mu);
+  FanoutStats stats BASALT_GUARDED_BY(mu);
+  // Times a worker looked for a job and found none it could claim: the job table is only counted
+  // after such a look (counting it scans every job row).
+  uint64_t empty_looks BASALT_GUARDED_BY(mu) = 0;
+  Status last_error BASALT_GUARDED_BY(mu);
+};
+
+void FanoutWorkerPool::State::Loop(int index) {
+  const std::string worker_id = view.pool_id + std::to_string(index);
+  while (!stop) {
+    FanoutStats step;
+    Result<bool> ran = RunJob(jobs, options, worker_id, INT_MAX, &step, &stop, &view);
+    util::MutexLock lock(mu);
+    stats.jobs_finished += step.jobs_finished;
+    stats.inbox_writes += step.inbox_writes;
+    stats.skipped_inactive += step.skipped_inactive;
+    if (!ran.ok()) last_error = ran.status();
+    if (ran.ok() && *ran) continue;
+    if (ran.ok()) {
+      ++empty_looks;
+      looked.NotifyAll();
+    }
+    const auto until =
+        std::chrono::steady_clock::now() + std::chrono::milliseconds(options.poll_interval_ms);
+    while (!stop && wake.WaitUntil(mu, until)) {
+    }
+  }
+}
+
+FanoutWorkerPool::FanoutWorkerPool(Feed& feed, FanoutWorkerOptions options)
+    : state_(std::make_unique<State>(feed, std::move(options))) {}
+
+FanoutWorkerPool::~FanoutWorkerPool() {
+  Stop();
+}
+
+void FanoutWorkerPool::Start() {
+  State& s = *state_;
+  util::MutexLock lock(s.mu);
+  if (!s.threads.empty()) return;
+  s.stop = false;
+  for (int i = 0; i < std::max(1, s.options.threads); ++i) {
+    s.threads.emplace_back([&s, i] { s.Loop(i); });
+  }
+}
+
+void FanoutWorkerPool::Stop() {
+  State& s = *state_;
+  std::vector<std::thread> threads;
+  {
+    util::MutexLock lock(s.mu);
+    s.stop = true;
+    threads.swap(s.threads);
+  }
+  s.wake.NotifyAll();
+  for (auto& t : threads) t.join();
+}
+
+Status FanoutWorkerPool::Drain(std::chrono::milliseconds timeout) {
+  State& s = *state_;
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  uint64_t looks_seen;
+  {
+    util::MutexLock lock(s.mu);
+    looks_seen = s.empty_looks;
+  }
+  while (true) {
+    BASALT_ASSIGN_OR_RETURN(int64_t pending, s.feed.PendingJobs());
+    if (pending == 0) return Status::OK();
+    const auto now = std::chrono::steady_clock::now();
+    if (now >= deadline) {
+      return Status::Busy("fan-out: " + std::to_string(pending) + " jobs left after the timeout");
+    }
+    // The jobs can only have run out once a worker has looked and found none to claim. Counting
+    // them scans every job row (and the deleted ones until compaction drops them): polled every
+    // poll_interval_ms, that took a quarter of a busy pool's CPU.
+    const auto until = std::min(deadline, now + std::chrono::seconds(1));
+    util::MutexLock lock(s.mu);
+    while (s.empty_looks == looks_seen && s.looked.WaitUntil(s.mu, until)) {
+    }
+    looks_seen = s.empty_looks;
+  }
+}
+
+FanoutStats FanoutWorkerPool::stats() const {
+  util::MutexLock lock(state_->mu);
+  return state_->stats;
+}
+
+Status FanoutWorkerPool::last_error() const {
+  util::MutexLock lock(state_->mu);
+  return state_->last_error;
+}
+
+Result<bool> FanoutWorkerPool::RunOnce(Feed& feed, const FanoutWorkerOptions& options,
+                                       std::string_view worker_id, int max_steps,
+                                       FanoutStats* stats) {
+  return RunJob(FanoutJobsOf(feed), options, worker_id, max_steps, stats, nullptr, nullptr);
 }
 
 }  // namespace basalt::recipes

@@ -25,6 +25,9 @@
 #define BASALT_REQUIRES_SHARED(...) \
   BASALT_THREAD_ANNOTATION(requires_shared_capability(__VA_ARGS__))
 
+// A function that takes the locks itself, so its caller must not hold them.
+#define BASALT_EXCLUDES(...) BASALT_THREAD_ANNOTATION(locks_excluded(__VA_ARGS__))
+
 // A function that takes or gives back a lock (none named: the object's own).
 #define BASALT_ACQUIRE(...) BASALT_THREAD_ANNOTATION(acquire_capability(__VA_ARGS__))
 #define BASALT_RELEASE(...) BASALT_THREAD_ANNOTATION(release_capability(__VA_ARGS__))

@@ -3,25 +3,20 @@
 // the protocol closed while the others go on, and Stop while clients call. A hot counter must
 // equal the acknowledged increments. Runs under ThreadSanitizer too (scripts/test.sh).
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
-
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <thread>
 #include <vector>
 
-#include <google/protobuf/io/coded_stream.h>
-
 #include "hbase_proto/proto/Client.pb.h"
 #include "hbase_rpc/rpc_codec.h"
 #include "server/hbase_rpc/rpc_server.h"
+#include "support/raw_rpc_client.h"
 #include "support/test_store.h"
 
 namespace basalt::testing {
@@ -30,77 +25,7 @@ namespace {
 namespace pb = ::hbase::pb;
 namespace rpc = ::basalt::hbase_rpc;
 
-// One client connection speaking the native RPC with raw frames.
-class RpcClient {
- public:
-  RpcClient(int port, const std::string& service) {
-    fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_port = htons(static_cast<uint16_t>(port));
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    timeval timeout{20, 0};
-    ::setsockopt(fd_, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof(timeout));
-    ok_ = ::connect(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) == 0;
-    pb::ConnectionHeader header;
-    header.set_service_name(service);
-    header.set_cell_block_codec_class(std::string(rpc::kKeyValueCodec));
-    ok_ = ok_ && Send(std::string("HBas\x00\x50", 6) + rpc::EncodeConnectionHeader(header));
-  }
-  ~RpcClient() { ::close(fd_); }
-
-  bool ok() const { return ok_; }
-
-  bool Send(const std::string& bytes) {
-    size_t sent = 0;
-    while (sent < bytes.size()) {
-      ssize_t n = ::send(fd_, bytes.data() + sent, bytes.size() - sent, MSG_NOSIGNAL);
-      if (n <= 0) return false;
-      sent += static_cast<size_t>(n);
-    }
-    return true;
-  }
-
-  bool Call(uint32_t id, const std::string& method, const google::protobuf::MessageLite& request) {
-    pb::RequestHeader header;
-    header.set_call_id(id);
-    header.set_method_name(method);
-    return Send(rpc::EncodeCall(header, &request));
-  }
-
-  // The next answer: its header, and its message's bytes. False when the connection closed.
-  bool Read(pb::ResponseHeader* header, std::string* message) {
-    uint8_t length_bytes[4];
-    if (!ReadExactly(length_bytes, 4)) return false;
-    const uint32_t length = uint32_t{length_bytes[0]} << 24 | uint32_t{length_bytes[1]} << 16 |
-                            uint32_t{length_bytes[2]} << 8 | length_bytes[3];
-    std::string body(length, '\0');
-    if (!ReadExactly(reinterpret_cast<uint8_t*>(body.data()), length)) return false;
-    google::protobuf::io::CodedInputStream in(reinterpret_cast<const uint8_t*>(body.data()),
-                                              static_cast<int>(body.size()));
-    uint32_t size = 0;
-    std::string bytes;
-    if (!in.ReadVarint32(&size) || !in.ReadString(&bytes, static_cast<int>(size))) return false;
-    if (!header->ParseFromString(bytes)) return false;
-    message->clear();
-    if (in.ReadVarint32(&size)) in.ReadString(message, static_cast<int>(size));
-    return true;
-  }
-
- private:
-  bool ReadExactly(uint8_t* out, size_t n) {
-    size_t got = 0;
-    while (got < n) {
-      ssize_t r = ::recv(fd_, out + got, n - got, 0);
-      if (r <= 0) return false;
-      got += static_cast<size_t>(r);
-    }
-    return true;
-  }
-
-  int fd_ = -1;
-  bool ok_ = false;
-};
+constexpr std::chrono::seconds kReadTimeout{20};
 
 pb::RegionSpecifier Region(const std::string& name) {
   pb::RegionSpecifier region;
@@ -134,7 +59,7 @@ class HBaseRpcServerConcurrencyTest : public ::testing::Test {
 
   // The table's region name, as a client finds it: a scan of hbase:meta.
   std::string LocateRegion() {
-    RpcClient client(server_->port(), "ClientService");
+    RawRpcClient client(ConnectToLoopback(server_->port()), "ClientService", kReadTimeout);
     pb::ScanRequest scan;
     *scan.mutable_region() = Region("hbase:meta,,1");
     scan.mutable_scan()->add_column()->set_family("info");
@@ -174,7 +99,7 @@ TEST_F(HBaseRpcServerConcurrencyTest, PipelinedIncrementsFromManyClientsAreAllCo
   std::vector<std::thread> clients;
   for (int c = 0; c < kClients; ++c) {
     clients.emplace_back([&] {
-      RpcClient client(server_->port(), "ClientService");
+      RawRpcClient client(ConnectToLoopback(server_->port()), "ClientService", kReadTimeout);
       if (!client.ok()) return;
       const pb::MutateRequest increment = IncrementOfTheCounter();
       uint32_t next_id = 1;
@@ -195,7 +120,7 @@ TEST_F(HBaseRpcServerConcurrencyTest, PipelinedIncrementsFromManyClientsAreAllCo
   }
   // Meanwhile a client breaks the protocol: its connection alone is closed.
   {
-    RpcClient bad(server_->port(), "ClientService");
+    RawRpcClient bad(ConnectToLoopback(server_->port()), "ClientService", kReadTimeout);
     bad.Send(std::string("\x7f\xff\xff\xff", 4));  // a frame of 2 GiB
     pb::ResponseHeader header;
     std::string message;
@@ -219,7 +144,7 @@ TEST_F(HBaseRpcServerConcurrencyTest, StopWhileClientsCallReturns) {
   std::vector<std::thread> clients;
   for (int c = 0; c < 4; ++c) {
     clients.emplace_back([&] {
-      RpcClient client(server_->port(), "ClientService");
+      RawRpcClient client(ConnectToLoopback(server_->port()), "ClientService", kReadTimeout);
       const pb::MutateRequest increment = IncrementOfTheCounter();
       pb::ResponseHeader header;
       std::string message;

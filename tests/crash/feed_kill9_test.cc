@@ -12,9 +12,6 @@
 // Several rounds run on the same directory, so recovery also follows a recovery. A second test
 // turns deliveries in the post's write off: every post then takes a fan-out job.
 
-#include <poll.h>
-#include <signal.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -121,43 +118,17 @@ const bool kPosterRegistered = RegisterChildRole("feed-poster", &PosterChild);
 // and returns the ids it acknowledged.
 std::vector<std::string> RunAndKill(const std::string& dir, int32_t in_post_max_followers,
                                     int round, int run_ms) {
-  int fds[2];
-  EXPECT_EQ(pipe(fds), 0);
-  const pid_t pid = SpawnChild("feed-poster", {dir, std::to_string(in_post_max_followers),
-                                               std::to_string(round), std::to_string(fds[1])});
-  close(fds[1]);
+  const std::string written = RunUntilKilled(
+      "feed-poster", {dir, std::to_string(in_post_max_followers), std::to_string(round)}, run_ms);
   std::vector<std::string> acked;
-  std::string pending;  // bytes read and not yet a whole message
-  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-  bool killed = false;
-  char buf[4096];
-  while (true) {
-    if (!killed && std::chrono::steady_clock::now() >= deadline) {
-      kill(pid, SIGKILL);
-      killed = true;
-    }
-    pollfd p{fds[0], POLLIN, 0};
-    if (poll(&p, 1, 10) <= 0) continue;
-    const ssize_t n = read(fds[0], buf, sizeof(buf));
-    if (n == 0) break;  // the child is gone and every ack it sent has been read
-    if (n < 0) continue;
-    pending.append(buf, static_cast<size_t>(n));
-    while (pending.size() >= sizeof(uint32_t)) {
-      uint32_t size = 0;
-      std::memcpy(&size, pending.data(), sizeof(size));
-      if (pending.size() < sizeof(size) + size) break;
-      if (acked.empty()) {
-        deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(run_ms);
-      }
-      acked.push_back(pending.substr(sizeof(size), size));
-      pending.erase(0, sizeof(size) + size);
-    }
+  size_t at = 0;
+  uint32_t size = 0;
+  while (written.size() - at >= sizeof(size)) {
+    std::memcpy(&size, written.data() + at, sizeof(size));
+    if (written.size() - at - sizeof(size) < size) break;  // cut off by the kill
+    acked.push_back(written.substr(at + sizeof(size), size));
+    at += sizeof(size) + size;
   }
-  close(fds[0]);
-  int status = 0;
-  waitpid(pid, &status, 0);
-  EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL)
-      << "the poster stopped by itself (status " << status << ") before it was killed";
   return acked;
 }
 

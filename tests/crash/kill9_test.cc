@@ -1,25 +1,23 @@
 // Acknowledged writes survive kill -9.
 //
-// A child process writes to an embedded store and reports, through a pipe, each write the store
-// acknowledged. The parent kills it with SIGKILL at a random moment, reopens the store and checks
-// that every acknowledged write is there, that the write in flight is all there or not at all,
-// and that nothing later exists. Several rounds run on the same directory, so recovery also
-// follows a recovery. The default durability (SYNC_WAL) is what is tested: the write-ahead log
+// A child process (child_process.h) writes to an embedded store and reports, through a pipe, each
+// write the store acknowledged. The parent kills it with SIGKILL at a random moment, reopens the
+// store and checks that every acknowledged write is there, that the write in flight is all there or
+// not at all, and that nothing later exists. Several rounds run on the same directory, so recovery
+// also follows a recovery. The default durability (SYNC_WAL) is what is tested: the write-ahead log
 // reaches the operating system before a write is acknowledged, so a process crash loses nothing.
 
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <random>
 #include <string>
+#include <vector>
 
 #include "basalt/basalt.h"
+#include "child_process.h"
 #include "support/test_store.h"
 
 namespace basalt {
@@ -46,8 +44,12 @@ uint64_t DeletedBy(uint64_t i) {
   return (i + 3) % 7 == 0 ? i + 3 : 0;
 }
 
-// Runs in the child: writes until killed. Never returns.
-[[noreturn]] void WriterMain(const std::string& dir, int round, int ack_fd) {
+// The child: writes to the store `args[0]` in round `args[1]` until killed, writing each
+// acknowledged iteration to descriptor `args[2]`. Never returns.
+[[noreturn]] void WriterChild(const std::vector<std::string>& args) {
+  const std::string& dir = args[0];
+  const int round = std::stoi(args[1]);
+  const int ack_fd = std::stoi(args[2]);
   auto conn = Connection::Open(dir);
   if (!conn.ok()) {
     std::fprintf(stderr, "child: %s\n", conn.status().ToString().c_str());
@@ -68,41 +70,17 @@ uint64_t DeletedBy(uint64_t i) {
   }
 }
 
-// Kills the writer `run_ms` after its first acknowledgement (so that a slow open on a loaded
-// machine still leaves it time to write), or after 30 s without one; returns the last iteration
-// it acknowledged (-1: none).
+const bool kWriterRegistered = crash::RegisterChildRole("kill9-writer", &WriterChild);
+
+// Runs the writer for `run_ms` after its first acknowledgement and returns the last iteration it
+// acknowledged (-1: none).
 int64_t RunAndKill(const std::string& dir, int round, int run_ms) {
-  int fds[2];
-  EXPECT_EQ(pipe(fds), 0);
-  pid_t pid = fork();
-  if (pid == 0) {
-    close(fds[0]);
-    WriterMain(dir, round, fds[1]);
-  }
-  close(fds[1]);
-  int64_t last = -1;
-  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-  uint64_t ack;
-  bool killed = false;
-  while (true) {
-    if (!killed && std::chrono::steady_clock::now() >= deadline) {
-      kill(pid, SIGKILL);
-      killed = true;
-    }
-    pollfd p{fds[0], POLLIN, 0};
-    if (poll(&p, 1, 10) <= 0) continue;
-    ssize_t n = read(fds[0], &ack, sizeof(ack));
-    if (n == 0) break;  // the child is gone and every ack it sent has been read
-    if (n != sizeof(ack)) continue;
-    if (last < 0) deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(run_ms);
-    last = static_cast<int64_t>(ack);
-  }
-  close(fds[0]);
-  int status = 0;
-  waitpid(pid, &status, 0);
-  EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL)
-      << "the writer stopped by itself (status " << status << ") before it was killed";
-  return last;
+  const std::string acks =
+      crash::RunUntilKilled("kill9-writer", {dir, std::to_string(round)}, run_ms);
+  uint64_t last = 0;
+  if (acks.size() < sizeof(last)) return -1;
+  std::memcpy(&last, acks.data() + (acks.size() / sizeof(last) - 1) * sizeof(last), sizeof(last));
+  return static_cast<int64_t>(last);
 }
 
 void VerifyRound(Table& table, int round, int64_t last) {

@@ -12,15 +12,13 @@
 // The child is this binary run again (child_process.h): a snapshot flushes.
 
 #include <gtest/gtest.h>
-#include <poll.h>
 #include <rocksdb/db.h>
-#include <signal.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <map>
 #include <random>
@@ -112,35 +110,14 @@ struct Reported {
 
 // Kills the child `run_ms` after its first report (or after 30 s without one).
 Reported RunAndKill(const std::string& dir, int round, int run_ms) {
-  int fds[2];
-  EXPECT_EQ(pipe(fds), 0);
-  const pid_t pid =
-      crash::SpawnChild("snapshot-loop", {dir, std::to_string(round), std::to_string(fds[1])});
-  EXPECT_GT(pid, 0);
-  close(fds[1]);
+  const std::string written =
+      crash::RunUntilKilled("snapshot-loop", {dir, std::to_string(round)}, run_ms);
   Reported reported;
-  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-  bool killed = false, any = false;
-  while (true) {
-    if (!killed && std::chrono::steady_clock::now() >= deadline) {
-      kill(pid, SIGKILL);
-      killed = true;
-    }
-    pollfd p{fds[0], POLLIN, 0};
-    if (poll(&p, 1, 5) <= 0) continue;
-    Report r;
-    ssize_t n = read(fds[0], &r, sizeof(r));
-    if (n == 0) break;  // the child is gone and every report it sent has been read
-    if (n != sizeof(r)) continue;
-    if (!any) deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(run_ms);
-    any = true;
+  Report r;
+  for (size_t at = 0; written.size() - at >= sizeof(r); at += sizeof(r)) {
+    std::memcpy(&r, written.data() + at, sizeof(r));
     (r.kind == 0 ? reported.taken : r.kind == 1 ? reported.cloned : reported.deleted).insert(r.k);
   }
-  close(fds[0]);
-  int status = 0;
-  waitpid(pid, &status, 0);
-  EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL)
-      << "the child stopped by itself (status " << status << ") before it was killed";
   return reported;
 }
 

@@ -39,10 +39,8 @@
 #include <thread>
 #include <vector>
 
-#include <google/protobuf/io/coded_stream.h>
-
 #include "hbase_proto/proto/Client.pb.h"
-#include "hbase_rpc/rpc_codec.h"
+#include "support/raw_rpc_client.h"
 #include "support/test_store.h"
 #include "thrift1/gen/Hbase.h"
 #include "thrift2/gen/THBaseService.h"
@@ -234,21 +232,10 @@ struct Thrift1Client {
 // the connection header, ClientService), from `source`.
 class RpcConnection {
  public:
-  RpcConnection(const std::string& source, int port) : fd_(ConnectFrom(source, port)) {
-    EXPECT_GE(fd_, 0) << "connect from " << source << ": " << std::strerror(errno);
-    const timeval timeout{30, 0};
-    ::setsockopt(fd_, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof(timeout));
-    ::hbase::pb::ConnectionHeader header;
-    header.set_service_name("ClientService");
-    header.set_cell_block_codec_class(std::string(::basalt::hbase_rpc::kKeyValueCodec));
-    EXPECT_TRUE(
-        Send(std::string("HBas\x00\x50", 6) + ::basalt::hbase_rpc::EncodeConnectionHeader(header)));
+  RpcConnection(const std::string& source, int port)
+      : client_(ConnectFrom(source, port), "ClientService", std::chrono::seconds(30)) {
+    EXPECT_TRUE(client_.ok()) << "connect from " << source << ": " << std::strerror(errno);
   }
-  ~RpcConnection() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  RpcConnection(const RpcConnection&) = delete;
-  RpcConnection& operator=(const RpcConnection&) = delete;
 
   // A scan of hbase:meta, as a client locating table `t` makes: whether it was answered with
   // the table's region.
@@ -258,52 +245,16 @@ class RpcConnection {
     scan.mutable_region()->set_value("hbase:meta,,1");
     scan.mutable_scan()->add_column()->set_family("info");
     scan.set_number_of_rows(10);
-    ::hbase::pb::RequestHeader header;
-    header.set_call_id(call_id);
-    header.set_method_name("Scan");
-    if (!Send(::basalt::hbase_rpc::EncodeCall(header, &scan))) return false;
-    uint8_t length_bytes[4];
-    if (!ReadExactly(length_bytes, 4)) return false;
-    const uint32_t length = uint32_t{length_bytes[0]} << 24 | uint32_t{length_bytes[1]} << 16 |
-                            uint32_t{length_bytes[2]} << 8 | length_bytes[3];
-    std::string body(length, '\0');
-    if (!ReadExactly(reinterpret_cast<uint8_t*>(body.data()), length)) return false;
-    google::protobuf::io::CodedInputStream in(reinterpret_cast<const uint8_t*>(body.data()),
-                                              static_cast<int>(body.size()));
-    uint32_t size = 0;
-    std::string bytes;
-    ::hbase::pb::ResponseHeader answer_header;
-    if (!in.ReadVarint32(&size) || !in.ReadString(&bytes, static_cast<int>(size)) ||
-        !answer_header.ParseFromString(bytes) || answer_header.has_exception() ||
-        answer_header.call_id() != call_id) {
-      return false;
-    }
+    ::hbase::pb::ResponseHeader header;
+    std::string message;
     ::hbase::pb::ScanResponse answer;
-    return in.ReadVarint32(&size) && in.ReadString(&bytes, static_cast<int>(size)) &&
-           answer.ParseFromString(bytes) && answer.results_size() > 0;
+    return client_.Call(call_id, "Scan", scan) && client_.Read(&header, &message) &&
+           !header.has_exception() && header.call_id() == call_id &&
+           answer.ParseFromString(message) && answer.results_size() > 0;
   }
 
  private:
-  bool Send(const std::string& bytes) {
-    size_t sent = 0;
-    while (sent < bytes.size()) {
-      const ssize_t n = ::send(fd_, bytes.data() + sent, bytes.size() - sent, MSG_NOSIGNAL);
-      if (n <= 0) return false;
-      sent += static_cast<size_t>(n);
-    }
-    return true;
-  }
-  bool ReadExactly(uint8_t* out, size_t n) {
-    size_t got = 0;
-    while (got < n) {
-      const ssize_t r = ::recv(fd_, out + got, n - got, 0);
-      if (r <= 0) return false;
-      got += static_cast<size_t>(r);
-    }
-    return true;
-  }
-
-  const int fd_;
+  RawRpcClient client_;
 };
 
 // The address of the `i`-th connection of a group: 250 a source address, in 127.0.<block>.x.

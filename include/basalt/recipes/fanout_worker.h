@@ -27,25 +27,16 @@
 #ifndef BASALT_RECIPES_FANOUT_WORKER_H_
 #define BASALT_RECIPES_FANOUT_WORKER_H_
 
-#include <atomic>
 #include <chrono>
 #include <climits>
-#include <condition_variable>
 #include <cstdint>
-#include <deque>
-#include <mutex>
-#include <set>
-#include <string>
+#include <memory>
 #include <string_view>
-#include <thread>
-#include <vector>
 
 #include "basalt/recipes/feed.h"
 #include "basalt/status.h"
 
 namespace basalt::recipes {
-
-class FanoutJobs;
 
 struct FanoutWorkerOptions {
   // Worker threads. Default: 2.
@@ -99,55 +90,9 @@ class FanoutWorkerPool {
                               FanoutStats* stats = nullptr);
 
  private:
-  void Loop(int index);
-  // A full look from the queue's start at most this often, and the low-water mark this far
-  // behind a look that read to the queue's end.
-  static constexpr int64_t kFullLookEveryMs = 5000;
-  static constexpr int64_t kLateJobMarginMs = 1000;
-
-  // The pool's view of the job queue, shared by its workers (the file comment).
-  struct QueueView {
-    std::mutex mu;
-    std::string pool_id;  // the pool's workers' ids start with it
-    // Jobs with a free lease that a look read, not yet taken by a worker. guarded by mu
-    std::deque<RowResult> seen;
-    // The job rows workers took from `seen` and run. guarded by mu
-    std::set<std::string> running;
-    // The last job row a look read. guarded by mu
-    std::string after;
-    // Every job queued before this time (ms) is finished or the pool's (in `seen`, running, or
-    // held by a worker's lease), unless it became visible more than kLateJobMarginMs after it
-    // was queued. guarded by mu
-    int64_t low_water_ms = 0;
-    int64_t last_full_look_ms = 0;  // guarded by mu
-  };
-
-  // RunOnce, stopping between steps once `*stop` is set. With `view`, takes a job the pool's
-  // looks read (claimed only when it has more than one follower page), else claims the first
-  // free job of the whole queue.
-  static Result<bool> RunJob(FanoutJobs* jobs, const FanoutWorkerOptions& options,
-                             std::string_view worker_id, int max_steps, FanoutStats* stats,
-                             const std::atomic<bool>* stop, QueueView* view);
-  // Moves the next job of `view->seen` to `view->running` and into `*job`, looking at the queue
-  // first when `seen` is empty. False when there is none.
-  static Result<bool> TakeJob(Table& posts, QueueView* view, RowResult* job);
-  // Reads jobs into `view->seen` (the file comment); `view->mu` held.
-  static Status Look(Table& posts, QueueView* view);
-
-  Feed& feed_;
-  FanoutJobs* jobs_;  // feed_'s; null when feed_ was not made by Feed::Open
-  FanoutWorkerOptions options_;
-  QueueView view_;
-  std::vector<std::thread> threads_;
-  std::atomic<bool> stop_{false};
-  mutable std::mutex mu_;
-  std::condition_variable cv_;
-  FanoutStats stats_;  // guarded by mu_
-  // Times a worker looked for a job and found none it could claim, and Drain's wake-up for it:
-  // the job table is only counted after such a look (counting it scans every job row).
-  uint64_t empty_looks_ = 0;  // guarded by mu_
-  std::condition_variable looked_;
-  Status last_error_;  // guarded by mu_
+  // The threads, the pool's view of the job queue, its locks and counters (fanout_worker.cc).
+  struct State;
+  std::unique_ptr<State> state_;
 };
 
 }  // namespace basalt::recipes

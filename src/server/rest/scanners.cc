@@ -17,7 +17,7 @@ RestScanner::~RestScanner() {
 }
 
 Result<std::vector<RowResult>> RestScanner::NextChunk(int64_t max_cells, int64_t max_rows) {
-  std::lock_guard<std::mutex> lock(mu_);
+  util::MutexLock lock(mu_);
   if (max_cells <= 0) max_cells = batch_;
   std::vector<RowResult> out;
   int64_t cells = 0;
@@ -105,7 +105,7 @@ Status ScannerRegistry::CheckCapsLocked(const ScannerOwner& owner, const std::st
 Result<std::string> ScannerRegistry::Add(const ScannerOwner& owner, std::string table,
                                          std::shared_ptr<RestScanner> scanner) {
   std::string share = owner.admin ? std::string() : ClientShareKey(owner.address);
-  std::lock_guard<std::mutex> lock(mu_);
+  util::MutexLock lock(mu_);
   BASALT_RETURN_IF_ERROR(CheckCapsLocked(owner, share));
   std::string id;
   do {
@@ -150,7 +150,7 @@ ScannerRegistry::Map::iterator ScannerRegistry::LookupLocked(
 std::shared_ptr<RestScanner> ScannerRegistry::Find(const std::string& id, const ScannerOwner& asker,
                                                    std::string_view table) {
   std::shared_ptr<RestScanner> expired;  // destroyed outside the lock
-  std::lock_guard<std::mutex> lock(mu_);
+  util::MutexLock lock(mu_);
   auto it = LookupLocked(id, asker, table, &expired);
   if (it == scanners_.end()) return nullptr;
   it->second.last_used = std::chrono::steady_clock::now();
@@ -160,7 +160,7 @@ std::shared_ptr<RestScanner> ScannerRegistry::Find(const std::string& id, const 
 bool ScannerRegistry::Remove(const std::string& id, const ScannerOwner& asker,
                              std::string_view table) {
   std::shared_ptr<RestScanner> doomed;  // destroyed outside the lock
-  std::lock_guard<std::mutex> lock(mu_);
+  util::MutexLock lock(mu_);
   auto it = LookupLocked(id, asker, table, &doomed);
   if (it == scanners_.end()) return false;
   doomed = EraseLocked(it);
@@ -169,7 +169,7 @@ bool ScannerRegistry::Remove(const std::string& id, const ScannerOwner& asker,
 
 void ScannerRegistry::Expire() {
   std::vector<std::shared_ptr<RestScanner>> doomed;
-  std::lock_guard<std::mutex> lock(mu_);
+  util::MutexLock lock(mu_);
   auto now = std::chrono::steady_clock::now();
   for (auto it = scanners_.begin(); it != scanners_.end();) {
     auto next = std::next(it);
@@ -180,12 +180,12 @@ void ScannerRegistry::Expire() {
 
 void ScannerRegistry::Clear() {
   std::vector<std::shared_ptr<RestScanner>> doomed;
-  std::lock_guard<std::mutex> lock(mu_);
+  util::MutexLock lock(mu_);
   while (!scanners_.empty()) doomed.push_back(EraseLocked(scanners_.begin()));
 }
 
 int64_t ScannerRegistry::size() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  util::MutexLock lock(mu_);
   return static_cast<int64_t>(scanners_.size());
 }
 

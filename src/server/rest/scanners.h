@@ -30,7 +30,6 @@
 #include <cstdint>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -38,6 +37,8 @@
 
 #include "basalt/table.h"
 #include "server/rest/result_budget.h"
+#include "util/mutex.h"
+#include "util/thread_annotations.h"
 
 namespace basalt::server::rest {
 
@@ -54,17 +55,18 @@ class RestScanner {
   // The next rows, at most `max_cells` cells (default: the scanner's batch), `max_rows` rows
   // (<= 0: no row limit) and max_chunk_bytes of cells (but at least one cell). An empty vector
   // means the scan is exhausted.
-  Result<std::vector<RowResult>> NextChunk(int64_t max_cells, int64_t max_rows);
+  Result<std::vector<RowResult>> NextChunk(int64_t max_cells, int64_t max_rows)
+      BASALT_EXCLUDES(mu_);
 
  private:
-  std::mutex mu_;
+  util::Mutex mu_;
   std::unique_ptr<Table> table_;
-  std::unique_ptr<ResultScanner> scanner_;
+  std::unique_ptr<ResultScanner> scanner_ BASALT_GUARDED_BY(mu_);
   const int32_t batch_;
   const size_t max_chunk_bytes_;
-  RowResult pending_;     // the row being handed out
-  size_t next_cell_ = 0;  // first cell of pending_ not yet returned
-  bool exhausted_ = false;
+  RowResult pending_ BASALT_GUARDED_BY(mu_);     // the row being handed out
+  size_t next_cell_ BASALT_GUARDED_BY(mu_) = 0;  // first cell of pending_ not yet returned
+  bool exhausted_ BASALT_GUARDED_BY(mu_) = false;
 };
 
 // Who opened a scanner, and so who may read and delete it: the holder of the admin token (when
@@ -131,23 +133,24 @@ class ScannerRegistry {
   using Map = std::map<std::string, Entry>;
 
   // Busy when one more scanner of `owner` (counted under `share`) would pass a cap.
-  // REQUIRES: mu_ held.
-  Status CheckCapsLocked(const ScannerOwner& owner, const std::string& share) const;
+  Status CheckCapsLocked(const ScannerOwner& owner, const std::string& share) const
+      BASALT_REQUIRES(mu_);
   // The entry for `id` when Find would return its scanner, else end(). Expired entries met on
-  // the way are moved to `*expired`. REQUIRES: mu_ held.
+  // the way are moved to `*expired`.
   Map::iterator LookupLocked(const std::string& id, const ScannerOwner& asker,
-                             std::string_view table, std::shared_ptr<RestScanner>* expired);
+                             std::string_view table, std::shared_ptr<RestScanner>* expired)
+      BASALT_REQUIRES(mu_);
   // Forgets the entry at `it`, giving its places back; returns its scanner, to be destroyed
-  // outside the lock. REQUIRES: mu_ held.
-  std::shared_ptr<RestScanner> EraseLocked(Map::iterator it);
+  // outside the lock.
+  std::shared_ptr<RestScanner> EraseLocked(Map::iterator it) BASALT_REQUIRES(mu_);
 
   const std::chrono::seconds idle_timeout_;
   const size_t max_open_;
   const size_t max_open_per_client_;
-  mutable std::mutex mu_;
-  Map scanners_;                                       // guarded by mu_
-  size_t anonymous_open_ = 0;                          // guarded by mu_
-  std::unordered_map<std::string, size_t> per_share_;  // guarded by mu_; no zero entries
+  mutable util::Mutex mu_;
+  Map scanners_ BASALT_GUARDED_BY(mu_);
+  size_t anonymous_open_ BASALT_GUARDED_BY(mu_) = 0;
+  std::unordered_map<std::string, size_t> per_share_ BASALT_GUARDED_BY(mu_);  // no zero entries
 };
 
 }  // namespace basalt::server::rest
