@@ -87,13 +87,6 @@ class Cli {
     return Status::OK();
   }
 
-  // snapshot list (basalt/snapshot.h); the other snapshot verbs are shared operations.
-  Status SnapshotList() {
-    BASALT_ASSIGN_OR_RETURN(auto snapshots, admin().ListSnapshots());
-    out_.Snapshots(snapshots);
-    return Status::OK();
-  }
-
  private:
   Admin& admin() { return conn_->admin(); }
 
@@ -256,9 +249,6 @@ int Main(int argc, char** argv) {
       "snapshot", "table snapshots, as HBase's: files linked, not copied (docs/operations.md)");
   snapshot->require_subcommand(1);
   operation_verbs.Register(*snapshot, "snapshot");
-  CLI::App* snapshot_list =
-      snapshot->add_subcommand("list", "list the snapshots and what their files cost");
-  snapshot_list->callback([&command] { command = &Cli::SnapshotList; });
 
   // demo load: fills the store with the demo data set through the recipes.
   recipes::DemoOptions demo_options;

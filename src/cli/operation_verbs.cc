@@ -63,6 +63,7 @@ class CliOutput : public shell::OperationOutput {
     out_.Namespaces(namespaces);
   }
   void Table(const TableInfo& info, std::optional<size_t>) override { out_.Table(info); }
+  void Snapshots(const std::vector<SnapshotInfo>& snapshots) override { out_.Snapshots(snapshots); }
   void Counter(int64_t value) override { out_.Counter(value); }
   void Count(int64_t rows) override { out_.Count(rows); }
   void Progress(const std::string&) override {}

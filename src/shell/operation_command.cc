@@ -3,6 +3,7 @@
 // through the shell's formatter.
 
 #include <cctype>
+#include <ctime>
 #include <string>
 
 #include "basalt/cell.h"
@@ -151,6 +152,16 @@ Result<OperationArgs> ShellArgs(const Operation& op, std::string_view command,
   return args;
 }
 
+// As HBase's shell prints a snapshot's creation time (Ruby's Time#to_s), in UTC.
+std::string FormatCreationTime(int64_t millis) {
+  const std::time_t seconds = static_cast<std::time_t>(millis / 1000);
+  std::tm tm{};
+  gmtime_r(&seconds, &tm);
+  char buf[64];
+  std::strftime(buf, sizeof(buf), "%Y-%m-%d %H:%M:%S +0000", &tm);
+  return buf;
+}
+
 // The results, as HBase's shell prints them.
 class ShellOutput : public OperationOutput {
  public:
@@ -175,6 +186,22 @@ class ShellOutput : public OperationOutput {
   void Table(const TableInfo& info, std::optional<size_t> snapshots) override {
     PrintTableDescription(ctx_.out, info);
     if (snapshots) ctx_.out << "Snapshots: " << *snapshots << "\n";
+  }
+  // HBase's two columns, SNAPSHOT and TABLE + CREATION TIME, with what the snapshot costs on
+  // disk after the time.
+  void Snapshots(const std::vector<SnapshotInfo>& snapshots) override {
+    constexpr size_t kWidth = 30;
+    auto pad = [](std::string s) {
+      if (s.size() < kWidth) s.resize(kWidth, ' ');
+      return s + " ";
+    };
+    ctx_.out << pad("SNAPSHOT") << "TABLE + CREATION TIME\n";
+    for (const SnapshotInfo& s : snapshots) {
+      ctx_.out << " " << pad(s.name) << s.table.ToString() << " ("
+               << FormatCreationTime(s.creation_time_ms) << "), shared " << s.shared_bytes
+               << " bytes, exclusive " << s.exclusive_bytes << " bytes\n";
+    }
+    ctx_.out << snapshots.size() << " row(s)\n";
   }
   void Counter(int64_t value) override { ctx_.out << "COUNTER VALUE = " << value << "\n"; }
   void Count(int64_t rows) override { PrintRowCount(ctx_.out, rows); }

@@ -674,6 +674,16 @@ Status SnapshotOperation(Connection& conn, const OperationArgs& args, OperationO
   return Status::OK();
 }
 
+Status ListSnapshotsOperation(Connection& conn, const OperationArgs& args, OperationOutput& out) {
+  BASALT_ASSIGN_OR_RETURN(std::optional<std::regex> pattern, PatternArg(args));
+  BASALT_ASSIGN_OR_RETURN(auto snapshots, conn.admin().ListSnapshots());
+  std::erase_if(snapshots, [&](const SnapshotInfo& s) {
+    return pattern && !std::regex_match(s.name, *pattern);
+  });
+  out.Snapshots(snapshots);
+  return Status::OK();
+}
+
 Status CloneSnapshotOperation(Connection& conn, const OperationArgs& args, OperationOutput& out) {
   BASALT_ASSIGN_OR_RETURN(std::string snapshot, BytesArg(args, "name"));
   BASALT_ASSIGN_OR_RETURN(TableName table, TableArg(args, "new_table"));
@@ -994,6 +1004,14 @@ const std::vector<Operation>& Operations() {
        .parameters = {kTable, Positional("name", "the snapshot's name", Kind::kSnapshot,
                                          Cli::kArgument, Shell::kArgument)},
        .run = &SnapshotOperation},
+      {.shell_name = "list_snapshots",
+       .cli_name = "snapshot list",
+       .group = "snapshots",
+       .summary = "list snapshots, optionally those matching a regular expression, with their "
+                  "disk cost",
+       .shell_usage = "list_snapshots\nlist_snapshots 'snap.*'",
+       .parameters = {kPattern},
+       .run = &ListSnapshotsOperation},
       {.shell_name = "clone_snapshot",
        .cli_name = "snapshot clone",
        .group = "snapshots",

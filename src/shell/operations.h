@@ -18,6 +18,7 @@
 #include "basalt/connection.h"
 #include "basalt/row_result.h"
 #include "basalt/schema.h"
+#include "basalt/snapshot.h"
 #include "basalt/status.h"
 #include "shell/commands.h"
 #include "shell/parser.h"
@@ -109,6 +110,7 @@ class OperationOutput {
   virtual void Namespaces(const std::vector<NamespaceDescriptor>& namespaces) = 0;
   // describe; `snapshots` is the table's snapshot count where the backend has snapshots.
   virtual void Table(const TableInfo& info, std::optional<size_t> snapshots) = 0;
+  virtual void Snapshots(const std::vector<SnapshotInfo>& snapshots) = 0;
   virtual void Counter(int64_t value) = 0;
   virtual void Count(int64_t rows) = 0;
   // A step of a long operation ("Disabling table..."), which the shell prints as HBase's does.
