@@ -49,30 +49,6 @@ const CLI::Validator kIntegerCheck(
     },
     "");
 
-// The operation's results as the command line prints them (cli/output.h).
-class CliOutput : public shell::OperationOutput {
- public:
-  explicit CliOutput(Output& out) : out_(out) {}
-
-  void Row(const RowResult& row) override { out_.Row(row); }
-  void BeginRows() override { out_.BeginRows(); }
-  void NextRow(const RowResult& row) override { out_.NextRow(row); }
-  void EndRows(int64_t rows) override { out_.EndRows(rows); }
-  void Tables(const std::vector<TableName>& tables) override { out_.Tables(tables); }
-  void Namespaces(const std::vector<NamespaceDescriptor>& namespaces) override {
-    out_.Namespaces(namespaces);
-  }
-  void Table(const TableInfo& info, std::optional<size_t>) override { out_.Table(info); }
-  void Snapshots(const std::vector<SnapshotInfo>& snapshots) override { out_.Snapshots(snapshots); }
-  void Counter(int64_t value) override { out_.Counter(value); }
-  void Count(int64_t rows) override { out_.Count(rows); }
-  void Progress(const std::string&) override {}
-  void Done(const std::string& what) override { out_.Done(what); }
-
- private:
-  Output& out_;
-};
-
 }  // namespace
 
 void OperationVerbs::Register(CLI::App& parent, std::string_view parent_name) {
@@ -173,7 +149,6 @@ std::optional<int> OperationVerbs::RunIfParsed(const std::string& data_dir, bool
   for (const Verb& verb : verbs_) {
     if (!verb.app->parsed()) continue;
     Output out(std::cout, json);
-    CliOutput printed(out);
     Status s;
     Result<OperationArgs> args = ArgsOf(verb);
     Result<std::unique_ptr<Connection>> conn = Connection::Open(data_dir);
@@ -182,7 +157,7 @@ std::optional<int> OperationVerbs::RunIfParsed(const std::string& data_dir, bool
     } else if (!conn.ok()) {
       s = conn.status();
     } else {
-      s = shell::RunOperation(*verb.operation, **conn, *args, printed);
+      s = shell::RunOperation(*verb.operation, **conn, *args, out);
     }
     std::cout.flush();
     if (s.ok()) return 0;
