@@ -34,8 +34,8 @@
 namespace basalt::cli {
 namespace {
 
-// Everything the subcommands were given on the command line.
-// The shared operations' verbs have their own (operation_verbs.h).
+// What the subcommands were given on the command line (the verbs of the operations the shell
+// shares hold their own: operation_verbs.h).
 struct Args {
   std::string data_dir;
   bool json = false;

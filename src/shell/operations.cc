@@ -86,12 +86,7 @@ Result<TimeRange> TimeRangeArg(const OperationArgs& args) {
   }
   Value range;
   range.kind = Value::Kind::kArray;
-  for (std::string part : {v.text.substr(0, comma), v.text.substr(comma + 1)}) {
-    Value item;
-    item.text = std::move(part);
-    item.kind = Value::Kind::kString;
-    range.items.push_back(std::move(item));
-  }
+  range.items = {StringValue(v.text.substr(0, comma)), StringValue(v.text.substr(comma + 1))};
   return AsTimeRange(range, "time range");
 }
 
