@@ -57,7 +57,7 @@ struct Parameter {
     kNone,              // not offered
     kArgument,          // a positional value (shell_count of them)
     kOptionalArgument,  //
-    kArguments,         // every further value (arrays flattened): the last positional
+    kArguments,         // every further value (a column array is its columns): the last
     kKey,               // only a key of an option hash (shell_keys)
   };
 

@@ -142,6 +142,11 @@ TEST(CommandTableTest, BothFrontEndsChangeTheSameStore) {
   EXPECT_EQ(cli("put t r3 f:q three --ts 30"), "put 1 cell(s)\n");
   EXPECT_EQ(cli("count t"), "4 row(s)\n");
   EXPECT_EQ(shell("count 't'"), "4 row(s)\n");
+  // LIMIT and --limit are one parameter: 0 is no limit in both.
+  EXPECT_TRUE(Has(cli("scan t --limit 0"), "\n4 row(s)\n"));
+  EXPECT_TRUE(Has(shell("scan 't', {LIMIT => 0}"), "\n4 row(s)\n"));
+  EXPECT_TRUE(Has(cli("scan t --limit 1"), "\n1 row(s)\n"));
+  EXPECT_TRUE(Has(shell("scan 't', {LIMIT => 1}"), "\n1 row(s)\n"));
   EXPECT_TRUE(Has(shell("get 't', 'r3'"), "timestamp=30, value=three")) << shell("get 't', 'r3'");
   EXPECT_TRUE(Has(cli("get t r1"), "timestamp=10, value=one")) << cli("get t r1");
 
