@@ -6,7 +6,6 @@
 
 #include <unistd.h>
 #include <CLI/CLI.hpp>
-#include <charconv>
 
 #include <cerrno>
 #include <cstdio>
@@ -14,7 +13,6 @@
 #include <cstring>
 #include <fstream>
 #include <iostream>
-#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -25,107 +23,28 @@
 #include "app/serve.h"
 #include "basalt/backup.h"
 #include "basalt/basalt.h"
-#include "basalt/filter_language.h"
 #include "basalt/recipes/demo.h"
 #include "cli/copy_commands.h"
 #include "cli/import.h"
+#include "cli/operation_verbs.h"
 #include "cli/output.h"
 #include "cli/sync_commands.h"
-#include "shell/family_options.h"
-#include "shell/operations.h"
 #include "shell/repl.h"
-#include "util/bytes_format.h"
 
 namespace basalt::cli {
 namespace {
 
-using util::FromStringBinary;
-
-Result<int64_t> ParseInt(std::string_view text, std::string_view what) {
-  int64_t v = 0;
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (ec != std::errc() || end != text.data() + text.size()) {
-    return Status::InvalidArgument(std::string(what) + " must be an integer, not '" +
-                                   std::string(text) + "'");
-  }
-  return v;
-}
-
-std::string Upper(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return s;
-}
-
-Result<Durability> ParseDurability(const std::string& text) {
-  for (Durability d : {Durability::kUseDefault, Durability::kSkipWal, Durability::kAsyncWal,
-                       Durability::kSyncWal, Durability::kFsyncWal}) {
-    if (Upper(text) == DurabilityName(d)) return d;
-  }
-  return Status::InvalidArgument("unknown durability '" + text +
-                                 "' (USE_DEFAULT, SKIP_WAL, ASYNC_WAL, SYNC_WAL or FSYNC_WAL)");
-}
-
-// "MIN,MAX" -> [MIN, MAX).
-Result<TimeRange> ParseTimeRange(const std::string& text) {
-  auto comma = text.find(',');
-  if (comma == std::string::npos) {
-    return Status::InvalidArgument("time range must be MIN,MAX, not '" + text + "'");
-  }
-  TimeRange r;
-  BASALT_ASSIGN_OR_RETURN(r.min, ParseInt(text.substr(0, comma), "time range start"));
-  BASALT_ASSIGN_OR_RETURN(r.max, ParseInt(text.substr(comma + 1), "time range end"));
-  return r;
-}
-
-// "family" or "family:qualifier"; the qualifier may hold \xHH escapes (and ':' after the first).
-ColumnName ParseColumn(const std::string& text) {
-  ColumnName column = ParseColumnName(text);
-  if (column.qualifier) column.qualifier = FromStringBinary(*column.qualifier);
-  return column;
-}
-
-// "name[:options]" split into the family name and its options.
-std::pair<std::string, std::string> SplitFamilySpec(const std::string& spec) {
-  auto colon = spec.find(':');
-  if (colon == std::string::npos) return {spec, ""};
-  return {spec.substr(0, colon), spec.substr(colon + 1)};
-}
-
-// --filter: the filter language, after HBase's \xHH escapes are decoded as in every other byte
-// argument (so a filter can hold any byte); error positions count the decoded bytes.
-Result<FilterPtr> ParseFilterOption(const std::optional<std::string>& text) {
-  if (!text) return FilterPtr();
-  return ParseFilter(FromStringBinary(*text));
-}
-
-// Everything the subcommands were given on the command line.
+// What the subcommands were given on the command line (the verbs of the operations the shell
+// shares hold their own: operation_verbs.h).
 struct Args {
   std::string data_dir;
   bool json = false;
   std::string table;
-  std::string row;
-  std::string ns;
-  std::vector<std::string> positional;  // command-specific
-  std::vector<std::string> splits;
-  std::vector<std::string> drop_families;
-  std::string durability;
-  std::optional<int64_t> ts;
-  std::optional<int64_t> version;
-  std::optional<int32_t> versions;
-  std::string time_range;
-  std::string start, stop, prefix, columns;
-  bool reverse = false;
-  bool raw = false;
-  int64_t limit = 0;
-  int32_t batch = 0;
-  std::optional<std::string> filter;
   std::string import_file;
   std::string import_format;
   std::string backup_dir;
   std::string restore_dir;
-  uint32_t backup_id = 0;                       // 0: the latest
-  const shell::Operation* operation = nullptr;  // a shared operation's verb, with its arguments
-  std::vector<std::string> operation_args;
+  uint32_t backup_id = 0;  // 0: the latest
 };
 
 class Cli {
@@ -134,222 +53,6 @@ class Cli {
 
   Status Open() {
     BASALT_ASSIGN_OR_RETURN(conn_, Connection::Open(args_.data_dir));
-    return Status::OK();
-  }
-
-  Status Create() {
-    BASALT_ASSIGN_OR_RETURN(TableName name, TableName::Parse(args_.table));
-    TableDescriptor desc(name);
-    for (const auto& spec : args_.positional) {
-      auto [family, options] = SplitFamilySpec(spec);
-      FamilyDescriptor f(family);
-      BASALT_RETURN_IF_ERROR(shell::ApplyFamilyOptionList(options, &f));
-      desc.AddFamily(f);
-    }
-    std::vector<std::string> splits;
-    for (const auto& s : args_.splits) splits.push_back(FromStringBinary(s));
-    BASALT_RETURN_IF_ERROR(admin().CreateTable(desc, splits));
-    out_.Done("created table " + name.ToString());
-    return Status::OK();
-  }
-
-  Status CreateNamespace() {
-    BASALT_RETURN_IF_ERROR(admin().CreateNamespace({args_.ns, {}}));
-    out_.Done("created namespace " + args_.ns);
-    return Status::OK();
-  }
-
-  Status Namespaces() {
-    BASALT_ASSIGN_OR_RETURN(auto namespaces, admin().ListNamespaces());
-    out_.Namespaces(namespaces);
-    return Status::OK();
-  }
-
-  Status List() {
-    BASALT_ASSIGN_OR_RETURN(auto tables, admin().ListTables(args_.ns));
-    out_.Tables(tables);
-    return Status::OK();
-  }
-
-  Status Describe() {
-    BASALT_ASSIGN_OR_RETURN(TableName name, TableName::Parse(args_.table));
-    BASALT_ASSIGN_OR_RETURN(TableInfo info, admin().DescribeTable(name));
-    out_.Table(info);
-    return Status::OK();
-  }
-
-  // Modifies each named family that exists (only the options given change), adds the others.
-  Status Alter() {
-    BASALT_ASSIGN_OR_RETURN(TableName name, TableName::Parse(args_.table));
-    BASALT_ASSIGN_OR_RETURN(TableInfo info, admin().DescribeTable(name));
-    if (args_.positional.empty() && args_.drop_families.empty() && args_.durability.empty()) {
-      return Status::InvalidArgument(
-          "nothing to alter: give FAMILY[:options], --drop-family or "
-          "--durability");
-    }
-    for (const auto& spec : args_.positional) {
-      auto [family, options] = SplitFamilySpec(spec);
-      const FamilyDescriptor* existing = info.descriptor.FindFamily(family);
-      FamilyDescriptor f = existing ? *existing : FamilyDescriptor(family);
-      BASALT_RETURN_IF_ERROR(shell::ApplyFamilyOptionList(options, &f));
-      if (existing) {
-        BASALT_RETURN_IF_ERROR(admin().ModifyFamily(name, f));
-      } else {
-        BASALT_RETURN_IF_ERROR(admin().AddFamily(name, f));
-      }
-    }
-    for (const auto& family : args_.drop_families) {
-      BASALT_RETURN_IF_ERROR(admin().DeleteFamily(name, family));
-    }
-    if (!args_.durability.empty()) {
-      BASALT_ASSIGN_OR_RETURN(Durability d, ParseDurability(args_.durability));
-      BASALT_RETURN_IF_ERROR(admin().SetDurability(name, d));
-    }
-    out_.Done("altered table " + name.ToString());
-    return Status::OK();
-  }
-
-  // As the HBase shell's truncate: disables, then truncates (which enables it again).
-  Status Truncate() {
-    BASALT_ASSIGN_OR_RETURN(TableName name, TableName::Parse(args_.table));
-    BASALT_ASSIGN_OR_RETURN(bool enabled, admin().IsTableEnabled(name));
-    if (enabled) BASALT_RETURN_IF_ERROR(admin().DisableTable(name));
-    BASALT_RETURN_IF_ERROR(admin().TruncateTable(name, /*preserve_splits=*/true));
-    out_.Done("truncated table " + name.ToString());
-    return Status::OK();
-  }
-
-  // Disables the table first when needed: one command, not HBase shell's two.
-  Status Drop() {
-    BASALT_ASSIGN_OR_RETURN(TableName name, TableName::Parse(args_.table));
-    BASALT_ASSIGN_OR_RETURN(bool enabled, admin().IsTableEnabled(name));
-    if (enabled) BASALT_RETURN_IF_ERROR(admin().DisableTable(name));
-    BASALT_RETURN_IF_ERROR(admin().DeleteTable(name));
-    out_.Done("dropped table " + name.ToString());
-    return Status::OK();
-  }
-
-  // put TABLE ROW F:Q VALUE [F:Q VALUE]...: one atomic Put.
-  Status PutCells() {
-    BASALT_ASSIGN_OR_RETURN(auto table, OpenTable());
-    if (args_.positional.empty() || args_.positional.size() % 2 != 0) {
-      return Status::InvalidArgument("put needs FAMILY:QUALIFIER VALUE pairs");
-    }
-    basalt::Put put(FromStringBinary(args_.row), args_.ts.value_or(kLatestTimestamp));
-    for (size_t i = 0; i < args_.positional.size(); i += 2) {
-      ColumnName col = ParseColumn(args_.positional[i]);
-      if (!col.qualifier) {
-        return Status::InvalidArgument("put needs FAMILY:QUALIFIER, not '" + args_.positional[i] +
-                                       "'");
-      }
-      put.Add(col.family, *col.qualifier, FromStringBinary(args_.positional[i + 1]));
-    }
-    BASALT_RETURN_IF_ERROR(table->Put(put));
-    out_.Done("put " + std::to_string(args_.positional.size() / 2) + " cell(s)");
-    return Status::OK();
-  }
-
-  Status GetRow() {
-    BASALT_ASSIGN_OR_RETURN(FilterPtr filter, ParseFilterOption(args_.filter));
-    BASALT_ASSIGN_OR_RETURN(auto table, OpenTable());
-    basalt::Get get(FromStringBinary(args_.row));
-    if (filter) get.SetFilter(std::move(filter));
-    for (const auto& c : args_.positional) {
-      ColumnName col = ParseColumn(c);
-      if (col.qualifier) {
-        get.AddColumn(col.family, *col.qualifier);
-      } else {
-        get.AddFamily(col.family);
-      }
-    }
-    if (args_.versions) get.ReadVersions(*args_.versions);
-    BASALT_RETURN_IF_ERROR(ApplyTime([&](int64_t a, int64_t b) { get.SetTimeRange(a, b); }));
-    BASALT_ASSIGN_OR_RETURN(RowResult row, table->Get(get));
-    out_.Row(row);
-    return Status::OK();
-  }
-
-  Status ScanRows() {
-    BASALT_ASSIGN_OR_RETURN(FilterPtr filter, ParseFilterOption(args_.filter));
-    BASALT_ASSIGN_OR_RETURN(auto table, OpenTable());
-    basalt::Scan scan;
-    if (filter) scan.SetFilter(std::move(filter));
-    if (!args_.start.empty()) scan.WithStartRow(FromStringBinary(args_.start));
-    if (!args_.stop.empty()) scan.WithStopRow(FromStringBinary(args_.stop));
-    if (!args_.prefix.empty()) scan.SetRowPrefix(FromStringBinary(args_.prefix));
-    scan.SetReversed(args_.reverse).SetRaw(args_.raw);
-    if (args_.limit > 0) scan.SetLimit(args_.limit);
-    if (args_.batch > 0) scan.SetBatch(args_.batch);
-    if (args_.versions) scan.ReadVersions(*args_.versions);
-    BASALT_RETURN_IF_ERROR(ApplyTime([&](int64_t a, int64_t b) { scan.SetTimeRange(a, b); }));
-    size_t pos = 0;
-    while (pos < args_.columns.size()) {
-      size_t end = args_.columns.find(',', pos);
-      if (end == std::string::npos) end = args_.columns.size();
-      ColumnName col = ParseColumn(args_.columns.substr(pos, end - pos));
-      if (col.qualifier) {
-        scan.AddColumn(col.family, *col.qualifier);
-      } else {
-        scan.AddFamily(col.family);
-      }
-      pos = end + 1;
-    }
-    BASALT_ASSIGN_OR_RETURN(auto scanner, table->GetScanner(scan));
-    out_.BeginRows();
-    RowResult row;
-    int64_t rows = 0;
-    bool continuing = false;  // the previous piece was part of this row (batch)
-    while (scanner->Next(&row)) {
-      if (!continuing) ++rows;
-      continuing = row.partial();
-      out_.NextRow(row);
-    }
-    // The rows printed so far stay printed; the error line follows them.
-    BASALT_RETURN_IF_ERROR(scanner->status());
-    out_.EndRows(rows);
-    return Status::OK();
-  }
-
-  Status DeleteCells() {
-    BASALT_ASSIGN_OR_RETURN(auto table, OpenTable());
-    const int64_t ts = args_.ts.value_or(kLatestTimestamp);
-    basalt::Delete del(FromStringBinary(args_.row), ts);
-    if (args_.positional.size() > 1) {
-      return Status::InvalidArgument("delete takes at most one FAMILY[:QUALIFIER]");
-    }
-    if (!args_.positional.empty()) {
-      ColumnName col = ParseColumn(args_.positional[0]);
-      if (!col.qualifier) {
-        if (args_.version) return Status::InvalidArgument("--version needs FAMILY:QUALIFIER");
-        del.AddFamily(col.family, ts);
-      } else if (args_.version) {
-        del.AddColumn(col.family, *col.qualifier, *args_.version);
-      } else {
-        del.AddColumns(col.family, *col.qualifier, ts);
-      }
-    } else if (args_.version) {
-      return Status::InvalidArgument("--version needs FAMILY:QUALIFIER");
-    }
-    BASALT_RETURN_IF_ERROR(table->Delete(del));
-    out_.Done("deleted");
-    return Status::OK();
-  }
-
-  Status Incr() {
-    BASALT_ASSIGN_OR_RETURN(auto table, OpenTable());
-    if (args_.positional.empty() || args_.positional.size() > 2) {
-      return Status::InvalidArgument("incr needs FAMILY:QUALIFIER [AMOUNT]");
-    }
-    ColumnName col = ParseColumn(args_.positional[0]);
-    if (!col.qualifier) return Status::InvalidArgument("incr needs FAMILY:QUALIFIER");
-    int64_t amount = 1;
-    if (args_.positional.size() == 2) {
-      BASALT_ASSIGN_OR_RETURN(amount, ParseInt(args_.positional[1], "amount"));
-    }
-    BASALT_ASSIGN_OR_RETURN(int64_t value,
-                            table->IncrementColumnValue(FromStringBinary(args_.row), col.family,
-                                                        *col.qualifier, amount));
-    out_.Counter(value);
     return Status::OK();
   }
 
@@ -384,62 +87,8 @@ class Cli {
     return Status::OK();
   }
 
-  // snapshot list (basalt/snapshot.h); the other snapshot verbs are shared operations.
-  Status SnapshotList() {
-    BASALT_ASSIGN_OR_RETURN(auto snapshots, admin().ListSnapshots());
-    out_.Snapshots(snapshots);
-    return Status::OK();
-  }
-
-  // An operation the shell shares (shell/operations.h), on its command-line arguments.
-  Status SharedOperation() {
-    BASALT_ASSIGN_OR_RETURN(std::string done,
-                            shell::RunOperation(*args_.operation, admin(), args_.operation_args));
-    out_.Done(done);
-    return Status::OK();
-  }
-
-  Status Count() {
-    BASALT_ASSIGN_OR_RETURN(auto table, OpenTable());
-    basalt::Scan scan;
-    if (!args_.prefix.empty()) scan.SetRowPrefix(FromStringBinary(args_.prefix));
-    scan.SetBatch(1);  // a row's first cell is enough to count it
-    BASALT_ASSIGN_OR_RETURN(auto scanner, table->GetScanner(scan));
-    RowResult row;
-    int64_t rows = 0;
-    bool continuing = false;
-    while (scanner->Next(&row)) {
-      if (!continuing) ++rows;
-      continuing = row.partial();
-    }
-    BASALT_RETURN_IF_ERROR(scanner->status());
-    out_.Count(rows);
-    return Status::OK();
-  }
-
  private:
   Admin& admin() { return conn_->admin(); }
-
-  Result<std::unique_ptr<basalt::Table>> OpenTable() {
-    BASALT_ASSIGN_OR_RETURN(TableName name, TableName::Parse(args_.table));
-    return conn_->GetTable(name);
-  }
-
-  // --ts and --time-range select versions by time; at most one of them.
-  template <class Set>
-  Status ApplyTime(Set set) {
-    if (args_.ts && !args_.time_range.empty()) {
-      return Status::InvalidArgument("give --ts or --time-range, not both");
-    }
-    if (args_.ts) {
-      TimeRange r = TimeRange::At(*args_.ts);
-      set(r.min, r.max);
-    } else if (!args_.time_range.empty()) {
-      BASALT_ASSIGN_OR_RETURN(TimeRange r, ParseTimeRange(args_.time_range));
-      set(r.min, r.max);
-    }
-    return Status::OK();
-  }
 
   const Args& args_;
   Output& out_;
@@ -556,113 +205,11 @@ int Main(int argc, char** argv) {
   auto table_arg = [&](CLI::App* s) {
     s->add_option("table", args.table, "table, as NAME or NAMESPACE:NAME")->required();
   };
-  auto time_opts = [&](CLI::App* s) {
-    s->add_option("--ts", args.ts, "only the version at this timestamp (ms)");
-    s->add_option("--time-range", args.time_range, "only versions with MIN <= ts < MAX")
-        ->type_name("MIN,MAX");
-    s->add_option("--versions", args.versions, "versions per column (default 1)");
-  };
-  auto filter_opt = [&](CLI::App* s) {
-    s->add_option("--filter", args.filter,
-                  "keep what this filter keeps, in HBase's filter language (docs/filters.md); "
-                  "\\xHH escapes are decoded first")
-        ->type_name("FILTER");
-  };
 
-  // A shared operation (shell/operations.h): its verb's name, summary and arguments come from the
-  // table the shell's commands come from too. Each operation's arguments have their own strings.
-  std::map<std::string_view, std::vector<std::string>> operation_values;
-  auto add_operation = [&](CLI::App* parent, std::string_view shell_name) {
-    const shell::Operation& op = shell::OperationNamed(shell_name);
-    std::string_view verb = op.cli_name.substr(op.cli_name.rfind(' ') + 1);
-    CLI::App* s = parent->add_subcommand(std::string(verb), std::string(op.summary));
-    std::vector<std::string>& values = operation_values[op.shell_name];
-    values.resize(op.arguments.size());
-    for (size_t i = 0; i < op.arguments.size(); ++i) {
-      s->add_option(std::string(op.arguments[i].name), values[i], std::string(op.arguments[i].help))
-          ->required();
-    }
-    s->callback([&command, &args, &op, &values] {
-      command = &Cli::SharedOperation;
-      args.operation = &op;
-      args.operation_args = values;
-    });
-  };
-
-  CLI::App* create = sub("create", "create a table", &Cli::Create);
-  table_arg(create);
-  create
-      ->add_option("families", args.positional,
-                   "FAMILY[:versions=N,min_versions=N,ttl=SECONDS|FOREVER,"
-                   "keep_deleted_cells=false|true|ttl,compression=none|snappy|lz4|zstd|gz,"
-                   "bloom=none|row|rowcol,blocksize=BYTES]")
-      ->required();
-  create->add_option("--split", args.splits, "a split key (repeatable)");
-
-  CLI::App* create_ns = sub("create-namespace", "create a namespace", &Cli::CreateNamespace);
-  create_ns->add_option("namespace", args.ns)->required();
-  add_operation(&app, "drop_namespace");
-  sub("namespaces", "list namespaces", &Cli::Namespaces);
-
-  CLI::App* list = sub("list", "list tables", &Cli::List);
-  list->add_option("namespace", args.ns, "only this namespace");
-  table_arg(sub("describe", "show a table's schema", &Cli::Describe));
-
-  CLI::App* alter = sub("alter", "change families or durability", &Cli::Alter);
-  table_arg(alter);
-  alter->add_option("families", args.positional,
-                    "FAMILY[:options]: modify the family if it exists, add it if not");
-  alter->add_option("--drop-family", args.drop_families, "delete a family and its data");
-  alter->add_option("--durability", args.durability,
-                    "table default: USE_DEFAULT, SKIP_WAL, ASYNC_WAL, SYNC_WAL, FSYNC_WAL");
-
-  add_operation(&app, "disable");
-  add_operation(&app, "enable");
-  table_arg(sub("truncate", "remove every row, keep the schema", &Cli::Truncate));
-  table_arg(sub("drop", "delete a table (disabling it first)", &Cli::Drop));
-
-  CLI::App* put = sub("put", "write cells to one row, atomically", &Cli::PutCells);
-  table_arg(put);
-  put->add_option("row", args.row)->required();
-  put->add_option("cells", args.positional, "FAMILY:QUALIFIER VALUE pairs")->required();
-  put->add_option("--ts", args.ts, "timestamp of the cells (ms; default now)");
-
-  CLI::App* get = sub("get", "read one row", &Cli::GetRow);
-  table_arg(get);
-  get->add_option("row", args.row)->required();
-  get->add_option("columns", args.positional, "FAMILY or FAMILY:QUALIFIER (default: all)");
-  time_opts(get);
-  filter_opt(get);
-
-  CLI::App* scan = sub("scan", "read rows in key order", &Cli::ScanRows);
-  table_arg(scan);
-  scan->add_option("--start", args.start, "first row (inclusive)");
-  scan->add_option("--stop", args.stop, "stop before this row");
-  scan->add_option("--prefix", args.prefix, "only rows starting with this");
-  scan->add_flag("--reverse", args.reverse, "descending row order (start at --start, go down)");
-  scan->add_option("--limit", args.limit, "at most this many rows");
-  scan->add_option("--columns", args.columns, "F or F:Q, comma-separated (default: all)");
-  scan->add_option("--batch", args.batch, "at most this many cells per result");
-  scan->add_flag("--raw", args.raw, "every stored cell, delete markers included");
-  time_opts(scan);
-  filter_opt(scan);
-
-  CLI::App* del =
-      sub("delete", "delete a row, a family, or a column's versions", &Cli::DeleteCells);
-  table_arg(del);
-  del->add_option("row", args.row)->required();
-  del->add_option("column", args.positional, "FAMILY or FAMILY:QUALIFIER (default: whole row)");
-  del->add_option("--ts", args.ts, "delete versions at or before this timestamp (ms)");
-  del->add_option("--version", args.version, "delete only the version at this timestamp");
-
-  CLI::App* incr = sub("incr", "add to a counter and print its new value", &Cli::Incr);
-  table_arg(incr);
-  incr->add_option("row", args.row)->required();
-  incr->add_option("args", args.positional, "FAMILY:QUALIFIER [AMOUNT (default 1)]")->required();
-
-  CLI::App* count = sub("count", "count rows", &Cli::Count);
-  table_arg(count);
-  count->add_option("--prefix", args.prefix, "only rows starting with this");
+  // The operations the shell shares (shell/operations.h): their verbs, summaries, arguments and
+  // options come from the table the shell's commands come from too.
+  OperationVerbs operation_verbs;
+  operation_verbs.Register(app);
 
   CLI::App* import = sub("import",
                          "bulk load a sorted TSV or CSV file of ROW, FAMILY:QUALIFIER, VALUE[, "
@@ -701,13 +248,7 @@ int Main(int argc, char** argv) {
   CLI::App* snapshot = app.add_subcommand(
       "snapshot", "table snapshots, as HBase's: files linked, not copied (docs/operations.md)");
   snapshot->require_subcommand(1);
-  add_operation(snapshot, "snapshot");
-  CLI::App* snapshot_list =
-      snapshot->add_subcommand("list", "list the snapshots and what their files cost");
-  snapshot_list->callback([&command] { command = &Cli::SnapshotList; });
-  add_operation(snapshot, "clone_snapshot");
-  add_operation(snapshot, "restore_snapshot");
-  add_operation(snapshot, "delete_snapshot");
+  operation_verbs.Register(*snapshot, "snapshot");
 
   // demo load: fills the store with the demo data set through the recipes.
   recipes::DemoOptions demo_options;
@@ -904,6 +445,7 @@ int Main(int argc, char** argv) {
   if (auto rc = sync_commands.RunIfParsed(args.data_dir)) return *rc;
 
   if (shell->parsed()) return shell::RunShell(args.data_dir, shell_script);
+  if (auto rc = operation_verbs.RunIfParsed(args.data_dir, args.json)) return *rc;
 
   if (app_tables->parsed()) {
     Output out(std::cout, args.json);

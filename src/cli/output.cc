@@ -134,7 +134,7 @@ void Output::Snapshots(const std::vector<SnapshotInfo>& snapshots) {
   out_ << snapshots.size() << " row(s)\n";
 }
 
-void Output::Table(const TableInfo& info) {
+void Output::Table(const TableInfo& info, std::optional<size_t>) {
   const TableDescriptor& d = info.descriptor;
   if (json_) {
     Json families = Json::array();

@@ -99,6 +99,18 @@ Result<TableName> AsTableName(const Value& v) {
   return TableName::Parse(text);
 }
 
+Result<ColumnName> AsWriteColumn(const Value& v) {
+  BASALT_ASSIGN_OR_RETURN(std::string text, AsBytes(v, "the column"));
+  return ParseColumnName(text);
+}
+
+Value StringValue(std::string text) {
+  Value v;
+  v.kind = Value::Kind::kString;
+  v.text = std::move(text);
+  return v;
+}
+
 Status CheckArgCount(const std::vector<Value>& args, size_t min, size_t max,
                      std::string_view command) {
   if (args.size() >= min && args.size() <= max) return Status::OK();

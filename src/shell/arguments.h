@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "basalt/cell.h"
 #include "basalt/schema.h"
 #include "basalt/status.h"
 #include "basalt/types.h"
@@ -36,6 +37,12 @@ Result<TimeRange> AsTimeRange(const Value& v, std::string_view what);
 
 // A table name: 'name' or 'namespace:name'.
 Result<TableName> AsTableName(const Value& v);
+
+// A write's column: "f:q", or "f" alone for the family's empty qualifier (as HBase's shell).
+Result<ColumnName> AsWriteColumn(const Value& v);
+
+// A string value holding `text` (what the command line's words become).
+Value StringValue(std::string text);
 
 // InvalidArgument unless min <= args.size() <= max: "`command` takes ...".
 Status CheckArgCount(const std::vector<Value>& args, size_t min, size_t max,

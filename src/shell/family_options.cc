@@ -114,6 +114,18 @@ Status ApplyFamilyOption(std::string_view name, std::string_view what, const Val
   return Status::OK();
 }
 
+namespace {
+
+// The entry of a command-line option name, or nullptr.
+const CommandLineName* FindCommandLineName(std::string_view name) {
+  for (const CommandLineName& n : kCommandLineNames) {
+    if (n.name == name) return &n;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
 Status ApplyFamilyOptionList(std::string_view options, FamilyDescriptor* f) {
   size_t pos = 0;
   while (pos < options.size()) {
@@ -127,21 +139,62 @@ Status ApplyFamilyOptionList(std::string_view options, FamilyDescriptor* f) {
                                      "'");
     }
     std::string_view name = item.substr(0, eq);
-    const CommandLineName* known = nullptr;
-    for (const CommandLineName& n : kCommandLineNames) {
-      if (n.name == name) known = &n;
-    }
+    const CommandLineName* known = FindCommandLineName(name);
     if (known == nullptr) {
       return Status::InvalidArgument(
           "unknown family option '" + std::string(name) +
           "' (versions, min_versions, ttl, keep_deleted_cells, compression, bloom, blocksize)");
     }
-    Value value;
-    value.kind = Value::Kind::kString;
-    value.text = std::string(item.substr(eq + 1));
-    BASALT_RETURN_IF_ERROR(ApplyFamilyOption(known->option, known->name, value, f));
+    BASALT_RETURN_IF_ERROR(ApplyFamilyOption(known->option, known->name,
+                                             StringValue(std::string(item.substr(eq + 1))), f));
   }
   return Status::OK();
+}
+
+const std::vector<std::string_view>& FamilyHashKeys() {
+  static const std::vector<std::string_view> keys = [] {
+    std::vector<std::string_view> all = {"NAME"};
+    all.insert(all.end(), ActedOnFamilyOptions().begin(), ActedOnFamilyOptions().end());
+    all.push_back("METHOD");
+    all.insert(all.end(), KeptFamilyAttributes().begin(), KeptFamilyAttributes().end());
+    return all;
+  }();
+  return keys;
+}
+
+Status ApplyFamilyHash(Options& options, FamilyDescriptor* f) {
+  for (const auto* names : {&ActedOnFamilyOptions(), &KeptFamilyAttributes()}) {
+    for (std::string_view name : *names) {
+      if (const Value* v = options.Take(name)) {
+        BASALT_RETURN_IF_ERROR(ApplyFamilyOption(name, name, *v, f));
+      }
+    }
+  }
+  BASALT_RETURN_IF_ERROR(options.Finish());
+  return f->Validate();
+}
+
+Result<Value> FamilyHashFromList(std::string_view spec) {
+  size_t colon = spec.find(':');
+  if (colon == std::string_view::npos) return StringValue(std::string(spec));
+  std::string_view options = spec.substr(colon + 1);
+  FamilyDescriptor scratch("f");
+  BASALT_RETURN_IF_ERROR(ApplyFamilyOptionList(options, &scratch));
+  Value hash;
+  hash.kind = Value::Kind::kHash;
+  hash.entries.push_back({StringValue("NAME"), StringValue(std::string(spec.substr(0, colon)))});
+  size_t pos = 0;
+  while (pos < options.size()) {
+    size_t end = options.find(',', pos);
+    if (end == std::string_view::npos) end = options.size();
+    std::string_view item = options.substr(pos, end - pos);
+    pos = end + 1;
+    size_t eq = item.find('=');
+    hash.entries.push_back(
+        {StringValue(std::string(FindCommandLineName(item.substr(0, eq))->option)),
+         StringValue(std::string(item.substr(eq + 1)))});
+  }
+  return hash;
 }
 
 }  // namespace basalt::shell

@@ -11,6 +11,7 @@
 
 #include "basalt/schema.h"
 #include "basalt/status.h"
+#include "shell/arguments.h"
 #include "shell/parser.h"
 
 namespace basalt::shell {
@@ -34,6 +35,20 @@ Status ApplyFamilyOption(std::string_view name, std::string_view what, const Val
 // each value a string given to ApplyFamilyOption. InvalidArgument for an item that is not
 // NAME=VALUE or a name not in that list.
 Status ApplyFamilyOptionList(std::string_view options, FamilyDescriptor* f);
+
+// The keys of a family hash: NAME, the two lists above and METHOD (alter's).
+const std::vector<std::string_view>& FamilyHashKeys();
+
+// Applies the options of a family hash (read through `options`, whose keys are FamilyHashKeys())
+// to `f`: every key but NAME and METHOD, which the caller takes first. Then rejects the keys left
+// and validates `f`. The one reading of a family for both front ends: the command line's list
+// arrives as a hash (FamilyHashFromList).
+Status ApplyFamilyHash(Options& options, FamilyDescriptor* f);
+
+// The command line's FAMILY[:name=value,...] as the shell writes it: 'FAMILY' alone, else
+// {NAME => 'FAMILY', VERSIONS => '3', ...}. The options are checked first as
+// ApplyFamilyOptionList checks them (so errors name them as the command line spells them).
+Result<Value> FamilyHashFromList(std::string_view spec);
 
 }  // namespace basalt::shell
 
