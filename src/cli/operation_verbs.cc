@@ -149,12 +149,12 @@ std::optional<int> OperationVerbs::RunIfParsed(const std::string& data_dir, bool
   for (const Verb& verb : verbs_) {
     if (!verb.app->parsed()) continue;
     Output out(std::cout, json);
+    // The arguments before the store: a usage error opens nothing.
     Status s;
     Result<OperationArgs> args = ArgsOf(verb);
-    Result<std::unique_ptr<Connection>> conn = Connection::Open(data_dir);
     if (!args.ok()) {
       s = args.status();
-    } else if (!conn.ok()) {
+    } else if (Result<std::unique_ptr<Connection>> conn = Connection::Open(data_dir); !conn.ok()) {
       s = conn.status();
     } else {
       s = shell::RunOperation(*verb.operation, **conn, *args, out);
