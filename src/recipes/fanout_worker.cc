@@ -18,7 +18,37 @@
 #include "util/thread_annotations.h"
 
 namespace basalt::recipes {
+namespace fanout_worker_internal {
+
+// The pool's view of the job queue, shared by its workers (the file comment). Outside the
+// anonymous namespace: FanoutWorkerPool::State holds one.
+struct QueueView {
+  explicit QueueView(std::string id) : pool_id(std::move(id)) {}
+
+  const std::string pool_id;  // the pool's workers' ids start with it
+  util::Mutex mu;
+  // Jobs with a free lease that a look read, not yet taken by a worker.
+  std::deque<RowResult> seen BASALT_GUARDED_BY(mu);
+  // The job rows workers took from `seen` and run.
+  std::set<std::string> running BASALT_GUARDED_BY(mu);
+  // The last job row a look read.
+  std::string after BASALT_GUARDED_BY(mu);
+  // Every job queued before this time (ms) is finished or the pool's (in `seen`, running, or held
+  // by a worker's lease), unless it became visible more than kLateJobMarginMs after it was queued.
+  int64_t low_water_ms BASALT_GUARDED_BY(mu) = 0;
+  int64_t last_full_look_ms BASALT_GUARDED_BY(mu) = 0;
+};
+
+}  // namespace fanout_worker_internal
+
 namespace {
+
+using fanout_worker_internal::QueueView;
+
+// A full look from the queue's start at most this often, and the low-water mark this far behind a
+// look that read to the queue's end.
+constexpr int64_t kFullLookEveryMs = 5000;
+constexpr int64_t kLateJobMarginMs = 1000;
 
 namespace fl = feed_layout;
 
@@ -101,29 +131,6 @@ std::string RandomId() {
   std::random_device rd;
   return std::to_string(rd()) + std::to_string(rd());
 }
-
-// A full look from the queue's start at most this often, and the low-water mark this far behind a
-// look that read to the queue's end.
-constexpr int64_t kFullLookEveryMs = 5000;
-constexpr int64_t kLateJobMarginMs = 1000;
-
-// The pool's view of the job queue, shared by its workers (the file comment).
-struct QueueView {
-  explicit QueueView(std::string id) : pool_id(std::move(id)) {}
-
-  const std::string pool_id;  // the pool's workers' ids start with it
-  util::Mutex mu;
-  // Jobs with a free lease that a look read, not yet taken by a worker.
-  std::deque<RowResult> seen BASALT_GUARDED_BY(mu);
-  // The job rows workers took from `seen` and run.
-  std::set<std::string> running BASALT_GUARDED_BY(mu);
-  // The last job row a look read.
-  std::string after BASALT_GUARDED_BY(mu);
-  // Every job queued before this time (ms) is finished or the pool's (in `seen`, running, or held
-  // by a worker's lease), unless it became visible more than kLateJobMarginMs after it was queued.
-  int64_t low_water_ms BASALT_GUARDED_BY(mu) = 0;
-  int64_t last_full_look_ms BASALT_GUARDED_BY(mu) = 0;
-};
 
 // Moves the jobs of `jobs` with a free lease that no worker of the pool runs to `view->seen`.
 void TakeFree(std::vector<RowResult>& jobs, QueueView* view) BASALT_REQUIRES(view->mu) {

@@ -124,9 +124,14 @@ const CommandLineName* FindCommandLineName(std::string_view name) {
   return nullptr;
 }
 
-}  // namespace
+struct ListedOption {
+  const CommandLineName* name;
+  std::string value;
+};
 
-Status ApplyFamilyOptionList(std::string_view options, FamilyDescriptor* f) {
+// The command line's "versions=3,ttl=86400" as known names and their values, unchecked.
+Result<std::vector<ListedOption>> ParseOptionList(std::string_view options) {
+  std::vector<ListedOption> listed;
   size_t pos = 0;
   while (pos < options.size()) {
     size_t end = options.find(',', pos);
@@ -145,8 +150,18 @@ Status ApplyFamilyOptionList(std::string_view options, FamilyDescriptor* f) {
           "unknown family option '" + std::string(name) +
           "' (versions, min_versions, ttl, keep_deleted_cells, compression, bloom, blocksize)");
     }
-    BASALT_RETURN_IF_ERROR(ApplyFamilyOption(known->option, known->name,
-                                             StringValue(std::string(item.substr(eq + 1))), f));
+    listed.push_back({known, std::string(item.substr(eq + 1))});
+  }
+  return listed;
+}
+
+}  // namespace
+
+Status ApplyFamilyOptionList(std::string_view options, FamilyDescriptor* f) {
+  BASALT_ASSIGN_OR_RETURN(std::vector<ListedOption> listed, ParseOptionList(options));
+  for (const ListedOption& o : listed) {
+    BASALT_RETURN_IF_ERROR(
+        ApplyFamilyOption(o.name->option, o.name->name, StringValue(o.value), f));
   }
   return Status::OK();
 }
@@ -180,19 +195,13 @@ Result<Value> FamilyHashFromList(std::string_view spec) {
   std::string_view options = spec.substr(colon + 1);
   FamilyDescriptor scratch("f");
   BASALT_RETURN_IF_ERROR(ApplyFamilyOptionList(options, &scratch));
+  BASALT_ASSIGN_OR_RETURN(std::vector<ListedOption> listed, ParseOptionList(options));
   Value hash;
   hash.kind = Value::Kind::kHash;
   hash.entries.push_back({StringValue("NAME"), StringValue(std::string(spec.substr(0, colon)))});
-  size_t pos = 0;
-  while (pos < options.size()) {
-    size_t end = options.find(',', pos);
-    if (end == std::string_view::npos) end = options.size();
-    std::string_view item = options.substr(pos, end - pos);
-    pos = end + 1;
-    size_t eq = item.find('=');
+  for (ListedOption& o : listed) {
     hash.entries.push_back(
-        {StringValue(std::string(FindCommandLineName(item.substr(0, eq))->option)),
-         StringValue(std::string(item.substr(eq + 1)))});
+        {StringValue(std::string(o.name->option)), StringValue(std::move(o.value))});
   }
   return hash;
 }

@@ -26,10 +26,13 @@
 #include <string>
 #include <vector>
 
+#include "support/shell_quote.h"
 #include "support/test_store.h"
 
 namespace basalt {
 namespace {
+
+using testing::ShellQuote;
 
 struct ScriptFile {
   std::string name;
@@ -71,18 +74,6 @@ std::vector<std::string> SplitWords(const std::string& text) {
   }
   if (in_word) words.push_back(word);
   return words;
-}
-
-std::string ShellQuote(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) {
-    if (c == '\'') {
-      out += "'\\''";
-    } else {
-      out += c;
-    }
-  }
-  return out + "'";
 }
 
 std::vector<std::string> ReadLines(const std::string& path) {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "shell/operations.h"
+#include "support/shell_quote.h"
 #include "support/test_store.h"
 
 namespace basalt {
@@ -20,24 +21,14 @@ namespace {
 using shell::Operation;
 using shell::Operations;
 using shell::Parameter;
-
-std::string Quote(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) {
-    if (c == '\'') {
-      out += "'\\''";
-    } else {
-      out += c;
-    }
-  }
-  return out + "'";
-}
+using testing::ShellQuote;
 
 // Runs `basalt ARGS` on the store in `dir`; its stdout (and stderr after it).
 std::string Basalt(const std::string& dir, const std::string& args) {
   const std::string out = dir + "/out";
-  const std::string cmd = "cd " + Quote(dir) + " && " + Quote(BASALT_BINARY) + " --data " +
-                          Quote(dir + "/data") + " " + args + " >" + Quote(out) + " 2>&1";
+  const std::string cmd = "cd " + ShellQuote(dir) + " && " + ShellQuote(BASALT_BINARY) +
+                          " --data " + ShellQuote(dir + "/data") + " " + args + " >" +
+                          ShellQuote(out) + " 2>&1";
   int raw = std::system(cmd.c_str());
   EXPECT_TRUE(WIFEXITED(raw)) << cmd;
   std::ifstream in(out);
