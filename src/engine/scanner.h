@@ -47,7 +47,7 @@ class Scanner : public ResultScanner {
           std::vector<const FamilyHandle*> families, int64_t now_ms);
   ~Scanner() override;
 
-  // Reads the filter and positions the cursors; an error is the scan's status.
+  // Compiles the filter and positions the cursors; an error fails Engine::NewScanner.
   Status Init() BASALT_EXCLUDES(mu_);
   bool Next(RowResult* out) override;
   // Without a filter, asks each family's reader whether the row has a visible cell and steps
@@ -97,9 +97,10 @@ class Scanner : public ResultScanner {
   const Scan scan_;
   const ScanBounds bounds_;
   const std::vector<const FamilyHandle*> families_;
-  // Guards the scan's state below: held by every call of the scanner's (its registration in the
-  // constructor makes it reachable before Init) and by Engine::Close's ReleaseIterators(), which
-  // marks the scanner done: a scanner never steps an iterator of a closed store.
+  // Guards the scan's state below: held by every call of the scanner's and by Engine::Close's
+  // ReleaseIterators(), which marks the scanner done: a scanner never steps an iterator of a closed
+  // store. Init takes it uncontended (Engine::NewScanner holds the lifecycle lock through it, so
+  // Close cannot run meanwhile), so that the analysis checks Init's writes like the rest.
   mutable util::FutexMutex mu_;
   std::unique_ptr<filter::FilterState> filter_ BASALT_GUARDED_BY(mu_);  // nullptr: no filter
   ReadSpec spec_ BASALT_GUARDED_BY(mu_);

@@ -187,6 +187,7 @@ class ShellOutput : public OperationOutput {
     PrintTableDescription(ctx_.out, info);
     if (snapshots) ctx_.out << "Snapshots: " << *snapshots << "\n";
   }
+  bool ShowsSnapshotCount() const override { return true; }
   // HBase's two columns, SNAPSHOT and TABLE + CREATION TIME, with what the snapshot costs on
   // disk after the time.
   void Snapshots(const std::vector<SnapshotInfo>& snapshots) override {

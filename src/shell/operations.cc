@@ -43,10 +43,15 @@ Result<std::vector<std::string>> StringsArg(const OperationArgs& args, std::stri
   return all;
 }
 
-// The optional pattern of `list` and friends: it must match a whole name, as in HBase's shell.
-Result<std::optional<std::regex>> PatternArg(const OperationArgs& args) {
-  if (!args.Has("pattern")) return std::optional<std::regex>();
-  return NamePatternArg(args.All("pattern"));
+// Keeps the items of `items` whose name (`name_of`) matches the optional pattern of `list` and
+// friends: it must match a whole name, as in HBase's shell.
+template <class T, class NameOf>
+Status KeepMatching(const OperationArgs& args, std::vector<T>* items, NameOf name_of) {
+  if (!args.Has("pattern")) return Status::OK();
+  BASALT_ASSIGN_OR_RETURN(std::optional<std::regex> pattern, NamePatternArg(args.All("pattern")));
+  if (!pattern) return Status::OK();
+  std::erase_if(*items, [&](const T& item) { return !std::regex_match(name_of(item), *pattern); });
+  return Status::OK();
 }
 
 std::string Upper(std::string s) {
@@ -343,28 +348,28 @@ Status DescribeOperation(Connection& conn, const OperationArgs& args, OperationO
   BASALT_ASSIGN_OR_RETURN(TableName name, TableArg(args));
   BASALT_ASSIGN_OR_RETURN(TableInfo info, conn.admin().DescribeTable(name));
   // Where HBase's describe says whether quotas are on: how many snapshots the table has, on the
-  // backends that have snapshots (not Thrift2).
+  // backends that have snapshots (not Thrift2), read only for a front end that prints it.
   std::optional<size_t> count;
-  auto snapshots = conn.admin().ListSnapshots();
-  if (!snapshots.status().IsNotSupported()) {
-    BASALT_RETURN_IF_ERROR(snapshots.status());
-    count = 0;
-    for (const SnapshotInfo& s : *snapshots) *count += s.table == name ? 1 : 0;
+  if (out.ShowsSnapshotCount()) {
+    auto snapshots = conn.admin().ListSnapshots();
+    if (!snapshots.status().IsNotSupported()) {
+      BASALT_RETURN_IF_ERROR(snapshots.status());
+      count = 0;
+      for (const SnapshotInfo& s : *snapshots) *count += s.table == name ? 1 : 0;
+    }
   }
   out.Table(info, count);
   return Status::OK();
 }
 
 Status ListOperation(Connection& conn, const OperationArgs& args, OperationOutput& out) {
-  BASALT_ASSIGN_OR_RETURN(std::optional<std::regex> pattern, PatternArg(args));
   std::string ns;
   if (args.Has("namespace")) {
     BASALT_ASSIGN_OR_RETURN(ns, BytesArg(args, "namespace"));
   }
   BASALT_ASSIGN_OR_RETURN(auto tables, conn.admin().ListTables(ns));
-  std::erase_if(tables, [&](const TableName& t) {
-    return pattern && !std::regex_match(t.ToString(), *pattern);
-  });
+  BASALT_RETURN_IF_ERROR(
+      KeepMatching(args, &tables, [](const TableName& t) { return t.ToString(); }));
   out.Tables(tables);
   return Status::OK();
 }
@@ -442,11 +447,9 @@ Status DropNamespaceOperation(Connection& conn, const OperationArgs& args, Opera
 }
 
 Status ListNamespaceOperation(Connection& conn, const OperationArgs& args, OperationOutput& out) {
-  BASALT_ASSIGN_OR_RETURN(std::optional<std::regex> pattern, PatternArg(args));
   BASALT_ASSIGN_OR_RETURN(auto namespaces, conn.admin().ListNamespaces());
-  std::erase_if(namespaces, [&](const NamespaceDescriptor& ns) {
-    return pattern && !std::regex_match(ns.name, *pattern);
-  });
+  BASALT_RETURN_IF_ERROR(
+      KeepMatching(args, &namespaces, [](const NamespaceDescriptor& ns) { return ns.name; }));
   out.Namespaces(namespaces);
   return Status::OK();
 }
@@ -670,11 +673,9 @@ Status SnapshotOperation(Connection& conn, const OperationArgs& args, OperationO
 }
 
 Status ListSnapshotsOperation(Connection& conn, const OperationArgs& args, OperationOutput& out) {
-  BASALT_ASSIGN_OR_RETURN(std::optional<std::regex> pattern, PatternArg(args));
   BASALT_ASSIGN_OR_RETURN(auto snapshots, conn.admin().ListSnapshots());
-  std::erase_if(snapshots, [&](const SnapshotInfo& s) {
-    return pattern && !std::regex_match(s.name, *pattern);
-  });
+  BASALT_RETURN_IF_ERROR(
+      KeepMatching(args, &snapshots, [](const SnapshotInfo& s) { return s.name; }));
   out.Snapshots(snapshots);
   return Status::OK();
 }

@@ -108,8 +108,11 @@ class OperationOutput {
   virtual void EndRows(int64_t rows) = 0;
   virtual void Tables(const std::vector<TableName>& tables) = 0;
   virtual void Namespaces(const std::vector<NamespaceDescriptor>& namespaces) = 0;
-  // describe; `snapshots` is the table's snapshot count where the backend has snapshots.
+  // describe; `snapshots` is the table's snapshot count where the backend has snapshots and
+  // ShowsSnapshotCount().
   virtual void Table(const TableInfo& info, std::optional<size_t> snapshots) = 0;
+  // Whether Table prints the snapshot count (describe lists the snapshots only then).
+  virtual bool ShowsSnapshotCount() const { return false; }
   virtual void Snapshots(const std::vector<SnapshotInfo>& snapshots) = 0;
   virtual void Counter(int64_t value) = 0;
   virtual void Count(int64_t rows) = 0;
